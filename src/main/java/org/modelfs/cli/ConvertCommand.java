@@ -1,0 +1,100 @@
+package org.modelfs.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.Model;
+
+/**
+ * {@code convert IN OUT}: rewrites a model in another format, streaming every array from the
+ * input through a bounded buffer. The format comes from {@code --format} or OUT's extension;
+ * {@code --max-shard-bytes} makes SDNB output sharded (OUT names the base) and SDZ output hold
+ * shards.
+ */
+final class ConvertCommand implements Command {
+  @Override
+  public String usage() {
+    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz] [--max-shard-bytes N]"
+        + " [--compression stored|deflate] [--drop-metadata]";
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of("format", "max-shard-bytes", "compression"), Set.of("drop-metadata"));
+    p.expectPositionals(2);
+    Path in = Path.of(p.positional().get(0));
+    Path target = Path.of(p.positional().get(1));
+    WriteOptions opts = options(p, target);
+    try (Model m = Models.open(in)) {
+      long t0 = System.nanoTime();
+      err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
+      List<Path> written = ModelWriter.write(m.newest(), target, opts);
+      for (Path w : written) {
+        err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
+      }
+      err.printf("done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+    return Main.OK;
+  }
+
+  private static WriteOptions options(Args.Parsed p, Path target) throws Args.UsageException {
+    ModelFormat format;
+    String f = p.option("format");
+    try {
+      format = f != null ? ModelFormat.fromToken(f) : ModelFormat.fromFileName(String.valueOf(target.getFileName()));
+    } catch (IllegalArgumentException e) {
+      throw new Args.UsageException(e.getMessage());
+    }
+    if (format == null || format == ModelFormat.ZIP_TAGS) {
+      throw new Args.UsageException("cannot tell the output format from '" + target.getFileName()
+          + "'; give --format fb|sdnb|sdz");
+    }
+    WriteOptions o = WriteOptions.of(format);
+    String max = p.option("max-shard-bytes");
+    if (max != null) {
+      long n;
+      try {
+        n = Long.parseLong(max);
+      } catch (NumberFormatException e) {
+        throw new Args.UsageException("--max-shard-bytes needs a number of bytes, got '" + max + "'");
+      }
+      if (n <= 0) {
+        throw new Args.UsageException("--max-shard-bytes must be positive");
+      }
+      if (format == ModelFormat.SDNB) {
+        format = ModelFormat.SHARDED_SDNB;
+      } else if (format != ModelFormat.SHARDED_SDNB && format != ModelFormat.SDZ) {
+        throw new Args.UsageException("--max-shard-bytes applies to sdnb and sdz output only");
+      }
+      o = new WriteOptions(format, n, true, false, false);
+    }
+    String c = p.option("compression");
+    if (c != null) {
+      if (!c.equals("stored") && !c.equals("deflate")) {
+        throw new Args.UsageException("--compression must be stored or deflate, got '" + c + "'");
+      }
+      if (o.format() != ModelFormat.SDZ) {
+        throw new Args.UsageException("--compression applies to sdz output only");
+      }
+      o = o.withDeflate(c.equals("deflate"));
+    }
+    return o.withDropMetadata(p.flag("drop-metadata"));
+  }
+
+  private static String describe(WriteOptions o) {
+    String s = o.format().token();
+    if (o.format() == ModelFormat.SHARDED_SDNB || (o.format() == ModelFormat.SDZ && o.shardedSdz())) {
+      s += ", shards of at most " + o.maxShardBytes() + " bytes";
+    }
+    if (o.format() == ModelFormat.SDZ) {
+      s += o.deflate() ? ", deflated" : ", stored";
+    }
+    return s;
+  }
+}

@@ -1,0 +1,75 @@
+package org.modelfs.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Set;
+import org.modelfs.format.Models;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Model;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.Variable;
+
+/**
+ * {@code info MODEL}: the format, the tags, and every stored array (parameters and updater
+ * state) with kind, dtype, shape, byte size and how it is stored. Reads only the index.
+ */
+final class InfoCommand implements Command {
+  @Override
+  public String usage() {
+    return "info MODEL";
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of(), Set.of());
+    p.expectPositionals(1);
+    try (Model m = Models.open(Path.of(p.positional().get(0)))) {
+      out.println("model:  " + m.location());
+      out.println("format: " + m.format().token());
+      out.print("tags:  ");
+      for (Tag t : m.tags()) {
+        out.print(" " + t.name());
+      }
+      out.println("   (newest: " + m.newest().name() + ")");
+      for (Tag t : m.tags()) {
+        print(t, out);
+      }
+    }
+    return Main.OK;
+  }
+
+  private static void print(Tag t, PrintStream out) {
+    out.println();
+    out.println("tag " + t.name() + ": " + t.variables().size() + " variables, "
+        + t.arrays().size() + " stored arrays, " + t.updater().size() + " with updater state");
+    out.printf("  %-11s %-8s %-16s %12s  %-10s %s%n", "KIND", "DTYPE", "SHAPE", "BYTES", "STORED", "NAME");
+    long total = 0;
+    for (Variable v : t.variables()) {
+      if (v.array() != null) {
+        total += row(v.kind().name(), v.name(), v.array(), out);
+      }
+    }
+    for (UpdaterState u : t.updater()) {
+      for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
+        total += row("UPDATER", u.paramName() + "/" + e.getKey(), e.getValue(), out);
+      }
+    }
+    out.println("  total array bytes: " + total);
+    if (t.trainingConfig() != null) {
+      out.println("  training.json: " + t.trainingConfig().length() + " characters");
+    }
+    for (Map.Entry<String, String> e : t.metadata().entrySet()) {
+      out.println("  metadata " + e.getKey() + " = " + e.getValue());
+    }
+  }
+
+  private static long row(String kind, String name, ArrayData a, PrintStream out) {
+    String shape = Arrays.toString(a.shape()) + (a.order() == 'f' ? " f" : "") + (a.empty() ? " empty" : "");
+    out.printf("  %-11s %-8s %-16s %12d  %-10s %s%n", kind, a.dtype().nd4jName(), shape, a.length(),
+        a.storage().label(), name);
+    return a.length();
+  }
+}

@@ -1,0 +1,65 @@
+package org.modelfs.format;
+
+import java.util.Locale;
+
+/** The container formats ModelFS reads and writes (PRODUCT.md §1), with their CLI tokens. */
+public enum ModelFormat {
+  /** The original single FlatBuffers file of {@code SameDiff.save} (formats.md §3). */
+  FB("fb"),
+  /** One SDNB file (formats.md §4). */
+  SDNB("sdnb"),
+  /** SDNB split over {@code <base>.shard<k>-of-<N>.sdnb} files (formats.md §5). */
+  SHARDED_SDNB("sdnb-sharded"),
+  /** A zip of SDNB file(s) (formats.md §6). */
+  SDZ("sdz"),
+  /** The tagged zip of the 2020 format decision (formats.md §7). */
+  ZIP_TAGS("zip-tags");
+
+  private final String token;
+
+  ModelFormat(String token) {
+    this.token = token;
+  }
+
+  /** The name used on the command line and in {@code env}. */
+  public String token() {
+    return token;
+  }
+
+  /** The format for a CLI/env token; {@code sharded} is accepted for {@link #SHARDED_SDNB}. */
+  public static ModelFormat fromToken(String token) {
+    String t = token.toLowerCase(Locale.ROOT);
+    for (ModelFormat f : values()) {
+      if (f.token.equals(t)) {
+        return f;
+      }
+    }
+    if (t.equals("sharded")) {
+      return SHARDED_SDNB;
+    }
+    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz)");
+  }
+
+  /** The format a file name's extension suggests, or {@code null}. */
+  public static ModelFormat fromFileName(String name) {
+    String n = name.toLowerCase(Locale.ROOT);
+    if (n.endsWith(".fb")) {
+      return FB;
+    }
+    if (n.endsWith(".sdnb")) {
+      return SDNB;
+    }
+    if (n.endsWith(".sdz")) {
+      return SDZ;
+    }
+    if (n.endsWith(".zip")) {
+      return ZIP_TAGS;
+    }
+    return null;
+  }
+
+  @Override
+  public String toString() {
+    return token;
+  }
+}

@@ -1,0 +1,143 @@
+package org.modelfs.format;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.modelfs.format.fb.FbFormat;
+import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.format.sdnb.ShardedFormat;
+import org.modelfs.format.sdz.SdzFormat;
+import org.modelfs.io.ByteSource;
+import org.modelfs.io.ChannelSource;
+import org.modelfs.io.Closer;
+import org.modelfs.model.Model;
+import org.modelfs.model.Tag;
+
+/**
+ * Opens any supported model file by its content (PRODUCT.md §1 detection) into a {@link Model}
+ * index; the writing side is {@link ModelWriter}.
+ */
+public final class Models {
+  /** The tag name of formats without tags. */
+  public static final String DEFAULT_TAG = "default";
+
+  private Models() {}
+
+  /**
+   * Opens {@code path}: an fb, SDNB or SDZ file, one shard of a sharded SDNB, or the base name of
+   * one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
+   */
+  public static Model open(Path path) throws IOException {
+    Closer closer = new Closer();
+    try {
+      return open(path, closer);
+    } catch (IOException | RuntimeException e) {
+      try {
+        closer.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  private static Model open(Path path, Closer closer) throws IOException {
+    String location = path.toString();
+    if (!Files.exists(path)) {
+      List<Path> shards = findShards(path);
+      if (shards.isEmpty()) {
+        throw new NoSuchFileException(location, null, "no model file, and no shard files of this base name");
+      }
+      return sharded(location, shards, closer);
+    }
+    if (Files.isDirectory(path)) {
+      throw new ModelFormatException(location, "model file", 0, "is a directory, not a model file");
+    }
+    ByteSource src = closer.register(ChannelSource.open(path));
+    if (SdnbFormat.sniff(src)) {
+      Path name = path.getFileName();
+      if (name != null && ShardNames.parse(name.toString()) != null) {
+        src.close();
+        return sharded(location, findShards(path), closer);
+      }
+      return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
+    }
+    if (SdzFormat.sniff(src)) {
+      Tag t = SdzFormat.read(path, src, closer, DEFAULT_TAG);
+      return new Model(location, ModelFormat.SDZ, List.of(t), closer);
+    }
+    try {
+      return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);
+    } catch (ModelFormatException e) {
+      throw new ModelFormatException(location, "model file", e.offset(),
+          "not a SameDiff model: no SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
+    }
+  }
+
+  private static Model sharded(String location, List<Path> shards, Closer closer) throws IOException {
+    List<ByteSource> sources = new ArrayList<>();
+    for (Path p : shards) {
+      sources.add(closer.register(ChannelSource.open(p)));
+    }
+    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(ShardedFormat.read(sources, DEFAULT_TAG)), closer);
+  }
+
+  /**
+   * The complete, ordered shard files of the sharded model that {@code path} (a base name or
+   * any shard) belongs to; empty if there are none.
+   *
+   * @throws ModelFormatException if shards disagree on N or some are missing
+   */
+  public static List<Path> findShards(Path path) throws IOException {
+    Path fileName = path.getFileName();
+    if (fileName == null) {
+      return List.of();
+    }
+    String base = ShardNames.base(fileName.toString());
+    Path dir = path.toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir)) {
+      return List.of();
+    }
+    TreeMap<Integer, Path> found = new TreeMap<>();
+    int count = -1;
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        ShardNames.Shard s = ShardNames.parse(p.getFileName().toString());
+        if (s == null || !s.base().equals(base)) {
+          continue;
+        }
+        if (count >= 0 && s.count() != count) {
+          throw new ModelFormatException(p.toString(), "shard file name", 0,
+              "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
+        }
+        count = s.count();
+        found.put(s.index(), p);
+      }
+    }
+    if (count < 0) {
+      return List.of();
+    }
+    List<Path> out = new ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      Path p = found.get(k);
+      if (p == null) {
+        throw new ModelFormatException(dir.resolve(ShardNames.name(base, k, count)).toString(), "shard file", 0,
+            "is missing: shard " + k + " of " + count + " of '" + base + "'");
+      }
+      out.add(p);
+    }
+    return out;
+  }
+
+  /** The user-visible metadata of a tag (for listings). */
+  public static Map<String, String> metadata(Tag tag) {
+    return new TreeMap<>(tag.metadata());
+  }
+}

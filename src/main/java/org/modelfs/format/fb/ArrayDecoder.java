@@ -1,0 +1,136 @@
+package org.modelfs.format.fb;
+
+import static org.modelfs.format.fb.Slots.*;
+
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.ArrayData.Storage;
+import org.modelfs.model.DType;
+import org.modelfs.model.GraphRef.Convention;
+import org.modelfs.model.Shapes;
+
+/**
+ * Turns a {@code FlatArray} table into an {@link ArrayData} that points at its bytes, without
+ * reading them: the legacy format-A meaning (shapeInfo, big-endian) or the SDNB one (dims,
+ * little-endian, c/f in the byteOrder slot), per formats.md §3.3 and §4.4.
+ */
+public final class ArrayDecoder {
+  /** ND4J's maximum rank. */
+  public static final int MAX_RANK = 32;
+
+  private ArrayDecoder() {}
+
+  /** What a FlatArray says before any bytes are attached (SDNB appended stubs stop here). */
+  public record Header(DType dtype, long[] shape, char order, boolean empty, FbVector buffer) {}
+
+  /** Decodes a FlatArray of the given convention; {@code null} buffer means "appended stub". */
+  public static Header header(FbTable arr, Convention convention) throws ModelFormatException {
+    String what = arr.what();
+    int code = arr.getByte(A_DTYPE, (byte) 0) & 0xff;
+    DType dtype = DType.fromCode(code);
+    if (dtype == null) {
+      throw arr.buffer().error(arr.position(), what + ".dtype", "unknown data type code " + code);
+    }
+    if (arr.has(A_BUFFER_CHUNKS) || arr.getBool(A_IS_EXTERNAL, false)) {
+      throw arr.buffer().error(arr.position(), what,
+          "chunked or external array storage (formats.md §8) is not supported");
+    }
+    FbVector shapeVec = arr.getVector(A_SHAPE, "shape", 8);
+    FbVector buffer = arr.getVector(A_BUFFER, "buffer", 1);
+    return convention == Convention.LEGACY
+        ? legacy(arr, dtype, shapeVec, buffer)
+        : sdnb(arr, dtype, shapeVec, buffer);
+  }
+
+  private static Header legacy(FbTable arr, DType dtype, FbVector si, FbVector buffer)
+      throws ModelFormatException {
+    String what = arr.what() + ".shape";
+    if (si == null || si.length() < 1) {
+      throw arr.buffer().error(arr.position(), what, "legacy array without shapeInfo");
+    }
+    long rank = si.getLong(0);
+    if (rank < 0 || rank > MAX_RANK) {
+      throw arr.buffer().error(si.absoluteDataOffset() - arr.buffer().base(), what, "rank " + rank + " out of range");
+    }
+    int r = (int) rank;
+    if (si.length() < 2 * r + 4) {
+      throw arr.buffer().error(si.absoluteDataOffset() - arr.buffer().base(), what,
+          "shapeInfo has " + si.length() + " entries, " + (2 * r + 4) + " needed for rank " + r);
+    }
+    long[] shape = new long[r];
+    for (int i = 0; i < r; i++) {
+      shape[i] = si.getLong(1 + i);
+      if (shape[i] < 0) {
+        throw arr.buffer().error(si.absoluteDataOffset() - arr.buffer().base(), what, "negative dimension " + shape[i]);
+      }
+    }
+    long extras = si.getLong(2 * r + 1);
+    long orderCode = si.getLong(2 * r + 3);
+    char order = orderCode == 102 ? 'f' : 'c';
+    boolean empty = (extras & 8) != 0;
+    if (empty && r == 0) {
+      // M2.1 decodes every empty rank-0 legacy array as Nd4j.empty() = an empty FLOAT,
+      // whatever dtype the file records; we show what DL4J reads.
+      dtype = DType.FLOAT;
+    }
+    return new Header(dtype, shape, order, empty, buffer);
+  }
+
+  private static Header sdnb(FbTable arr, DType dtype, FbVector dims, FbVector buffer)
+      throws ModelFormatException {
+    long[] shape = dims == null ? new long[0] : dims.longs(MAX_RANK);
+    for (long d : shape) {
+      if (d < 0) {
+        throw arr.buffer().error(arr.position(), arr.what() + ".shape", "negative dimension " + d);
+      }
+    }
+    char order = arr.getByte(A_BYTE_ORDER, (byte) 0) == 1 ? 'f' : 'c';
+    boolean hasBytes = buffer != null && buffer.length() > 0;
+    boolean stub = arr.getLong(A_APPENDED_LENGTH, 0) > 0 || arr.getLong(A_TOTAL_BUFFER_SIZE, 0) > 0;
+    // DL4J's inline rules (formats.md §4.4): no bytes and no stub = an empty array of that shape.
+    boolean empty = !hasBytes && !stub;
+    return new Header(dtype, shape, order, empty, hasBytes ? buffer : null);
+  }
+
+  /**
+   * Decodes an inline FlatArray completely: header plus the location of its bytes, checked
+   * against the shape. Returns {@code null} for an SDNB stub (bytes appended elsewhere).
+   */
+  public static ArrayData inline(FbTable arr, Convention convention) throws ModelFormatException {
+    Header h = header(arr, convention);
+    FbVector buf = h.buffer();
+    String what = arr.what() + ".buffer";
+    if (h.empty()) {
+      return new ArrayData(h.dtype(), h.shape(), h.order(), true, arr.buffer().source(), 0, 0, false, Storage.RAW);
+    }
+    if (buf == null) {
+      if (convention == Convention.SDNB) {
+        return null;
+      }
+      throw arr.buffer().error(arr.position(), what, "array has no data");
+    }
+    long offset = buf.absoluteDataOffset();
+    long length = buf.byteLength();
+    DType t = h.dtype();
+    if (t == DType.UTF8) {
+      long n = Shapes.elementCount(h.shape());
+      if (n < 0 || length < 8 * (n + 1)) {
+        throw arr.buffer().error(offset - arr.buffer().base(), what,
+            "UTF8 array of " + n + " strings needs at least " + (8 * (n + 1)) + " bytes, has " + length);
+      }
+    } else if (t.width() == 0) {
+      throw arr.buffer().error(arr.position(), arr.what() + ".dtype", "data type " + t + " has no fixed width");
+    } else {
+      long expected = Shapes.byteLength(h.shape(), t.width());
+      if (expected != length) {
+        throw arr.buffer().error(offset - arr.buffer().base(), what,
+            "holds " + length + " bytes but " + t + java.util.Arrays.toString(h.shape()) + " needs " + expected);
+      }
+    }
+    boolean legacy = convention == Convention.LEGACY;
+    // Legacy byteOrder: 1 = BE (always, from M2.1); 0 = LE is accepted like DL4J does.
+    boolean bigEndian = legacy && arr.getByte(A_BYTE_ORDER, (byte) 0) == 1 && t.legacySwapped();
+    return new ArrayData(t, h.shape(), h.order(), false, arr.buffer().source(), offset, length,
+        bigEndian, bigEndian ? Storage.BIG_ENDIAN : Storage.RAW);
+  }
+}

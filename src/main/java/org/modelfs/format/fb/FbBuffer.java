@@ -1,0 +1,177 @@
+package org.modelfs.format.fb;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.io.ByteSource;
+
+/**
+ * A FlatBuffer that lives in a byte range of a {@link ByteSource}, read through a small cache of
+ * 4 KiB pages so that navigating tables never pulls array data into the heap. Every access is
+ * bounds-checked and fails with a {@link ModelFormatException} naming the absolute offset.
+ */
+public final class FbBuffer {
+  private static final int PAGE = 4096;
+  private static final int MAX_PAGES = 1024;
+
+  private final ByteSource source;
+  private final long base;
+  private final long size;
+  private final String file;
+  private final Map<Long, byte[]> pages =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, byte[]> e) {
+          return size() > MAX_PAGES;
+        }
+      };
+
+  /**
+   * @param source the bytes
+   * @param base absolute offset of the buffer's first byte
+   * @param size byte length of the buffer
+   * @param file name used in error messages
+   */
+  public FbBuffer(ByteSource source, long base, long size, String file) {
+    this.source = source;
+    this.base = base;
+    this.size = size;
+    this.file = file;
+  }
+
+  /** The source this buffer is in. */
+  public ByteSource source() {
+    return source;
+  }
+
+  /** Absolute offset of the buffer in its source. */
+  public long base() {
+    return base;
+  }
+
+  /** Byte length of the buffer. */
+  public long size() {
+    return size;
+  }
+
+  /** The root table (the uoffset at byte 0). */
+  public FbTable root(String what) throws ModelFormatException {
+    check(0, 4, what + " root offset");
+    long rootPos = getUInt(0);
+    return table(rootPos, what);
+  }
+
+  /** A table at buffer position {@code pos}. */
+  FbTable table(long pos, String what) throws ModelFormatException {
+    check(pos, 4, what);
+    int soff = getInt(pos);
+    long vt = pos - soff;
+    check(vt, 4, what + " vtable");
+    int vtLen = getShort(vt) & 0xffff;
+    int tableLen = getShort(vt + 2) & 0xffff;
+    if (vtLen < 4 || (vtLen & 1) != 0) {
+      throw error(vt, what + " vtable", "bad vtable length " + vtLen);
+    }
+    check(vt, vtLen, what + " vtable");
+    check(pos, Math.max(tableLen, 4), what);
+    return new FbTable(this, pos, vt, vtLen, tableLen, what);
+  }
+
+  /** Follows the uoffset stored at {@code pos}; returns the target position. */
+  long deref(long pos, String what) throws ModelFormatException {
+    check(pos, 4, what);
+    long target = pos + getUInt(pos);
+    if (target >= size) {
+      throw error(pos, what, "offset points past the end of the buffer (" + (base + target) + ")");
+    }
+    return target;
+  }
+
+  /** Throws unless {@code [pos, pos + len)} lies inside the buffer. */
+  void check(long pos, long len, String what) throws ModelFormatException {
+    if (pos < 0 || len < 0 || pos > size || len > size - pos) {
+      throw error(Math.max(pos, 0), what, len + " bytes needed but the buffer ends at " + (base + size));
+    }
+  }
+
+  ModelFormatException error(long pos, String what, String problem) {
+    return new ModelFormatException(file, what, base + pos, problem);
+  }
+
+  byte getByte(long pos) throws ModelFormatException {
+    return page(pos)[(int) (pos % PAGE)];
+  }
+
+  int getShort(long pos) throws ModelFormatException {
+    return (short) ((getByte(pos) & 0xff) | (getByte(pos + 1) & 0xff) << 8);
+  }
+
+  int getInt(long pos) throws ModelFormatException {
+    return (getShort(pos) & 0xffff) | (getShort(pos + 2) << 16);
+  }
+
+  long getUInt(long pos) throws ModelFormatException {
+    return getInt(pos) & 0xffffffffL;
+  }
+
+  long getLong(long pos) throws ModelFormatException {
+    return (getInt(pos) & 0xffffffffL) | ((long) getInt(pos + 4) << 32);
+  }
+
+  /** Reads {@code len} bytes at {@code pos} into a new array (callers bound {@code len}). */
+  byte[] getBytes(long pos, int len, String what) throws ModelFormatException {
+    check(pos, len, what);
+    byte[] out = new byte[len];
+    for (int i = 0; i < len; ) {
+      long p = pos + i;
+      byte[] pg = page(p);
+      int inPage = (int) (p % PAGE);
+      int n = Math.min(len - i, PAGE - inPage);
+      System.arraycopy(pg, inPage, out, i, n);
+      i += n;
+    }
+    return out;
+  }
+
+  /** Decodes UTF-8 at {@code pos}, rejecting malformed bytes. */
+  String getUtf8(long pos, int len, String what) throws ModelFormatException {
+    byte[] b = getBytes(pos, len, what);
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(b))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw error(pos, what, "malformed UTF-8");
+    }
+  }
+
+  private synchronized byte[] page(long pos) throws ModelFormatException {
+    if (pos < 0 || pos >= size) {
+      throw error(Math.max(pos, 0), "FlatBuffer", "read past the end of the buffer (" + (base + size) + ")");
+    }
+    long index = pos / PAGE;
+    byte[] p = pages.get(index);
+    if (p == null) {
+      long start = index * PAGE;
+      int len = (int) Math.min(PAGE, size - start);
+      ByteBuffer bb = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+      try {
+        source.readFully(bb, base + start);
+      } catch (IOException e) {
+        throw new ModelFormatException(file, "FlatBuffer", base + start, "cannot read: " + e.getMessage(), e);
+      }
+      p = bb.array();
+      pages.put(index, p);
+    }
+    return p;
+  }
+}

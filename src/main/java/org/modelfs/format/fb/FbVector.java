@@ -1,0 +1,94 @@
+package org.modelfs.format.fb;
+
+import org.modelfs.format.ModelFormatException;
+
+/**
+ * A FlatBuffers vector whose bounds were checked when it was found: element access by index for
+ * scalars, strings and tables, and the absolute position of its data for byte vectors.
+ */
+public final class FbVector {
+  private final FbBuffer buf;
+  private final long data;
+  private final int length;
+  private final int elemSize;
+  private final String what;
+
+  FbVector(FbBuffer buf, long data, int length, int elemSize, String what) {
+    this.buf = buf;
+    this.data = data;
+    this.length = length;
+    this.elemSize = elemSize;
+    this.what = what;
+  }
+
+  public int length() {
+    return length;
+  }
+
+  /** Absolute offset of element 0 in the source (for byte vectors holding array data). */
+  public long absoluteDataOffset() {
+    return buf.base() + data;
+  }
+
+  /** Size of the data in bytes. */
+  public long byteLength() {
+    return (long) length * elemSize;
+  }
+
+  public byte getByte(int i) throws ModelFormatException {
+    return buf.getByte(data + (long) i * elemSize);
+  }
+
+  public int getInt(int i) throws ModelFormatException {
+    return buf.getInt(data + (long) i * elemSize);
+  }
+
+  public long getLong(int i) throws ModelFormatException {
+    return buf.getLong(data + (long) i * elemSize);
+  }
+
+  public double getDouble(int i) throws ModelFormatException {
+    return Double.longBitsToDouble(getLong(i));
+  }
+
+  public long[] longs(int max) throws ModelFormatException {
+    if (length > max) {
+      throw buf.error(data - 4, what, length + " elements, at most " + max + " expected");
+    }
+    long[] out = new long[length];
+    for (int i = 0; i < length; i++) {
+      out[i] = getLong(i);
+    }
+    return out;
+  }
+
+  /** The raw bytes of a byte vector (callers bound the size first). */
+  public byte[] bytes() throws ModelFormatException {
+    return buf.getBytes(data, (int) byteLength(), what);
+  }
+
+  public String getString(int i) throws ModelFormatException {
+    String w = what + "[" + i + "]";
+    long s = buf.deref(data + 4L * i, w);
+    buf.check(s, 4, w);
+    long len = buf.getUInt(s);
+    if (len > buf.size() - s - 4) {
+      throw buf.error(s, w, "string length " + len + " exceeds the buffer");
+    }
+    return buf.getUtf8(s + 4, (int) len, w);
+  }
+
+  public FbTable getTable(int i) throws ModelFormatException {
+    String w = what + "[" + i + "]";
+    return buf.table(buf.deref(data + 4L * i, w), w);
+  }
+
+  /** All string elements. */
+  public String[] strings() throws ModelFormatException {
+    String[] out = new String[length];
+    for (int i = 0; i < length; i++) {
+      out[i] = getString(i);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,298 @@
+package org.modelfs.format.sdz;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.format.sdnb.ShardedFormat;
+import org.modelfs.io.ByteSource;
+import org.modelfs.io.ChannelSource;
+import org.modelfs.io.Closer;
+import org.modelfs.io.CountingOutput;
+import org.modelfs.io.SliceSource;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.Variable;
+
+/**
+ * SDZ (formats.md §6): a zip of SDNB file(s) with flat entry names. STORED entries are read in
+ * place (a window of the zip file); DEFLATED entries are inflated once, bounded by their
+ * declared size, into a private temporary file. Writes STORED entries with 64-byte aligned
+ * data by default, so appended arrays stay aligned inside the zip.
+ */
+public final class SdzFormat {
+  /** DL4J's default entry limit ({@code nd4j.sdz.maxZipEntries}). */
+  public static final int MAX_ENTRIES = 1000;
+  /** Deflate cannot expand data by more than about 1032:1; a larger declared ratio is a lie. */
+  static final long MAX_DEFLATE_RATIO = 1032;
+  /** Name of the single SDNB entry we write. */
+  public static final String SINGLE_ENTRY = "model.sdnb";
+
+  private SdzFormat() {}
+
+  /** True if {@code src} starts with a zip local file header signature. */
+  public static boolean sniff(ByteSource src) throws IOException {
+    if (src.size() < 4) {
+      return false;
+    }
+    ByteBuffer b = ByteBuffer.allocate(4);
+    src.readFully(b, 0);
+    return b.get(0) == 'P' && b.get(1) == 'K' && b.get(2) == 3 && b.get(3) == 4;
+  }
+
+  /** One usable entry of the zip. */
+  record Entry(String name, int method, long dataOffset, long compressedSize, long size) {}
+
+  /** Reads the model of an SDZ file as one tag; opened sources are registered with {@code closer}. */
+  public static Tag read(Path zip, ByteSource zipSource, Closer closer, String tagName) throws IOException {
+    String file = zipSource.name();
+    Map<String, Entry> entries = new LinkedHashMap<>();
+    Map<String, ByteSource> sdnb = new LinkedHashMap<>();
+    List<ByteSource> inflated = new ArrayList<>();
+    try (ZipFile zf = open(zip, file)) {
+      List<ZipArchiveEntry> all = Collections.list(zf.getEntriesInPhysicalOrder());
+      if (all.size() > MAX_ENTRIES) {
+        throw new ModelFormatException(file, "ZIP central directory", 0,
+            all.size() + " entries, more than the " + MAX_ENTRIES + " an SDZ may hold");
+      }
+      long zipSize = zipSource.size();
+      for (ZipArchiveEntry ze : all) {
+        Entry e = check(ze, file, zipSize);
+        if (e == null) {
+          continue; // a directory entry
+        }
+        if (entries.put(e.name(), e) != null) {
+          throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(), "duplicate entry name");
+        }
+        ByteSource src;
+        if (e.method() == ZipArchiveEntry.STORED) {
+          src = new SliceSource(zipSource, file + "!" + e.name(), e.dataOffset(), e.size());
+        } else {
+          if (!startsWithSdnb(zf, ze)) {
+            continue;
+          }
+          src = closer.register(inflate(zf, ze, e, file));
+          inflated.add(src);
+        }
+        if (SdnbFormat.sniff(src)) {
+          sdnb.put(e.name(), src);
+        }
+      }
+    }
+    List<String> chosen = choose(sdnb, file);
+    Tag tag;
+    if (chosen.size() == 1) {
+      tag = SdnbFormat.read(sdnb.get(chosen.get(0)), tagName);
+    } else {
+      List<ByteSource> shards = new ArrayList<>();
+      for (String n : chosen) {
+        shards.add(sdnb.get(n));
+      }
+      tag = ShardedFormat.read(shards, tagName);
+    }
+    return inflated.isEmpty() ? tag : markDeflated(tag, inflated);
+  }
+
+  private static ZipFile open(Path zip, String file) throws IOException {
+    SeekableByteChannel ch = Files.newByteChannel(zip, StandardOpenOption.READ);
+    try {
+      return ZipFile.builder().setSeekableByteChannel(ch).setUseUnicodeExtraFields(false).get();
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw new ModelFormatException(file, "ZIP central directory", 0, "unreadable zip: " + e.getMessage(), e);
+    }
+  }
+
+  /** Validates one entry: flat safe name, known method, data inside the file. */
+  private static Entry check(ZipArchiveEntry ze, String file, long zipSize) throws ModelFormatException {
+    String name = ze.getName();
+    long off = ze.getDataOffset();
+    String what = "ZIP entry '" + name + "'";
+    if (ze.isDirectory() && !name.contains("..")) {
+      return null;
+    }
+    if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.contains("\0")
+        || name.equals(".") || name.equals("..") || name.contains(":")) {
+      throw new ModelFormatException(file, what, Math.max(off, 0),
+          "entry names in an SDZ must be flat file names (no directories, '..', drive or NUL)");
+    }
+    int method = ze.getMethod();
+    if (method != ZipArchiveEntry.STORED && method != ZipArchiveEntry.DEFLATED) {
+      throw new ModelFormatException(file, what, Math.max(off, 0), "compression method " + method + " is not supported (STORED or DEFLATED only)");
+    }
+    long csize = ze.getCompressedSize();
+    long size = ze.getSize();
+    if (off < 0 || csize < 0 || size < 0 || off > zipSize || csize > zipSize - off) {
+      throw new ModelFormatException(file, what, Math.max(off, 0), "data [" + off + ", +" + csize
+          + ") lies outside the " + zipSize + "-byte file");
+    }
+    if (method == ZipArchiveEntry.STORED && size != csize) {
+      throw new ModelFormatException(file, what, off, "STORED entry with size " + size + " != compressed size " + csize);
+    }
+    if (method == ZipArchiveEntry.DEFLATED && size > csize * MAX_DEFLATE_RATIO + 1024) {
+      throw new ModelFormatException(file, what, off, "declares " + size + " bytes from " + csize
+          + " compressed bytes, beyond what deflate can produce (a zip bomb)");
+    }
+    return new Entry(name, method, off, csize, size);
+  }
+
+  private static boolean startsWithSdnb(ZipFile zf, ZipArchiveEntry ze) throws IOException {
+    try (InputStream in = zf.getInputStream(ze)) {
+      byte[] m = in.readNBytes(4);
+      return m.length == 4 && m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B';
+    }
+  }
+
+  /** Inflates an entry into a temporary file deleted on close, never past its declared size. */
+  private static ByteSource inflate(ZipFile zf, ZipArchiveEntry ze, Entry e, String file) throws IOException {
+    Path tmp = Files.createTempFile("modelfs-sdz-", ".sdnb");
+    FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE,
+        StandardOpenOption.DELETE_ON_CLOSE);
+    try (InputStream in = zf.getInputStream(ze)) {
+      OutputStream out = Channels.newOutputStream(ch);
+      byte[] buf = new byte[1 << 16];
+      long total = 0;
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        total += n;
+        if (total > e.size()) {
+          throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
+              "inflates to more than its declared " + e.size() + " bytes");
+        }
+        out.write(buf, 0, n);
+      }
+      if (total != e.size()) {
+        throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
+            "inflates to " + total + " bytes, but declares " + e.size());
+      }
+    } catch (IOException | RuntimeException ex) {
+      ch.close();
+      if (ex instanceof ModelFormatException mfe) {
+        throw mfe;
+      }
+      throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
+          "cannot inflate: " + ex.getMessage(), ex);
+    }
+    return ChannelSource.of(file + "!" + e.name(), ch);
+  }
+
+  /** DL4J's {@code determineLoadPath}: which SDNB entries make the model (formats.md §6). */
+  static List<String> choose(Map<String, ByteSource> sdnb, String file) throws ModelFormatException {
+    if (sdnb.isEmpty()) {
+      throw new ModelFormatException(file, "ZIP entries", 0, "no entry holds an SDNB model");
+    }
+    if (sdnb.size() == 1) {
+      return List.of(sdnb.keySet().iterator().next());
+    }
+    if (sdnb.containsKey(SINGLE_ENTRY)) {
+      return List.of(SINGLE_ENTRY);
+    }
+    if (sdnb.containsKey("model")) {
+      return List.of("model");
+    }
+    TreeMap<Integer, String> shards = new TreeMap<>();
+    int count = -1;
+    for (String n : sdnb.keySet()) {
+      ShardNames.Shard s = ShardNames.parse(n);
+      if (s != null && s.base().equals("model")) {
+        if (count >= 0 && s.count() != count) {
+          throw new ModelFormatException(file, "ZIP entry '" + n + "'", 0, "shard count " + s.count() + " disagrees with " + count);
+        }
+        count = s.count();
+        shards.put(s.index(), n);
+      }
+    }
+    if (count > 0) {
+      List<String> out = new ArrayList<>();
+      for (int k = 0; k < count; k++) {
+        String n = shards.get(k);
+        if (n == null) {
+          throw new ModelFormatException(file, "ZIP entries", 0, "shard " + k + " of " + count + " is missing");
+        }
+        out.add(n);
+      }
+      return out;
+    }
+    return List.of(sdnb.keySet().iterator().next());
+  }
+
+  private static Tag markDeflated(Tag tag, List<ByteSource> inflated) {
+    List<Variable> vars = new ArrayList<>();
+    for (Variable v : tag.variables()) {
+      vars.add(v.array() == null ? v : v.withArray(deflated(v.array(), inflated)));
+    }
+    List<UpdaterState> ups = new ArrayList<>();
+    for (UpdaterState u : tag.updater()) {
+      Map<String, ArrayData> m = new LinkedHashMap<>();
+      u.arrays().forEach((k, a) -> m.put(k, deflated(a, inflated)));
+      ups.add(new UpdaterState(u.paramName(), m));
+    }
+    return new Tag(tag.name(), tag.graph(), vars, ups, tag.trainingConfig(), tag.metadata());
+  }
+
+  private static ArrayData deflated(ArrayData a, List<ByteSource> inflated) {
+    return inflated.contains(a.source())
+        ? a.movedTo(a.source(), a.offset(), a.bigEndian(), ArrayData.Storage.DEFLATED)
+        : a;
+  }
+
+  /** One file of the zip to write: its entry name and content. */
+  public record Part(String name, SdnbFormat.Prepared content) {}
+
+  /** Writes the parts as a zip to {@code out} (a fresh file), STORED and aligned or DEFLATED. */
+  public static void write(List<Part> parts, Path out, boolean deflate) throws IOException {
+    try (SeekableByteChannel ch = Files.newByteChannel(out, StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        ZipArchiveOutputStream zos = new ZipArchiveOutputStream(ch)) {
+      for (Part p : parts) {
+        ZipArchiveEntry ze = new ZipArchiveEntry(p.name());
+        if (deflate) {
+          ze.setMethod(ZipArchiveEntry.DEFLATED);
+        } else {
+          ze.setMethod(ZipArchiveEntry.STORED);
+          ze.setSize(p.content().size());
+          ze.setAlignment(64);
+        }
+        zos.putArchiveEntry(ze);
+        CountingOutput co = new CountingOutput(new NonClosing(zos));
+        p.content().writeTo(co);
+        zos.closeArchiveEntry();
+      }
+      zos.finish();
+    }
+  }
+
+  /** Keeps an entry's writer from closing the zip stream. */
+  private static final class NonClosing extends java.io.FilterOutputStream {
+    NonClosing(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() {}
+  }
+}

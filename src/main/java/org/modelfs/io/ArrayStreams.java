@@ -1,0 +1,113 @@
+package org.modelfs.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
+import org.modelfs.model.ArrayData;
+
+/**
+ * Streams an array's stored bytes to a channel in the byte order a writer needs, converting
+ * element by element through one bounded buffer — never the whole array in the heap.
+ */
+public final class ArrayStreams {
+  /** Size of the copy buffer; a multiple of every element width. */
+  static final int CHUNK = 1 << 20;
+
+  private ArrayStreams() {}
+
+  /** Copies the array's elements little-endian to {@code out}. */
+  public static void copyLittleEndian(ArrayData a, WritableByteChannel out) throws IOException {
+    copy(a, out, a.bigEndian());
+  }
+
+  /** Copies the array's elements big-endian (legacy format A) to {@code out}. */
+  public static void copyBigEndian(ArrayData a, WritableByteChannel out) throws IOException {
+    copy(a, out, !a.bigEndian());
+  }
+
+  /** The array's elements little-endian, as a stream (for hashing, printing). */
+  public static InputStream littleEndianStream(ArrayData a) {
+    return new InputStream() {
+      private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+      private long done;
+
+      {
+        buf.limit(0);
+      }
+
+      private boolean fill() throws IOException {
+        if (buf.hasRemaining()) {
+          return true;
+        }
+        if (done >= a.length()) {
+          return false;
+        }
+        buf.clear();
+        int want = (int) Math.min(buf.capacity(), a.length() - done);
+        buf.limit(want);
+        a.source().readFully(buf, a.offset() + done);
+        buf.flip();
+        if (a.bigEndian()) {
+          swap(buf, a.dtype().width());
+        }
+        done += want;
+        return true;
+      }
+
+      @Override
+      public int read() throws IOException {
+        return fill() ? buf.get() & 0xff : -1;
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (len == 0) {
+          return 0;
+        }
+        if (!fill()) {
+          return -1;
+        }
+        int n = Math.min(len, buf.remaining());
+        buf.get(b, off, n);
+        return n;
+      }
+    };
+  }
+
+  private static void copy(ArrayData a, WritableByteChannel out, boolean swap) throws IOException {
+    int width = a.dtype().width();
+    boolean doSwap = swap && width > 1;
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(a.length(), 1)));
+    long done = 0;
+    while (done < a.length()) {
+      buf.clear();
+      buf.limit((int) Math.min(buf.capacity(), a.length() - done));
+      a.source().readFully(buf, a.offset() + done);
+      buf.flip();
+      if (doSwap) {
+        swap(buf, width);
+      }
+      while (buf.hasRemaining()) {
+        out.write(buf);
+      }
+      done += buf.limit();
+    }
+  }
+
+  /** Reverses the bytes of each {@code width}-byte element in {@code buf[position, limit)}. */
+  static void swap(ByteBuffer buf, int width) {
+    if (width <= 1) {
+      return;
+    }
+    int start = buf.position();
+    int end = buf.limit() - (buf.limit() - start) % width;
+    for (int i = start; i < end; i += width) {
+      for (int lo = i, hi = i + width - 1; lo < hi; lo++, hi--) {
+        byte t = buf.get(lo);
+        buf.put(lo, buf.get(hi));
+        buf.put(hi, t);
+      }
+    }
+  }
+}

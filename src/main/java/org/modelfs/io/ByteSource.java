@@ -1,0 +1,42 @@
+package org.modelfs.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Random access to the bytes of one file (or part of one): positional reads only, so many
+ * threads can read at once. Every container, extracted entry and journal is seen through one.
+ */
+public interface ByteSource extends Closeable {
+
+  /** A short name for messages: the file name or {@code zip!entry}. */
+  String name();
+
+  /** Total number of bytes. */
+  long size() throws IOException;
+
+  /**
+   * Reads up to {@code dst.remaining()} bytes at {@code position}; returns the number read, or -1
+   * at end of source. Does not change any shared position.
+   */
+  int read(ByteBuffer dst, long position) throws IOException;
+
+  /**
+   * Reads exactly {@code dst.remaining()} bytes at {@code position}.
+   *
+   * @throws java.io.EOFException if the source ends first
+   */
+  default void readFully(ByteBuffer dst, long position) throws IOException {
+    long pos = position;
+    while (dst.hasRemaining()) {
+      int n = read(dst, pos);
+      if (n < 0) {
+        throw new java.io.EOFException(
+            name() + ": unexpected end of data at offset " + pos + " (" + dst.remaining()
+                + " more bytes expected)");
+      }
+      pos += n;
+    }
+  }
+}

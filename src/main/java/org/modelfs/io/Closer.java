@@ -1,0 +1,39 @@
+package org.modelfs.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Closes a group of resources in reverse order of registration; the first failure is thrown
+ * with the later ones attached as suppressed exceptions, so none is lost.
+ */
+public final class Closer implements Closeable {
+  private final Deque<Closeable> resources = new ArrayDeque<>();
+
+  /** Registers {@code c} and returns it. */
+  public synchronized <C extends Closeable> C register(C c) {
+    resources.push(c);
+    return c;
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    IOException first = null;
+    while (!resources.isEmpty()) {
+      try {
+        resources.pop().close();
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        } else {
+          first.addSuppressed(e);
+        }
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package org.modelfs.io;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * A sequential output that knows how many bytes it has written, so writers can pad to an
+ * alignment and check that what they write lands where their layout said it would.
+ */
+public final class CountingOutput implements WritableByteChannel {
+  private static final byte[] ZEROS = new byte[4096];
+  private final WritableByteChannel out;
+  private long position;
+
+  public CountingOutput(WritableByteChannel out) {
+    this.out = out;
+  }
+
+  public CountingOutput(OutputStream out) {
+    this(Channels.newChannel(out));
+  }
+
+  /** Bytes written so far. */
+  public long position() {
+    return position;
+  }
+
+  @Override
+  public int write(ByteBuffer src) throws IOException {
+    int n = out.write(src);
+    position += n;
+    return n;
+  }
+
+  /** Writes all of {@code bytes}. */
+  public void write(byte[] bytes) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(bytes);
+    while (bb.hasRemaining()) {
+      write(bb);
+    }
+  }
+
+  /** Writes a little-endian int. */
+  public void writeIntLE(int v) throws IOException {
+    write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, v).array());
+  }
+
+  /** Writes zeros up to absolute position {@code target}. */
+  public void padTo(long target) throws IOException {
+    if (target < position) {
+      throw new IllegalStateException("already at " + position + ", cannot pad back to " + target);
+    }
+    while (position < target) {
+      int n = (int) Math.min(ZEROS.length, target - position);
+      write(ByteBuffer.wrap(ZEROS, 0, n));
+    }
+  }
+
+  /** Fails unless the output is at {@code expected}: a layout bug, never a user error. */
+  public void expectAt(long expected, String what) {
+    if (position != expected) {
+      throw new IllegalStateException(what + ": layout expected offset " + expected + " but wrote " + position);
+    }
+  }
+
+  @Override
+  public boolean isOpen() {
+    return out.isOpen();
+  }
+
+  @Override
+  public void close() throws IOException {
+    out.close();
+  }
+}
