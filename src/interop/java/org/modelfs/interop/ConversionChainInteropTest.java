@@ -1,0 +1,103 @@
+package org.modelfs.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.Model;
+import org.modelfs.testing.ModelTsv;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Real DL4J 1.0.0-M2.1 builds and saves models; our reader must see exactly DL4J's values, and
+ * the chain fb → sdnb → sharded sdnb → sdz (stored) → sdz (deflate) → fb written by us must load
+ * in DL4J with the same variables, values, updater state and forward-pass output.
+ */
+@Tag("interop")
+class ConversionChainInteropTest {
+  @TempDir Path tmp;
+
+  record Made(SameDiff sd, boolean runnable) {}
+
+  private Made make(String kind, Path out) {
+    return switch (kind) {
+      case "mlp-float-adam" -> new Made(Dl4jModels.mlp(out, DataType.FLOAT, 8, true), true);
+      case "mlp-double-adam" -> new Made(Dl4jModels.mlp(out, DataType.DOUBLE, 6, true), true);
+      case "mlp-half-adam" -> new Made(Dl4jModels.mlp(out, DataType.HALF, 5, true), true);
+      case "all-dtypes" -> new Made(Dl4jModels.constantsOfAllDtypes(out), false);
+      case "large-100mb" -> new Made(Dl4jModels.large(out, 100L << 20), true);
+      default -> throw new IllegalArgumentException(kind);
+    };
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"mlp-float-adam", "mlp-double-adam", "mlp-half-adam", "all-dtypes", "large-100mb"})
+  void chainPreservesEverythingDl4jSees(String kind) throws Exception {
+    Path original = tmp.resolve(kind + ".fb");
+    Made made = make(kind, original);
+    Dl4jSnapshot dl4j = Dl4jSnapshot.load(original);
+    String expected = dl4j.toTsv();
+    assertTrue(expected.contains("/"), "model names contain '/'");
+
+    // (a) our reader sees exactly what DL4J reads from its own file
+    assertEquals(expected, ours(original), "our reading of the DL4J-saved " + kind);
+
+    boolean large = kind.startsWith("large");
+    long shard = large ? 40L << 20 : 300;
+    List<Step> chain = List.of(
+        new Step("step1.sdnb", WriteOptions.of(ModelFormat.SDNB)),
+        new Step("step2.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(shard)),
+        new Step("step3.sdz", WriteOptions.of(ModelFormat.SDZ)),
+        new Step("step4.sdz", WriteOptions.of(ModelFormat.SDZ).withDeflate(true)),
+        new Step("final.fb", WriteOptions.of(ModelFormat.FB).withDropMetadata(true)));
+    Path in = original;
+    for (Step s : chain) {
+      Path out = tmp.resolve(s.name());
+      try (Model m = Models.open(in)) {
+        List<Path> written = ModelWriter.write(m.newest(), out, s.options());
+        if (s.options().format() == ModelFormat.SHARDED_SDNB) {
+          assertTrue(written.size() >= (large ? 4 : 3), "sharded into " + written.size() + " files");
+        }
+      }
+      assertEquals(expected, ours(out), "our reading after writing " + s.name());
+      in = out;
+    }
+
+    // (b) DL4J loads our final fb: same variables, values, updater state and training config
+    Path fin = tmp.resolve("final.fb");
+    Dl4jSnapshot back = Dl4jSnapshot.load(fin);
+    assertEquals(expected, back.toTsv(), "DL4J's reading of our fb");
+    assertEquals(dl4j.trainingConfigJson(), back.trainingConfigJson());
+    assertEquals(dl4j.lossVariables(), back.lossVariables());
+    if (made.runnable()) {
+      Map<String, INDArray> inputs = Dl4jModels.inputs(made.sd(), 4, 42);
+      INDArray before = Dl4jModels.forward(original, inputs, Dl4jModels.OUTPUT);
+      INDArray after = Dl4jModels.forward(fin, inputs, Dl4jModels.OUTPUT);
+      assertEquals(before, after, "forward pass of " + kind);
+    }
+    if (large) {
+      assertTrue(Files.size(fin) >= 100L << 20);
+    }
+  }
+
+  private record Step(String name, WriteOptions options) {}
+
+  private static String ours(Path model) throws Exception {
+    try (Model m = Models.open(model)) {
+      return ModelTsv.of(m.newest());
+    }
+  }
+}

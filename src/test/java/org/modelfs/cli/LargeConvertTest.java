@@ -1,0 +1,88 @@
+package org.modelfs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.File;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.Model;
+import org.modelfs.model.Variable;
+import org.modelfs.testing.ModelTsv;
+import org.modelfs.testing.SyntheticModels;
+
+/**
+ * A 300 MB model converted by the CLI through every format in a child JVM limited to
+ * {@code -Xmx256m}: arrays stream through bounded buffers, so the heap never holds one.
+ */
+class LargeConvertTest {
+  @TempDir Path tmp;
+
+  @Test
+  void convertsThreeHundredMegabytesWith256MegabyteHeap() throws Exception {
+    Path fb = tmp.resolve("big.fb");
+    var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 5, 15_000_000); // 5 × 60 MB
+    try (var data = synthetic.data()) {
+      ModelWriter.write(synthetic.tag(), fb, WriteOptions.of(ModelFormat.FB));
+    }
+    Files.delete(tmp.resolve("data.bin"));
+    String expected = hashes(fb);
+
+    String[][] chain = {
+      {"convert", "big.fb", "a.sdnb"},
+      {"convert", "a.sdnb", "b.sdnb", "--max-shard-bytes", "100000000"},
+      {"convert", "b.sdnb", "c.sdz"},
+      {"convert", "c.sdz", "d.sdz", "--compression", "deflate"},
+      {"convert", "d.sdz", "e.fb"},
+    };
+    for (String[] step : chain) {
+      runCli(step);
+    }
+    assertEquals(expected, hashes(tmp.resolve("e.fb")));
+    assertEquals(expected, hashes(tmp.resolve("b.sdnb")));
+  }
+
+  private void runCli(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).directory(tmp.toFile()).redirectErrorStream(true)
+        .redirectOutput(tmp.resolve("cli.log").toFile()).start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("timed out: " + String.join(" ", args));
+    }
+    assertEquals(0, p.exitValue(), String.join(" ", args) + " failed:" + File.separator
+        + Files.readString(tmp.resolve("cli.log")));
+  }
+
+  /** Streams every array through SHA-256. */
+  private static String hashes(Path model) throws Exception {
+    StringBuilder sb = new StringBuilder();
+    try (Model m = Models.open(model)) {
+      for (Variable v : m.newest().arrays()) {
+        var md = java.security.MessageDigest.getInstance("SHA-256");
+        try (InputStream in = ArrayStreams.littleEndianStream(v.array())) {
+          byte[] buf = new byte[1 << 16];
+          int n;
+          while ((n = in.read(buf)) > 0) {
+            md.update(buf, 0, n);
+          }
+        }
+        sb.append(v.name()).append(' ').append(java.util.HexFormat.of().formatHex(md.digest())).append('\n');
+      }
+    }
+    return sb.toString().isEmpty() ? ModelTsv.sha16(new byte[0]) : sb.toString();
+  }
+}

@@ -1,0 +1,64 @@
+package org.modelfs.testing;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.modelfs.io.ChannelSource;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.DType;
+import org.modelfs.model.Tag;
+import org.modelfs.model.VarKind;
+import org.modelfs.model.Variable;
+
+/**
+ * Builds large models without DL4J: FLOAT parameters whose bytes are generated into a data file
+ * (streamed, never held in the heap) and a tag that points at them, ready for ModelWriter.
+ */
+public final class SyntheticModels {
+  private SyntheticModels() {}
+
+  /** A generated model and the source its arrays live in (close it when done). */
+  public record Synthetic(Tag tag, ChannelSource data) {}
+
+  /**
+   * {@code count} FLOAT parameters {@code big/w<i>} of {@code elements} each; element j of array
+   * i is {@code i + j * 1e-3f}.
+   */
+  public static Synthetic floats(Path dataFile, int count, int elements) throws IOException {
+    try (FileChannel ch = FileChannel.open(dataFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer buf = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < count; i++) {
+        for (int j = 0; j < elements; j++) {
+          if (!buf.hasRemaining()) {
+            buf.flip();
+            while (buf.hasRemaining()) {
+              ch.write(buf);
+            }
+            buf.clear();
+          }
+          buf.putFloat(i + j * 1e-3f);
+        }
+      }
+      buf.flip();
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+    }
+    ChannelSource src = ChannelSource.open(dataFile);
+    List<Variable> vars = new ArrayList<>();
+    long len = 4L * elements;
+    for (int i = 0; i < count; i++) {
+      ArrayData a = new ArrayData(DType.FLOAT, new long[] {elements}, 'c', false, src, i * len, len, false,
+          ArrayData.Storage.RAW);
+      vars.add(new Variable("big/w" + i, VarKind.VARIABLE, DType.FLOAT, null, a, -1));
+    }
+    return new Synthetic(new Tag("default", null, vars, List.of(), null, Map.of()), src);
+  }
+}
