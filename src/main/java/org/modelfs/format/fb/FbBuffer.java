@@ -139,6 +139,17 @@ public final class FbBuffer {
     return out;
   }
 
+  /** The string whose uoffset is stored at {@code fieldPos}. */
+  String string(long fieldPos, String what) throws ModelFormatException {
+    long s = deref(fieldPos, what);
+    check(s, 4, what);
+    long len = getUInt(s);
+    if (len > size - s - 4) {
+      throw error(s, what, "string length " + len + " exceeds the buffer");
+    }
+    return getUtf8(s + 4, (int) len, what);
+  }
+
   /** Decodes UTF-8 at {@code pos}, rejecting malformed bytes. */
   String getUtf8(long pos, int len, String what) throws ModelFormatException {
     byte[] b = getBytes(pos, len, what);

@@ -89,6 +89,10 @@ public final class FbCopy {
     for (int i = 0; i < offs.length; i++) {
       offs[i] = b.createString(v.getString(i));
     }
+    return offsetVector(b, offs);
+  }
+
+  private static int offsetVector(FlatBufferBuilder b, int[] offs) {
     b.startVector(4, offs.length, 4);
     for (int i = offs.length - 1; i >= 0; i--) {
       b.addOffset(offs[i]);
@@ -102,11 +106,7 @@ public final class FbCopy {
     for (int i = 0; i < offs.length; i++) {
       offs[i] = table(b, v.getTable(i), schema, depth + 1);
     }
-    b.startVector(4, offs.length, 4);
-    for (int i = offs.length - 1; i >= 0; i--) {
-      b.addOffset(offs[i]);
-    }
-    return b.endVector();
+    return offsetVector(b, offs);
   }
 
   private static int table(FlatBufferBuilder b, FbTable src, Schema schema, int depth)

@@ -92,14 +92,7 @@ public final class FbTable {
     if (f < 0) {
       return null;
     }
-    String w = what + "." + name;
-    long s = buf.deref(f, w);
-    buf.check(s, 4, w);
-    long len = buf.getUInt(s);
-    if (len > buf.size() - s - 4) {
-      throw buf.error(s, w, "string length " + len + " exceeds the buffer");
-    }
-    return buf.getUtf8(s + 4, (int) len, w);
+    return buf.string(f, what + "." + name);
   }
 
   public FbTable getTable(int slot, String name) throws ModelFormatException {

@@ -68,14 +68,7 @@ public final class FbVector {
   }
 
   public String getString(int i) throws ModelFormatException {
-    String w = what + "[" + i + "]";
-    long s = buf.deref(data + 4L * i, w);
-    buf.check(s, 4, w);
-    long len = buf.getUInt(s);
-    if (len > buf.size() - s - 4) {
-      throw buf.error(s, w, "string length " + len + " exceeds the buffer");
-    }
-    return buf.getUtf8(s + 4, (int) len, w);
+    return buf.string(data + 4L * i, what + "[" + i + "]");
   }
 
   public FbTable getTable(int i) throws ModelFormatException {

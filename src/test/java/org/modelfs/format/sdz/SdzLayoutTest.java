@@ -1,0 +1,64 @@
+package org.modelfs.format.sdz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.io.SliceSource;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Model;
+import org.modelfs.model.Variable;
+import org.modelfs.testing.SyntheticModels;
+
+/** SDZ files we write: one STORED, 64-aligned {@code model.sdnb}; arrays read in place. */
+class SdzLayoutTest {
+  @TempDir Path tmp;
+
+  @Test
+  void storedEntryIsAlignedAndArraysAreReadInPlace() throws Exception {
+    Path out = tmp.resolve("m.sdz");
+    var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 2, 300_000);
+    try (var d = syn.data()) {
+      ModelWriter.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDZ));
+    }
+    try (ZipFile zf = ZipFile.builder().setPath(out).get()) {
+      var entries = Collections.list(zf.getEntries());
+      assertEquals(1, entries.size());
+      ZipArchiveEntry e = entries.get(0);
+      assertEquals("model.sdnb", e.getName());
+      assertEquals(ZipArchiveEntry.STORED, e.getMethod());
+      assertEquals(0, e.getDataOffset() % 64);
+    }
+    try (Model m = Models.open(out)) {
+      assertEquals(ModelFormat.SDZ, m.format());
+      for (Variable v : m.newest().variables()) {
+        ArrayData a = v.array();
+        SliceSource s = (SliceSource) a.source();
+        assertEquals(0, (s.start() + a.offset()) % 64, "blob aligned in the zip file itself");
+        assertEquals(ArrayData.Storage.RAW, a.storage());
+      }
+    }
+  }
+
+  @Test
+  void deflatedEntriesReportDeflatedStorage() throws Exception {
+    Path out = tmp.resolve("d.sdz");
+    var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 2, 1000);
+    try (var d = syn.data()) {
+      ModelWriter.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDZ).withDeflate(true));
+    }
+    try (Model m = Models.open(out)) {
+      for (Variable v : m.newest().variables()) {
+        assertEquals(ArrayData.Storage.DEFLATED, v.array().storage());
+      }
+    }
+  }
+}
