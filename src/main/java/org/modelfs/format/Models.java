@@ -113,6 +113,10 @@ public final class Models {
         if (s == null || !s.base().equals(base)) {
           continue;
         }
+        if (s.count() < 1 || s.index() >= s.count()) {
+          throw new ModelFormatException(p.toString(), "shard file name", 0,
+              "shard " + s.index() + " of " + s.count() + " is not a valid shard number");
+        }
         if (count >= 0 && s.count() != count) {
           throw new ModelFormatException(p.toString(), "shard file name", 0,
               "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);

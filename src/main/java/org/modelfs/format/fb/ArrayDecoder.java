@@ -114,9 +114,9 @@ public final class ArrayDecoder {
     DType t = h.dtype();
     if (t == DType.UTF8) {
       long n = Shapes.elementCount(h.shape());
-      if (n < 0 || length < 8 * (n + 1)) {
+      if (n < 0 || n >= length / 8) { // needs (n + 1) int64 offsets; no overflow
         throw arr.buffer().error(offset - arr.buffer().base(), what,
-            "UTF8 array of " + n + " strings needs at least " + (8 * (n + 1)) + " bytes, has " + length);
+            "UTF8 array of " + n + " strings needs (n + 1) 8-byte offsets, but holds only " + length + " bytes");
       }
     } else if (t.width() == 0) {
       throw arr.buffer().error(arr.position(), arr.what() + ".dtype", "data type " + t + " has no fixed width");

@@ -62,6 +62,10 @@ public final class ShardedFormat {
         if (v.array() != null) {
           throw new ModelFormatException(s.name(), what, 32, "array is stored in two shards");
         }
+        if (v.dtype() != null && v.dtype() != a.dtype() && !a.empty()) {
+          throw new ModelFormatException(s.name(), what, 32, "data type " + a.dtype()
+              + " differs from the graph's " + v.dtype());
+        }
         long[] declared = v.shape();
         if (declared != null && !a.empty() && !Arrays.equals(declared, a.shape())) {
           throw new ModelFormatException(s.name(), what, 32, "shape " + Arrays.toString(a.shape())
