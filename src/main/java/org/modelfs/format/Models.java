@@ -57,10 +57,7 @@ public final class Models {
       }
       return sharded(location, shards, closer);
     }
-    if (Files.isDirectory(path)) {
-      throw new ModelFormatException(location, "model file", 0, "is a directory, not a model file");
-    }
-    ByteSource src = closer.register(ChannelSource.open(path));
+    ByteSource src = closer.register(openRegular(path));
     if (SdnbFormat.sniff(src)) {
       Path name = path.getFileName();
       if (name != null && ShardNames.parse(name.toString()) != null) {
@@ -84,9 +81,21 @@ public final class Models {
   private static Model sharded(String location, List<Path> shards, Closer closer) throws IOException {
     List<ByteSource> sources = new ArrayList<>();
     for (Path p : shards) {
-      sources.add(closer.register(ChannelSource.open(p)));
+      sources.add(closer.register(openRegular(p)));
     }
     return new Model(location, ModelFormat.SHARDED_SDNB, List.of(ShardedFormat.read(sources, DEFAULT_TAG)), closer);
+  }
+
+  /**
+   * Opens a model file for reading, refusing anything but a regular file first: a directory, a
+   * device or a named pipe (which would block the open forever) is not a model.
+   */
+  private static ByteSource openRegular(Path p) throws IOException {
+    if (!Files.isRegularFile(p)) {
+      String what = Files.isDirectory(p) ? "a directory" : "not a regular file (device, pipe or socket)";
+      throw new ModelFormatException(p.toString(), "model file", 0, "is " + what + ", not a model file");
+    }
+    return ChannelSource.open(p);
   }
 
   /**

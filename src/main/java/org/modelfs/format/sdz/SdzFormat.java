@@ -87,7 +87,7 @@ public final class SdzFormat {
         if (e.method() == ZipArchiveEntry.STORED) {
           src = new SliceSource(zipSource, file + "!" + e.name(), e.dataOffset(), e.size());
         } else {
-          if (!startsWithSdnb(zf, ze)) {
+          if (!startsWithSdnb(zf, ze, e, file)) {
             continue;
           }
           src = closer.register(inflate(zf, ze, e, file));
@@ -155,10 +155,14 @@ public final class SdzFormat {
     return new Entry(name, method, off, csize, size);
   }
 
-  private static boolean startsWithSdnb(ZipFile zf, ZipArchiveEntry ze) throws IOException {
+  private static boolean startsWithSdnb(ZipFile zf, ZipArchiveEntry ze, Entry e, String file)
+      throws IOException {
     try (InputStream in = zf.getInputStream(ze)) {
       byte[] m = in.readNBytes(4);
       return m.length == 4 && m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B';
+    } catch (IOException | RuntimeException ex) {
+      throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
+          "cannot inflate: " + ex.getMessage(), ex);
     }
   }
 

@@ -207,6 +207,12 @@ final class BadInput {
     }
   }
 
+  /** {@link #openAndReadAll} under the single-case timeout. */
+  static IOException openTimed(Path path, String what) {
+    return assertTimeoutPreemptively(ONE, () -> openAndReadAll(path, what),
+        () -> what + ": hangs (no answer within " + ONE.toSeconds() + " s)");
+  }
+
   static <T> T timed(ThrowingSupplier<T> s) {
     return assertTimeoutPreemptively(ONE, s);
   }

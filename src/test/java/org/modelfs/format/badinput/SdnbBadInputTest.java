@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.format.badinput.BadInput.assertFormatError;
 import static org.modelfs.format.badinput.BadInput.assertOpensOrRefused;
 import static org.modelfs.format.badinput.BadInput.assertRefused;
-import static org.modelfs.format.badinput.BadInput.openAndReadAll;
 import static org.modelfs.format.badinput.BadInput.put;
 import static org.modelfs.format.badinput.BadInput.putI64be;
 
@@ -74,8 +73,8 @@ class SdnbBadInputTest {
 
   @Test
   void samplesAreValidAndHaveTheExpectedLayout() throws IOException {
-    assertNull(openAndReadAll(put(dir, "small.sdnb", small.bytes()), "small sample"));
-    assertNull(openAndReadAll(put(dir, "big.sdnb", big.bytes()), "big sample"));
+    assertNull(BadInput.openTimed(put(dir, "small.sdnb", small.bytes()), "small sample"));
+    assertNull(BadInput.openTimed(put(dir, "big.sdnb", big.bytes()), "big sample"));
     assertEquals(List.of("w1", "w2"), big.entries().stream().map(Samples.Entry::name).toList());
     assertEquals(big.mEnd(), big.bytes().length);
     assertTrue(small.entries().isEmpty());
@@ -88,11 +87,11 @@ class SdnbBadInputTest {
   @Test
   void independentManifestWriterIsAccepted() throws IOException {
     Path p = put(dir, "rewritten.sdnb", big.withManifest(big.entries()));
-    assertNull(openAndReadAll(p, "big sample with the test's own manifest"));
+    assertNull(BadInput.openTimed(p, "big sample with the test's own manifest"));
     Path q = put(dir, "reordered.sdnb", big.withManifest(List.of(big.entries().get(1), big.entries().get(0))));
-    assertNull(openAndReadAll(q, "manifest entries in reverse order"));
+    assertNull(BadInput.openTimed(q, "manifest entries in reverse order"));
     Path e = put(dir, "empty.sdnb", small.withManifest(List.of()));
-    assertNull(openAndReadAll(e, "small sample with the test's own empty manifest"));
+    assertNull(BadInput.openTimed(e, "small sample with the test's own empty manifest"));
   }
 
   // ---- catalogued corruptions ---------------------------------------------------------------------

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.format.badinput.BadInput.assertFormatError;
 import static org.modelfs.format.badinput.BadInput.assertRefused;
-import static org.modelfs.format.badinput.BadInput.openAndReadAll;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,7 +85,7 @@ class ShardedBadInputTest {
   @ParameterizedTest
   @ValueSource(strings = {"model.sdnb", S0, S1, S2})
   void validShardsOpenByAnyName(String way) {
-    assertNull(openAndReadAll(dir.resolve(way), "valid shards opened as " + way));
+    assertNull(BadInput.openTimed(dir.resolve(way), "valid shards opened as " + way));
   }
 
   // ---- the set of shard files ----------------------------------------------------------------------
@@ -173,7 +172,7 @@ class ShardedBadInputTest {
     List<Path> other = otherModel("retyped", "", new long[] {512, 512}, DType.INT32);
     Files.copy(other.get(1), dir.resolve(S1), StandardCopyOption.REPLACE_EXISTING);
     Path base = dir.resolve("model.sdnb");
-    IOException e = openAndReadAll(base, "w1 INT32 in shard 1, FLOAT in shard 0");
+    IOException e = BadInput.openTimed(base, "w1 INT32 in shard 1, FLOAT in shard 0");
     if (e != null) {
       BadInput.assertGoodMessage(e, "w1 retyped", names());
       return;
@@ -203,7 +202,7 @@ class ShardedBadInputTest {
   @Test
   void graphShardInPlaceOfWeightShard() throws IOException {
     Files.copy(dir.resolve(S0), dir.resolve(S1), StandardCopyOption.REPLACE_EXISTING);
-    IOException e = openAndReadAll(dir.resolve("model.sdnb"), "shard 0 copied over shard 1");
+    IOException e = BadInput.openTimed(dir.resolve("model.sdnb"), "shard 0 copied over shard 1");
     if (e != null) {
       BadInput.assertGoodMessage(e, "shard 0 copied over shard 1", names());
     }
@@ -245,8 +244,7 @@ class ShardedBadInputTest {
   void weightShardIsADirectory() throws IOException {
     Files.delete(dir.resolve(S1));
     Files.createDirectory(dir.resolve(S1));
-    IOException e = openAndReadAll(dir.resolve("model.sdnb"), "shard 1 is a directory");
-    assertTrue(e != null, "a directory in place of shard 1 must be refused");
+    assertRefused(dir.resolve("model.sdnb"), "shard 1 is a directory", names());
   }
 
   /** SDNB-level damage inside a weight shard (its manifest) is reported for that shard. */
