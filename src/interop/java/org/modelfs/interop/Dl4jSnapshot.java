@@ -359,9 +359,12 @@ public final class Dl4jSnapshot {
             throw new IllegalStateException("native buffer smaller than " + bytes + " bytes: " + bb.capacity());
         }
         bb.clear().limit((int) bytes);
-        // keep c reachable until the bytes are consumed by the caller: copy for safety
         ByteBuffer copy = ByteBuffer.allocate((int) bytes);
         copy.put(bb).flip();
+        // bb is a view of c's native memory: without this fence the JIT may treat c as dead
+        // after asNio(), ND4J's deallocator frees the memory, and the copy above reads freed
+        // memory (seen as a SIGSEGV in jlong_disjoint_arraycopy on CI).
+        java.lang.ref.Reference.reachabilityFence(c);
         return copy.asReadOnlyBuffer();
     }
 
@@ -415,6 +418,7 @@ public final class Dl4jSnapshot {
         }
         byte[] out = new byte[bb.capacity()];
         bb.get(out);
+        java.lang.ref.Reference.reachabilityFence(arr); // bb views arr's native memory
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             ByteBuffer le = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
             ByteBuffer ne = ByteBuffer.wrap(out.clone()).order(ByteOrder.nativeOrder());
