@@ -72,7 +72,7 @@ final class ConvertCommand implements Command {
       } else if (format != ModelFormat.SHARDED_SDNB && format != ModelFormat.SDZ) {
         throw new Args.UsageException("--max-shard-bytes applies to sdnb and sdz output only");
       }
-      o = new WriteOptions(format, n, true, false, false);
+      o = WriteOptions.of(format).withMaxShardBytes(n);
     }
     String c = p.option("compression");
     if (c != null) {

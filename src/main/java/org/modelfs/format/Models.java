@@ -7,7 +7,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.sdnb.SdnbFormat;
@@ -147,10 +146,5 @@ public final class Models {
       out.add(p);
     }
     return out;
-  }
-
-  /** The user-visible metadata of a tag (for listings). */
-  public static Map<String, String> metadata(Tag tag) {
-    return new TreeMap<>(tag.metadata());
   }
 }

@@ -43,15 +43,7 @@ public final class ArrayStreams {
         if (done >= a.length()) {
           return false;
         }
-        buf.clear();
-        int want = (int) Math.min(buf.capacity(), a.length() - done);
-        buf.limit(want);
-        a.source().readFully(buf, a.offset() + done);
-        buf.flip();
-        if (a.bigEndian()) {
-          swap(buf, a.dtype().width());
-        }
-        done += want;
+        done += readChunk(a, done, buf, a.bigEndian());
         return true;
       }
 
@@ -76,23 +68,30 @@ public final class ArrayStreams {
   }
 
   private static void copy(ArrayData a, WritableByteChannel out, boolean swap) throws IOException {
-    int width = a.dtype().width();
-    boolean doSwap = swap && width > 1;
     ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(a.length(), 1)));
     long done = 0;
     while (done < a.length()) {
-      buf.clear();
-      buf.limit((int) Math.min(buf.capacity(), a.length() - done));
-      a.source().readFully(buf, a.offset() + done);
-      buf.flip();
-      if (doSwap) {
-        swap(buf, width);
-      }
+      done += readChunk(a, done, buf, swap);
       while (buf.hasRemaining()) {
         out.write(buf);
       }
-      done += buf.limit();
     }
+  }
+
+  /**
+   * Reads the next chunk of {@code a} (from byte {@code done}) into {@code buf}, flipped for
+   * reading and byte-swapped per element when {@code swap}; returns the bytes read. The buffer's
+   * capacity is a multiple of every element width, so elements never straddle chunks.
+   */
+  private static int readChunk(ArrayData a, long done, ByteBuffer buf, boolean swap) throws IOException {
+    buf.clear();
+    buf.limit((int) Math.min(buf.capacity(), a.length() - done));
+    a.source().readFully(buf, a.offset() + done);
+    buf.flip();
+    if (swap) {
+      swap(buf, a.dtype().width());
+    }
+    return buf.limit();
   }
 
   /** Reverses the bytes of each {@code width}-byte element in {@code buf[position, limit)}. */

@@ -40,11 +40,6 @@ public final class ChannelSource implements ByteSource {
     return new ChannelSource(name, channel);
   }
 
-  /** The underlying {@link FileChannel}, or {@code null} when the provider has none. */
-  public FileChannel fileChannel() {
-    return fileChannel;
-  }
-
   @Override
   public String name() {
     return name;

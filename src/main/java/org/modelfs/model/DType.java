@@ -1,7 +1,6 @@
 package org.modelfs.model;
 
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -28,13 +27,10 @@ public enum DType {
   UTF8(50, "UTF8", 0, 1048576L);
 
   private static final Map<Integer, DType> BY_CODE = new HashMap<>();
-  private static final Map<String, DType> BY_NAME = new HashMap<>();
 
   static {
     for (DType t : values()) {
       BY_CODE.put(t.code, t);
-      BY_NAME.put(t.nd4jName, t);
-      BY_NAME.putIfAbsent(t.name(), t);
     }
   }
 
@@ -65,11 +61,6 @@ public enum DType {
     return width;
   }
 
-  /** True for the floating-point types (element-wise averaging applies to these). */
-  public boolean isFloatingPoint() {
-    return this == HALF || this == FLOAT || this == DOUBLE || this == BFLOAT16 || this == FLOAT8;
-  }
-
   /**
    * Whether legacy (format A) files hold this type's elements byte-swapped to big-endian. DL4J
    * 1.0.0-M2.1 writes BFLOAT16 and UINT16 swapped but reads them back without swapping, so what
@@ -88,15 +79,6 @@ public enum DType {
   /** The type for a FlatBuffers {@code DType} byte, or {@code null} if the byte is not a known type. */
   public static DType fromCode(int code) {
     return BY_CODE.get(code);
-  }
-
-  /** The type for an ND4J name ({@code FLOAT}, {@code INT}) or a schema name ({@code INT32}). */
-  public static DType fromName(String name) {
-    DType t = BY_NAME.get(name.toUpperCase(Locale.ROOT));
-    if (t == null) {
-      throw new IllegalArgumentException("unknown dtype '" + name + "'");
-    }
-    return t;
   }
 
   @Override

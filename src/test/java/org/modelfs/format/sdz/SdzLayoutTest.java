@@ -1,7 +1,11 @@
 package org.modelfs.format.sdz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Collections;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
@@ -36,6 +40,7 @@ class SdzLayoutTest {
       assertEquals("model.sdnb", e.getName());
       assertEquals(ZipArchiveEntry.STORED, e.getMethod());
       assertEquals(0, e.getDataOffset() % 64);
+      assertNoZip64Extra(out, e);
     }
     try (Model m = Models.open(out)) {
       assertEquals(ModelFormat.SDZ, m.format());
@@ -44,6 +49,22 @@ class SdzLayoutTest {
         SliceSource s = (SliceSource) a.source();
         assertEquals(0, (s.start() + a.offset()) % 64, "blob aligned in the zip file itself");
         assertEquals(ArrayData.Storage.RAW, a.storage());
+      }
+    }
+  }
+
+  /** The size is set before writing, so the local header carries no Zip64 extra (id 0x0001). */
+  private static void assertNoZip64Extra(Path zip, ZipArchiveEntry e) throws Exception {
+    try (FileChannel ch = FileChannel.open(zip)) {
+      ByteBuffer h = ByteBuffer.allocate(30).order(ByteOrder.LITTLE_ENDIAN);
+      ch.read(h, e.getLocalHeaderOffset());
+      assertEquals(0x04034b50, h.getInt(0), "local file header signature");
+      int nameLen = h.getShort(26) & 0xffff;
+      int extraLen = h.getShort(28) & 0xffff;
+      ByteBuffer extra = ByteBuffer.allocate(extraLen).order(ByteOrder.LITTLE_ENDIAN);
+      ch.read(extra, e.getLocalHeaderOffset() + 30 + nameLen);
+      for (int i = 0; i + 4 <= extraLen; i += 4 + (extra.getShort(i + 2) & 0xffff)) {
+        assertNotEquals(0x0001, extra.getShort(i) & 0xffff, "Zip64 extra field in the local header");
       }
     }
   }
