@@ -17,7 +17,10 @@ public final class Main {
 
   private static final Map<String, Command> COMMANDS = Map.of(
       "info", new InfoCommand(),
-      "convert", new ConvertCommand());
+      "convert", new ConvertCommand(),
+      "tree", new TreeCommand(),
+      "ls", new LsCommand(),
+      "cat", new CatCommand());
 
   private Main() {}
 

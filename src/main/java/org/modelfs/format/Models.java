@@ -98,8 +98,8 @@ public final class Models {
   }
 
   /**
-   * The complete, ordered shard files of the sharded model that {@code path} (a base name or
-   * any shard) belongs to; empty if there are none.
+   * The complete, ordered shard files of the sharded model that {@code path} (a base name —
+   * {@code model.sdnb} or {@code model} — or any shard) belongs to; empty if there are none.
    *
    * @throws ModelFormatException if shards disagree on N or some are missing
    */
@@ -108,7 +108,12 @@ public final class Models {
     if (fileName == null) {
       return List.of();
     }
-    String base = ShardNames.base(fileName.toString());
+    String name = fileName.toString();
+    if (ShardNames.parse(name) == null && name.indexOf('.') > 0
+        && !name.toLowerCase(java.util.Locale.ROOT).endsWith(".sdnb")) {
+      return List.of(); // only model.sdnb (or model) is the base name of a shard set
+    }
+    String base = ShardNames.base(name);
     Path dir = path.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       return List.of();

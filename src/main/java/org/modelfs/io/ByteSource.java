@@ -23,6 +23,17 @@ public interface ByteSource extends Closeable {
   int read(ByteBuffer dst, long position) throws IOException;
 
   /**
+   * Where byte {@code position} of this source lies in a {@link java.nio.channels.FileChannel}
+   * (for a zero-copy {@code map}), or {@code null} when the bytes are not in one.
+   */
+  default Mappable mappable(long position) throws IOException {
+    return null;
+  }
+
+  /** A position in a file channel. */
+  record Mappable(java.nio.channels.FileChannel channel, long position) {}
+
+  /**
    * Reads exactly {@code dst.remaining()} bytes at {@code position}.
    *
    * @throws java.io.EOFException if the source ends first

@@ -20,10 +20,17 @@ public final class Closer implements Closeable {
 
   @Override
   public synchronized void close() throws IOException {
+    java.util.List<Closeable> all = new java.util.ArrayList<>(resources);
+    resources.clear();
+    closeAll(all);
+  }
+
+  /** Closes each of {@code all} in order; the first failure is thrown, the others suppressed. */
+  public static void closeAll(Iterable<? extends Closeable> all) throws IOException {
     IOException first = null;
-    while (!resources.isEmpty()) {
+    for (Closeable c : all) {
       try {
-        resources.pop().close();
+        c.close();
       } catch (IOException e) {
         if (first == null) {
           first = e;

@@ -58,5 +58,10 @@ public final class SliceSource implements ByteSource {
   }
 
   @Override
+  public Mappable mappable(long position) throws IOException {
+    return parent.mappable(start + position);
+  }
+
+  @Override
   public void close() {}
 }

@@ -17,11 +17,11 @@ import org.modelfs.testing.ModelTsv;
  * Every DL4J-written fixture, read directly and after conversion by our writer into every
  * format, shows exactly what DL4J 1.0.0-M2.1 itself reads ({@code .expected.tsv}).
  */
-class FixtureRoundTripTest {
+public class FixtureRoundTripTest {
   @TempDir Path tmp;
 
   /** Target formats: name, options, output file name. */
-  static List<Object[]> targets() {
+  public static List<Object[]> targets() {
     return List.of(
         new Object[] {"fb", WriteOptions.of(ModelFormat.FB), "out.fb"},
         new Object[] {"sdnb", WriteOptions.of(ModelFormat.SDNB), "out.sdnb"},

@@ -40,6 +40,11 @@ public final class ModelTsv {
         ups.add(line("UPDATER", u.paramName() + "/" + e.getKey(), e.getValue()));
       }
     }
+    return render(vars, ups);
+  }
+
+  /** Variable lines then updater lines, each sorted by name, tab-separated. */
+  static String render(List<String[]> vars, List<String[]> ups) {
     StringBuilder sb = new StringBuilder();
     for (List<String[]> part : List.of(vars, ups)) {
       part.sort((x, y) -> x[1].compareTo(y[1]));

@@ -7,8 +7,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.modelfs.model.UpdaterState;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.DType;
@@ -43,7 +45,7 @@ public final class SyntheticModels {
             }
             buf.clear();
           }
-          buf.putFloat(i + j * 1e-3f);
+          buf.putFloat(FloatPattern.value(i, j));
         }
       }
       buf.flip();
@@ -60,5 +62,45 @@ public final class SyntheticModels {
       vars.add(new Variable("big/w" + i, VarKind.VARIABLE, DType.FLOAT, null, a, -1));
     }
     return new Synthetic(new Tag("default", null, vars, List.of(), null, Map.of()), src);
+  }
+
+  /**
+   * A small model whose variables have the given names: variable {@code i} is a FLOAT
+   * {@code [2]} array {@code {i, i + 0.5}} ({@code c} order, or {@code f} with shape {@code [2, 1]}
+   * for odd {@code i}), with Adam-like updater state {@code M}, {@code V} for every name and the
+   * given metadata.
+   */
+  public static Synthetic named(Path dataFile, List<String> names, Map<String, String> metadata)
+      throws IOException {
+    try (FileChannel ch = FileChannel.open(dataFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer buf = ByteBuffer.allocate(names.size() * 24).order(ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < names.size(); i++) {
+        buf.putFloat(i).putFloat(i + 0.5f); // the variable
+        buf.putFloat(-i).putFloat(-i - 0.5f); // M
+        buf.putFloat(10 + i).putFloat(10.5f + i); // V
+      }
+      buf.flip();
+      while (buf.hasRemaining()) {
+        ch.write(buf);
+      }
+    }
+    ChannelSource src = ChannelSource.open(dataFile);
+    List<Variable> vars = new ArrayList<>();
+    List<UpdaterState> updater = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      long[] shape = i % 2 == 0 ? new long[] {2} : new long[] {2, 1};
+      char order = i % 2 == 0 ? 'c' : 'f';
+      vars.add(new Variable(names.get(i), VarKind.VARIABLE, DType.FLOAT, null, floats(src, shape, order, i * 24L), -1));
+      Map<String, ArrayData> state = new LinkedHashMap<>();
+      state.put("M", floats(src, shape, order, i * 24L + 8));
+      state.put("V", floats(src, shape, order, i * 24L + 16));
+      updater.add(new UpdaterState(names.get(i), state));
+    }
+    return new Synthetic(new Tag("default", null, vars, updater, null, metadata), src);
+  }
+
+  private static ArrayData floats(ChannelSource src, long[] shape, char order, long offset) {
+    return new ArrayData(DType.FLOAT, shape, order, false, src, offset, 8, false, ArrayData.Storage.RAW);
   }
 }

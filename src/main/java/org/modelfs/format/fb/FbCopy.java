@@ -68,6 +68,14 @@ public final class FbCopy {
     SUB_INSTANCE.fields = new Field[] {f(Kind.STRING), f(Kind.VEC1)};
   }
 
+  /**
+   * Writes a FlatArray found inside a copied table in another encoding (op arguments when a
+   * graph moves between the legacy and the SDNB FlatArray conventions); returns its offset.
+   */
+  public interface ArrayRewrite {
+    int write(FbTable array) throws ModelFormatException;
+  }
+
   /** Nesting bound: the SameDiff schema nests at most 4 deep (node → props → array → chunk). */
   private static final int MAX_DEPTH = 8;
 
@@ -75,12 +83,21 @@ public final class FbCopy {
 
   /** Copies {@code src} (a table of {@code schema}) into {@code b}; returns its offset. */
   public static int table(FlatBufferBuilder b, FbTable src, Schema schema) throws ModelFormatException {
-    return table(b, src, schema, 0);
+    return table(b, src, schema, null, 0);
   }
 
   /** Copies a vector of tables; returns the vector's offset. */
   public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema) throws ModelFormatException {
-    return tableVector(b, v, schema, 0);
+    return tableVector(b, v, schema, null, 0);
+  }
+
+  /**
+   * Copies a vector of tables, writing every FlatArray inside them through {@code rewrite}
+   * (when not {@code null}) instead of copying it.
+   */
+  public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite)
+      throws ModelFormatException {
+    return tableVector(b, v, schema, rewrite, 0);
   }
 
   /** Copies a vector of strings; returns the vector's offset. */
@@ -100,19 +117,22 @@ public final class FbCopy {
     return b.endVector();
   }
 
-  private static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, int depth)
-      throws ModelFormatException {
+  private static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite,
+      int depth) throws ModelFormatException {
     int[] offs = new int[v.length()];
     for (int i = 0; i < offs.length; i++) {
-      offs[i] = table(b, v.getTable(i), schema, depth + 1);
+      offs[i] = table(b, v.getTable(i), schema, rewrite, depth + 1);
     }
     return offsetVector(b, offs);
   }
 
-  private static int table(FlatBufferBuilder b, FbTable src, Schema schema, int depth)
+  private static int table(FlatBufferBuilder b, FbTable src, Schema schema, ArrayRewrite rewrite, int depth)
       throws ModelFormatException {
     if (depth > MAX_DEPTH) {
       throw src.buffer().error(src.position(), src.what(), "tables nested too deeply");
+    }
+    if (rewrite != null && schema == FLAT_ARRAY) {
+      return rewrite.write(src);
     }
     Field[] fields = schema.fields;
     int n = Math.min(fields.length, src.slotCount());
@@ -127,8 +147,8 @@ public final class FbCopy {
       String name = schema.name + "." + s;
       switch (fd.kind()) {
         case STRING -> refs[s] = b.createString(src.getString(s, name));
-        case TABLE -> refs[s] = table(b, src.getTable(s, name), fd.table(), depth + 1);
-        case VEC_TABLE -> refs[s] = tableVector(b, src.getVector(s, name, 4), fd.table(), depth);
+        case TABLE -> refs[s] = table(b, src.getTable(s, name), fd.table(), rewrite, depth + 1);
+        case VEC_TABLE -> refs[s] = tableVector(b, src.getVector(s, name, 4), fd.table(), rewrite, depth);
         case VEC_STRING -> refs[s] = stringVector(b, src.getVector(s, name, 4));
         case VEC1 -> refs[s] = b.createByteVector(src.getVector(s, name, 1).bytes());
         case VEC4, VEC8 -> refs[s] = scalarVector(b, src.getVector(s, name, width(fd.kind())), width(fd.kind()));

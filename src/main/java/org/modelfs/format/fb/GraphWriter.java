@@ -124,7 +124,8 @@ public final class GraphWriter {
     int subInstances = 0;
     if (!weights) {
       FbVector n = src == null ? null : src.getVector(G_NODES, "nodes", 4);
-      nodes = n == null ? FlatGraph.createNodesVector(b, new int[0]) : FbCopy.tableVector(b, n, FbCopy.FLAT_NODE);
+      nodes = n == null ? FlatGraph.createNodesVector(b, new int[0])
+          : FbCopy.tableVector(b, n, FbCopy.FLAT_NODE, reencode(tag.graph().convention()));
       FbVector o = src == null ? null : src.getVector(G_OUTPUTS, "outputs", 4);
       outputs = o == null ? FlatGraph.createOutputsVector(b, new int[0]) : FbCopy.tableVector(b, o, FbCopy.INT_PAIR);
       FbTable c = src == null ? null : src.getTable(G_CONFIGURATION, "configuration");
@@ -168,6 +169,24 @@ public final class GraphWriter {
               + " bytes; a FlatBuffer must stay under 2 GiB");
     }
     return new Built(bytes, List.copyOf(tail), tailEnd, List.copyOf(blobs), blobCursor);
+  }
+
+  /**
+   * How op arguments (node {@code scalar}, property {@code a}) are written: copied as they are
+   * when the source graph uses this writer's FlatArray convention, else decoded and written
+   * inline in the other one ({@code null} = copy).
+   */
+  private FbCopy.ArrayRewrite reencode(Convention from) {
+    if ((from == Convention.LEGACY) == legacy) {
+      return null;
+    }
+    return arr -> {
+      ArrayData a = ArrayDecoder.inline(arr, from);
+      if (a == null) {
+        throw arr.buffer().error(arr.position(), arr.what(), "op argument array has no inline data");
+      }
+      return legacy ? legacyArray(a) : sdnbArray("op argument", a, false);
+    };
   }
 
   private FbTable source(GraphRef g) throws ModelFormatException {

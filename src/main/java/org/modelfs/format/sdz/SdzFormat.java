@@ -166,12 +166,11 @@ public final class SdzFormat {
     }
   }
 
-  /** Inflates an entry into a temporary file deleted on close, never past its declared size. */
+  /** Inflates an entry into a temporary file deleted when the source closes, never past its declared size. */
   private static ByteSource inflate(ZipFile zf, ZipArchiveEntry ze, Entry e, String file) throws IOException {
     Path tmp = Files.createTempFile("modelfs-sdz-", ".sdnb");
-    FileChannel ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE,
-        StandardOpenOption.DELETE_ON_CLOSE);
-    try (InputStream in = zf.getInputStream(ze)) {
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
+        InputStream in = zf.getInputStream(ze)) {
       OutputStream out = Channels.newOutputStream(ch);
       byte[] buf = new byte[1 << 16];
       long total = 0;
@@ -189,14 +188,15 @@ public final class SdzFormat {
             "inflates to " + total + " bytes, but declares " + e.size());
       }
     } catch (IOException | RuntimeException ex) {
-      ch.close();
+      Files.deleteIfExists(tmp);
       if (ex instanceof ModelFormatException mfe) {
         throw mfe;
       }
       throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
           "cannot inflate: " + ex.getMessage(), ex);
     }
-    return ChannelSource.of(file + "!" + e.name(), ch);
+    // a source that can reopen its file: an interrupted reader must not break the mount
+    return ChannelSource.temporary(file + "!" + e.name(), tmp);
   }
 
   /** DL4J's {@code determineLoadPath}: which SDNB entries make the model (formats.md §6). */

@@ -1,0 +1,52 @@
+package org.modelfs;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.Path;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.Map;
+import org.modelfs.provider.ModelFileSystemProvider;
+
+/**
+ * The sure way to mount a model: {@code FileSystems.newFileSystem(path)} asks the JDK's zip
+ * provider first, which takes any {@code .sdz} (a zip) for itself; these methods always mount
+ * with the {@code samediff} provider.
+ */
+public final class ModelFileSystems {
+  /** The URI scheme: {@code samediff:<container URI>!/<path>}. */
+  public static final String SCHEME = "samediff";
+
+  private static final FileSystemProvider FALLBACK = new ModelFileSystemProvider();
+
+  private ModelFileSystems() {}
+
+  /** Mounts the model at {@code model} (any format) with default options. */
+  public static FileSystem open(Path model) throws IOException {
+    return open(model, Map.of());
+  }
+
+  /**
+   * Mounts the model at {@code model} (any format, on any file system) with the options of
+   * PRODUCT.md §4 ({@code readOnly}, {@code format}, …). The file system is not registered for
+   * {@code Path.of(URI)}; use {@code FileSystems.newFileSystem(uri(model), env)} for that.
+   */
+  public static FileSystem open(Path model, Map<String, ?> env) throws IOException {
+    return provider().newFileSystem(model, env);
+  }
+
+  /** The URI of the root of the model at {@code model}: {@code samediff:<model URI>!/}. */
+  public static URI uri(Path model) {
+    return URI.create(SCHEME + ":" + model.toUri() + "!/");
+  }
+
+  /** The installed {@code samediff} provider, or a private instance where it is not installed. */
+  public static FileSystemProvider provider() {
+    for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
+      if (p.getScheme().equalsIgnoreCase(SCHEME)) {
+        return p;
+      }
+    }
+    return FALLBACK;
+  }
+}

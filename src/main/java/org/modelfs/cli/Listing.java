@@ -1,0 +1,68 @@
+package org.modelfs.cli;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.SamediffFileAttributes;
+
+/**
+ * What the {@code tree} and {@code ls} commands share: mounting a model read-only, listing a
+ * directory, and describing one entry from its attributes (never its bytes).
+ */
+final class Listing {
+  private Listing() {}
+
+  /** Mounts {@code model} read-only. */
+  static FileSystem mount(String model) throws IOException {
+    return ModelFileSystems.open(Path.of(model), Map.of("readOnly", "true"));
+  }
+
+  /** The path {@code path} inside {@code fs}; relative paths are taken from the root. */
+  static Path inside(FileSystem fs, String path) {
+    return fs.getPath("/").resolve(path);
+  }
+
+  static List<Path> children(Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
+      s.forEach(out::add);
+    }
+    return out;
+  }
+
+  /** {@code name/} for a directory; for a file its name, size, and the array it holds. */
+  static String describe(Path p) throws IOException {
+    SamediffFileAttributes a = Files.readAttributes(p, SamediffFileAttributes.class);
+    String name = p.getFileName() == null ? "/" : p.getFileName().toString();
+    if (a.isDirectory()) {
+      return name + "/";
+    }
+    StringBuilder sb = new StringBuilder(name).append("  ").append(size(a.size()));
+    if (a.dtype() != null) {
+      sb.append("  ").append(a.kind()).append(' ').append(a.dtype()).append(' ')
+          .append(Arrays.toString(a.shape())).append(' ').append(a.order()).append(' ').append(a.stored());
+    }
+    return sb.toString();
+  }
+
+  static String size(long bytes) {
+    if (bytes < 1024) {
+      return bytes + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    double v = bytes;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+}

@@ -1,0 +1,68 @@
+package org.modelfs.cli;
+
+import java.io.PrintStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code tree MODEL [PATH]}: the mounted model's tree below PATH (default the root), with each
+ * file's size and array attributes. At the root, the aliases of the newest tag are shown as
+ * such instead of a second copy of that tag. Reads only the index.
+ */
+final class TreeCommand implements Command {
+  @Override
+  public String usage() {
+    return "tree MODEL [PATH]";
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of(), Set.of());
+    if (p.positional().isEmpty() || p.positional().size() > 2) {
+      throw new Args.UsageException("expected MODEL and an optional PATH");
+    }
+    try (FileSystem fs = Listing.mount(p.positional().get(0))) {
+      Path start = Listing.inside(fs, p.positional().size() > 1 ? p.positional().get(1) : "/");
+      Path real = start.toRealPath();
+      out.println(real);
+      if (Files.isDirectory(real)) {
+        print(real, "", real.getNameCount() == 0, out);
+      }
+    }
+    return Main.OK;
+  }
+
+  private static void print(Path dir, String indent, boolean root, PrintStream out) throws Exception {
+    List<Path> children = Listing.children(dir);
+    Path newest = root ? newestTag(dir) : null;
+    for (int i = 0; i < children.size(); i++) {
+      Path c = children.get(i);
+      boolean last = i == children.size() - 1;
+      String branch = last ? "└── " : "├── ";
+      Path aliased = newest == null || c.getFileName().toString().equals("tags") ? null
+          : newest.resolve(c.getFileName().toString());
+      if (aliased != null && Files.exists(aliased) && Files.isSameFile(c, aliased)) {
+        out.println(indent + branch + c.getFileName() + (Files.isDirectory(c) ? "/" : "")
+            + "  → " + aliased);
+        continue;
+      }
+      out.println(indent + branch + Listing.describe(c));
+      if (Files.isDirectory(c)) {
+        print(c, indent + (last ? "    " : "│   "), false, out);
+      }
+    }
+  }
+
+  /** The newest tag's directory: the last one listed under {@code tags/}. */
+  private static Path newestTag(Path root) throws Exception {
+    Path tags = root.resolve("tags");
+    if (!Files.isDirectory(tags)) {
+      return null;
+    }
+    List<Path> all = Listing.children(tags);
+    return all.isEmpty() ? null : all.get(all.size() - 1);
+  }
+}

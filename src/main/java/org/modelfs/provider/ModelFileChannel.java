@@ -1,0 +1,238 @@
+package org.modelfs.provider;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.NonWritableChannelException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import org.modelfs.io.ByteSource;
+import org.modelfs.tree.Content;
+
+/**
+ * A read-only {@link FileChannel} on one file of a mounted model. Reads are positional on the
+ * file's {@link Content}; {@code map(READ_ONLY)} maps the container itself where the bytes are
+ * stored as they are shown, and otherwise a little-endian copy from the {@link MapCache}.
+ * Each channel has its own position; channels never share state, so reads run in parallel.
+ */
+final class ModelFileChannel extends FileChannel {
+  private static final int TRANSFER_CHUNK = 64 * 1024;
+
+  private final ModelFileSystem fs;
+  private final Content content;
+  private final String path;
+  private long position; // guarded by this
+
+  ModelFileChannel(ModelFileSystem fs, Content content, String path) {
+    this.fs = fs;
+    this.content = content;
+    this.path = path;
+  }
+
+  private void ensureOpen() throws ClosedChannelException {
+    if (!isOpen()) {
+      throw new ClosedChannelException();
+    }
+  }
+
+  @Override
+  public int read(ByteBuffer dst) throws IOException {
+    ensureOpen();
+    synchronized (this) {
+      int n = readAt(dst, position);
+      if (n > 0) {
+        position += n;
+      }
+      return n;
+    }
+  }
+
+  @Override
+  public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+    if (offset < 0 || length < 0 || offset > dsts.length - length) {
+      throw new IndexOutOfBoundsException();
+    }
+    ensureOpen();
+    synchronized (this) {
+      long total = 0;
+      for (int i = offset; i < offset + length; i++) {
+        if (!dsts[i].hasRemaining()) {
+          continue;
+        }
+        int n = readAt(dsts[i], position);
+        if (n < 0) {
+          return total == 0 ? -1 : total;
+        }
+        position += n;
+        total += n;
+        if (dsts[i].hasRemaining()) {
+          break;
+        }
+      }
+      return total;
+    }
+  }
+
+  @Override
+  public int read(ByteBuffer dst, long pos) throws IOException {
+    if (pos < 0) {
+      throw new IllegalArgumentException("negative position " + pos);
+    }
+    ensureOpen();
+    return readAt(dst, pos);
+  }
+
+  /**
+   * Reads from the content; an interrupt that closed the container's channel under this thread
+   * closes this channel too, as the {@link java.nio.channels.InterruptibleChannel} contract says.
+   */
+  private int readAt(ByteBuffer dst, long pos) throws IOException {
+    try {
+      return content.read(dst, pos);
+    } catch (java.nio.channels.ClosedByInterruptException e) {
+      close();
+      throw e;
+    }
+  }
+
+  @Override
+  public int write(ByteBuffer src) {
+    throw new NonWritableChannelException();
+  }
+
+  @Override
+  public long write(ByteBuffer[] srcs, int offset, int length) {
+    throw new NonWritableChannelException();
+  }
+
+  @Override
+  public int write(ByteBuffer src, long pos) {
+    throw new NonWritableChannelException();
+  }
+
+  @Override
+  public synchronized long position() throws IOException {
+    ensureOpen();
+    return position;
+  }
+
+  @Override
+  public FileChannel position(long newPosition) throws IOException {
+    if (newPosition < 0) {
+      throw new IllegalArgumentException("negative position " + newPosition);
+    }
+    ensureOpen();
+    synchronized (this) {
+      position = newPosition;
+    }
+    return this;
+  }
+
+  @Override
+  public long size() throws IOException {
+    ensureOpen();
+    return content.size();
+  }
+
+  @Override
+  public FileChannel truncate(long size) {
+    throw new NonWritableChannelException();
+  }
+
+  @Override
+  public void force(boolean metaData) throws IOException {
+    ensureOpen();
+  }
+
+  @Override
+  public long transferTo(long pos, long count, WritableByteChannel target) throws IOException {
+    if (pos < 0 || count < 0) {
+      throw new IllegalArgumentException("negative position or count");
+    }
+    ensureOpen();
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(TRANSFER_CHUNK, Math.max(1, count)));
+    long done = 0;
+    while (done < count) {
+      buf.clear().limit((int) Math.min(buf.capacity(), count - done));
+      int n = readAt(buf, pos + done);
+      if (n <= 0) {
+        break;
+      }
+      buf.flip();
+      while (buf.hasRemaining()) {
+        target.write(buf);
+      }
+      done += n;
+    }
+    return done;
+  }
+
+  @Override
+  public long transferFrom(ReadableByteChannel src, long pos, long count) {
+    throw new NonWritableChannelException();
+  }
+
+  /**
+   * Maps {@code [pos, pos + size)} read-only: the container's own bytes when the file is stored
+   * raw and little-endian in a file channel (no copy), else a cached little-endian copy.
+   */
+  @Override
+  public MappedByteBuffer map(MapMode mode, long pos, long size) throws IOException {
+    if (mode != MapMode.READ_ONLY) {
+      throw new NonWritableChannelException();
+    }
+    if (pos < 0 || size < 0 || size > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("bad mapping range: position " + pos + ", size " + size);
+    }
+    ensureOpen();
+    long length = content.size();
+    if (pos + size > length) {
+      throw new java.io.IOException(fs.container() + "!" + path + ": cannot map bytes " + pos + ".."
+          + (pos + size) + " of a " + length + "-byte read-only file");
+    }
+    ByteSource.Mappable m = content.mappable();
+    if (m != null) {
+      try {
+        return m.channel().map(MapMode.READ_ONLY, m.position() + pos, size);
+      } catch (UnsupportedOperationException e) {
+        // the container's provider cannot map (jimfs, object stores): fall back to a copy
+      }
+    }
+    return fs.mapCache().channel(content, path).map(MapMode.READ_ONLY, pos, size);
+  }
+
+  @Override
+  public FileLock lock(long pos, long size, boolean shared) throws IOException {
+    return tryLock(pos, size, shared);
+  }
+
+  /** Shared locks only (the file is read-only); they guard nothing but are valid until released. */
+  @Override
+  public FileLock tryLock(long pos, long size, boolean shared) throws IOException {
+    if (!shared) {
+      throw new NonWritableChannelException();
+    }
+    ensureOpen();
+    return new FileLock(this, pos, size, true) {
+      private volatile boolean valid = true;
+
+      @Override
+      public boolean isValid() {
+        return valid && channel().isOpen();
+      }
+
+      @Override
+      public void release() {
+        valid = false;
+      }
+    };
+  }
+
+  @Override
+  protected void implCloseChannel() {
+    fs.resources().remove(this);
+  }
+}

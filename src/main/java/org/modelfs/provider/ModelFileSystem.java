@@ -1,0 +1,291 @@
+package org.modelfs.provider;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AccessMode;
+import java.nio.file.ClosedFileSystemException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipalLookupService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.modelfs.SamediffFileAttributeView;
+import org.modelfs.format.Models;
+import org.modelfs.model.Model;
+import org.modelfs.tree.Dir;
+import org.modelfs.tree.FileNode;
+import org.modelfs.tree.ModelTree;
+
+/**
+ * One mounted model: its index and virtual tree, and everything opened on it. Reads take no
+ * lock — the tree is immutable and every channel reads by position — so any number of threads
+ * read at once. Closing releases every channel, cache file and container source.
+ */
+final class ModelFileSystem extends FileSystem {
+  private final ModelFileSystemProvider provider;
+  private final Path containerPath;
+  private final URI containerUri;
+  private final Object registryKey;
+  private final Model model;
+  private final ModelTree tree;
+  private final NodeAttributes.ContainerTimes times;
+  private final OpenResources resources = new OpenResources();
+  private final MapCache mapCache;
+  private final ModelFileStore store = new ModelFileStore(this);
+  private volatile boolean open = true;
+
+  private ModelFileSystem(ModelFileSystemProvider provider, Path containerPath, Object registryKey,
+      Model model, NodeAttributes.ContainerTimes times) {
+    this.provider = provider;
+    this.containerPath = containerPath;
+    this.containerUri = containerPath.toUri();
+    this.registryKey = registryKey;
+    this.model = model;
+    this.times = times;
+    this.tree = ModelTree.of(model, container());
+    this.mapCache = new MapCache(resources, container());
+  }
+
+  /**
+   * Reads the index of the model at {@code container} and mounts it.
+   *
+   * @param registryKey the provider's registry key, or {@code null} when not registered
+   */
+  static ModelFileSystem mount(ModelFileSystemProvider provider, Path container, MountOptions options,
+      Object registryKey) throws IOException {
+    if (options.create() && !Files.exists(container) && Models.findShards(container).isEmpty()) {
+      throw new UnsupportedOperationException(container + ": create=true makes a new model, which needs the"
+          + " writable file system; this version mounts existing models read-only");
+    }
+    Model model = Models.open(container);
+    try {
+      return new ModelFileSystem(provider, container, registryKey, model, times(container));
+    } catch (IOException | RuntimeException e) {
+      model.close();
+      throw e;
+    }
+  }
+
+  private static NodeAttributes.ContainerTimes times(Path container) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(existing(container), BasicFileAttributes.class);
+    return new NodeAttributes.ContainerTimes(a.lastModifiedTime(), a.lastAccessTime(), a.creationTime());
+  }
+
+  /** The container file itself, or for a sharded model opened by base name its first shard. */
+  private static Path existing(Path container) throws IOException {
+    if (Files.exists(container)) {
+      return container;
+    }
+    List<Path> shards = Models.findShards(container);
+    if (shards.isEmpty()) {
+      throw new NoSuchFileException(container.toString());
+    }
+    return shards.get(0);
+  }
+
+  /** The container's name for messages (the path it was opened with). */
+  String container() {
+    return containerPath.toString();
+  }
+
+  Path containerFile() throws IOException {
+    return existing(containerPath);
+  }
+
+  Object registryKey() {
+    return registryKey;
+  }
+
+  OpenResources resources() {
+    return resources;
+  }
+
+  MapCache mapCache() {
+    return mapCache;
+  }
+
+  void ensureOpen() {
+    if (!open) {
+      throw new ClosedFileSystemException();
+    }
+  }
+
+  @Override
+  public ModelFileSystemProvider provider() {
+    return provider;
+  }
+
+  @Override
+  public void close() throws IOException {
+    synchronized (this) {
+      if (!open) {
+        return;
+      }
+      open = false;
+    }
+    provider.unregister(this);
+    try {
+      resources.closeAll();
+    } finally {
+      model.close();
+    }
+  }
+
+  @Override
+  public boolean isOpen() {
+    return open;
+  }
+
+  @Override
+  public boolean isReadOnly() {
+    return true;
+  }
+
+  @Override
+  public String getSeparator() {
+    return "/";
+  }
+
+  @Override
+  public Iterable<Path> getRootDirectories() {
+    return List.of(new ModelPath(this, "/"));
+  }
+
+  @Override
+  public Iterable<FileStore> getFileStores() {
+    return List.of(store);
+  }
+
+  FileStore store() {
+    return store;
+  }
+
+  @Override
+  public Set<String> supportedFileAttributeViews() {
+    return Set.of("basic", SamediffFileAttributeView.NAME);
+  }
+
+  @Override
+  public ModelPath getPath(String first, String... more) {
+    String path = first;
+    if (more.length > 0) {
+      StringBuilder sb = new StringBuilder(first);
+      for (String m : more) {
+        if (!m.isEmpty()) {
+          if (sb.length() > 0) {
+            sb.append('/');
+          }
+          sb.append(m);
+        }
+      }
+      path = sb.toString();
+    }
+    return new ModelPath(this, path);
+  }
+
+  @Override
+  public PathMatcher getPathMatcher(String syntaxAndPattern) {
+    return PathMatchers.of(syntaxAndPattern);
+  }
+
+  @Override
+  public UserPrincipalLookupService getUserPrincipalLookupService() {
+    throw new UnsupportedOperationException("a model file system has no users");
+  }
+
+  @Override
+  public WatchService newWatchService() {
+    throw new UnsupportedOperationException("a model file system has no watch service");
+  }
+
+  @Override
+  public String toString() {
+    return ModelUris.SCHEME + ":" + containerUri + (open ? "" : " (closed)");
+  }
+
+  // ---- operations behind the provider -------------------------------------------------------
+
+  URI uriOf(String absolutePath) {
+    return ModelUris.of(containerUri, absolutePath);
+  }
+
+  /** The node at {@code path} with its canonical path. */
+  ModelTree.Found find(ModelPath path) throws NoSuchFileException {
+    ensureOpen();
+    ModelTree.Found f = tree.lookup(((ModelPath) path.toAbsolutePath().normalize()).names());
+    if (f == null) {
+      throw new NoSuchFileException(path.toString());
+    }
+    return f;
+  }
+
+  /** Whether {@code path} exists; never throws for a missing one. */
+  boolean exists(ModelPath path) {
+    ensureOpen();
+    return tree.lookup(((ModelPath) path.toAbsolutePath().normalize()).names()) != null;
+  }
+
+  ModelPath realPath(ModelPath path) throws IOException {
+    return new ModelPath(this, "/" + String.join("/", find(path).canonical()));
+  }
+
+  NodeAttributes attributes(ModelPath path) throws IOException {
+    return new NodeAttributes(find(path).node(), times);
+  }
+
+  void checkAccess(ModelPath path, AccessMode... modes) throws IOException {
+    find(path);
+    for (AccessMode m : modes) {
+      if (m == AccessMode.WRITE) {
+        throw new AccessDeniedException(path.toString(), null, "the model is mounted read-only");
+      }
+      if (m == AccessMode.EXECUTE) {
+        throw new AccessDeniedException(path.toString(), null, "nothing in a model is executable");
+      }
+    }
+  }
+
+  FileChannel newFileChannel(ModelPath path, Set<? extends OpenOption> options) throws IOException {
+    ensureOpen();
+    for (OpenOption o : options) {
+      if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND
+          || o == StandardOpenOption.CREATE_NEW || o == StandardOpenOption.TRUNCATE_EXISTING
+          || o == StandardOpenOption.DELETE_ON_CLOSE) {
+        throw new ReadOnlyFileSystemException();
+      }
+      if (!(o instanceof StandardOpenOption) && !(o instanceof LinkOption)) {
+        throw new UnsupportedOperationException("open option " + o);
+      }
+    }
+    ModelTree.Found f = find(path);
+    if (!(f.node() instanceof FileNode file)) {
+      throw new FileSystemException(path.toString(), null, "is a directory");
+    }
+    return resources.add(new ModelFileChannel(this, file.content(), path.toString()));
+  }
+
+  DirectoryStream<Path> newDirectoryStream(ModelPath dir, DirectoryStream.Filter<? super Path> filter)
+      throws IOException {
+    ModelTree.Found f = find(dir);
+    if (!(f.node() instanceof Dir d)) {
+      throw new NotDirectoryException(dir.toString());
+    }
+    return resources.add(new ModelDirectoryStream(dir, new ArrayList<>(d.children().keySet()), filter, resources));
+  }
+}

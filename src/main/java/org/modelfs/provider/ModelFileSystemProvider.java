@@ -1,0 +1,318 @@
+package org.modelfs.provider;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessMode;
+import java.nio.file.CopyOption;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.FileAttributeView;
+import java.nio.file.spi.FileSystemProvider;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.modelfs.SamediffFileAttributeView;
+import org.modelfs.SamediffFileAttributes;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.Models;
+
+/**
+ * The {@code samediff} file system provider, registered in {@code META-INF/services}.
+ *
+ * <p>Registry rules (like {@code jar:}): {@code newFileSystem(URI, env)} mounts the container
+ * and registers it under its real path; a second {@code newFileSystem(URI)} of the same file
+ * while the first is open throws {@link FileSystemAlreadyExistsException};
+ * {@code getFileSystem(URI)} and {@code Path.of(URI)} find only registered, open file systems
+ * ({@link FileSystemNotFoundException} otherwise) and never mount one implicitly; closing
+ * unregisters, after which the URI may be mounted again. {@code newFileSystem(Path, env)} —
+ * and {@code ModelFileSystems.open} — mount without registering. The registry is static so
+ * that every provider instance (one per class loader that loads this class) shares it.
+ */
+public final class ModelFileSystemProvider extends FileSystemProvider {
+  /** Guarded by itself. */
+  private static final Map<Path, ModelFileSystem> REGISTRY = new HashMap<>();
+
+  /** Made by {@link java.util.ServiceLoader} (or {@code ModelFileSystems}). */
+  public ModelFileSystemProvider() {}
+
+  @Override
+  public String getScheme() {
+    return ModelUris.SCHEME;
+  }
+
+  // ---- opening ---------------------------------------------------------------------------------
+
+  @Override
+  public ModelFileSystem newFileSystem(URI uri, Map<String, ?> env) throws IOException {
+    ModelUris.Parts parts = ModelUris.parse(uri);
+    MountOptions options = MountOptions.parse(env);
+    Path container = Path.of(parts.container());
+    Path key = key(container);
+    synchronized (REGISTRY) {
+      if (REGISTRY.containsKey(key)) {
+        throw new FileSystemAlreadyExistsException(ModelUris.SCHEME + ":" + parts.container());
+      }
+      ModelFileSystem fs = ModelFileSystem.mount(this, container, options, key);
+      REGISTRY.put(key, fs);
+      return fs;
+    }
+  }
+
+  /**
+   * Mounts the model at {@code path} without registering it. A file that is not a model gives
+   * {@link UnsupportedOperationException}, so that {@code FileSystems.newFileSystem(path)} goes
+   * on to other providers — unless its content or name says it is one (SDNB or ZIP magic,
+   * {@code .fb}/{@code .sdnb}/{@code .sdz}), when the reason it cannot be read is thrown.
+   */
+  @Override
+  public ModelFileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
+    MountOptions options = MountOptions.parse(env);
+    if (Files.isDirectory(path)) {
+      throw new UnsupportedOperationException(path + " is a directory, not a model file");
+    }
+    try {
+      return ModelFileSystem.mount(this, path, options, null);
+    } catch (ModelFormatException e) {
+      if (claimed(path)) {
+        throw e;
+      }
+      throw new UnsupportedOperationException(path + " is not a SameDiff model: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether {@code path} says it is a model by name or by magic bytes. */
+  private static boolean claimed(Path path) throws IOException {
+    Path name = path.getFileName();
+    String n = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
+    if (n.endsWith(".fb") || n.endsWith(".sdnb") || n.endsWith(".sdz")) {
+      return true;
+    }
+    try (SeekableByteChannel ch = Files.newByteChannel(path)) {
+      ByteBuffer magic = ByteBuffer.allocate(4);
+      while (magic.hasRemaining() && ch.read(magic) > 0) {
+        // fill
+      }
+      byte[] m = magic.array();
+      return m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B'
+          || m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4;
+    }
+  }
+
+  @Override
+  public ModelFileSystem getFileSystem(URI uri) {
+    ModelUris.Parts parts = ModelUris.parse(uri);
+    Path key;
+    try {
+      key = key(Path.of(parts.container()));
+    } catch (IOException e) {
+      throw new FileSystemNotFoundException(uri + ": " + e.getMessage());
+    }
+    synchronized (REGISTRY) {
+      ModelFileSystem fs = REGISTRY.get(key);
+      if (fs == null) {
+        throw new FileSystemNotFoundException("no open samediff file system for " + parts.container()
+            + " (mount it with FileSystems.newFileSystem(uri, env))");
+      }
+      return fs;
+    }
+  }
+
+  @Override
+  public Path getPath(URI uri) {
+    return getFileSystem(uri).getPath(ModelUris.parse(uri).path());
+  }
+
+  /**
+   * The registry key of a container: its real path; for a shard set opened by its base name
+   * (which does not exist as a file), the real path of its directory plus the base name.
+   */
+  private static Path key(Path container) throws IOException {
+    try {
+      return container.toRealPath();
+    } catch (NoSuchFileException e) {
+      if (Models.findShards(container).isEmpty()) {
+        throw e;
+      }
+      Path abs = container.toAbsolutePath();
+      return abs.getParent().toRealPath().resolve(abs.getFileName().toString());
+    }
+  }
+
+  void unregister(ModelFileSystem fs) {
+    if (fs.registryKey() != null) {
+      synchronized (REGISTRY) {
+        REGISTRY.remove(fs.registryKey(), fs);
+      }
+    }
+  }
+
+  // ---- reading -----------------------------------------------------------------------------
+
+  @Override
+  public SeekableByteChannel newByteChannel(Path path, Set<? extends OpenOption> options,
+      FileAttribute<?>... attrs) throws IOException {
+    return newFileChannel(path, options, attrs);
+  }
+
+  @Override
+  public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
+      throws IOException {
+    ModelPath p = ModelPath.check(path);
+    if (attrs.length > 0) {
+      p.getFileSystem().ensureOpen();
+      throw new ReadOnlyFileSystemException();
+    }
+    return p.getFileSystem().newFileChannel(p, options);
+  }
+
+  @Override
+  public DirectoryStream<Path> newDirectoryStream(Path dir, DirectoryStream.Filter<? super Path> filter)
+      throws IOException {
+    ModelPath p = ModelPath.check(dir);
+    return p.getFileSystem().newDirectoryStream(p, filter);
+  }
+
+  // ---- changing: not in a read-only mount --------------------------------------------------
+
+  @Override
+  public void createDirectory(Path dir, FileAttribute<?>... attrs) {
+    readOnly(dir);
+  }
+
+  @Override
+  public void delete(Path path) {
+    readOnly(path);
+  }
+
+  @Override
+  public void copy(Path source, Path target, CopyOption... options) {
+    readOnly(target);
+  }
+
+  @Override
+  public void move(Path source, Path target, CopyOption... options) {
+    readOnly(source);
+  }
+
+  @Override
+  public void setAttribute(Path path, String attribute, Object value, LinkOption... options) {
+    readOnly(path);
+  }
+
+  private static void readOnly(Path path) {
+    ModelPath.check(path).getFileSystem().ensureOpen();
+    throw new ReadOnlyFileSystemException();
+  }
+
+  // ---- looking ---------------------------------------------------------------------------------
+
+  @Override
+  public boolean isSameFile(Path path, Path path2) throws IOException {
+    ModelPath a = ModelPath.check(path);
+    if (a.equals(path2)) {
+      return true;
+    }
+    if (!(path2 instanceof ModelPath b) || a.getFileSystem() != b.getFileSystem()) {
+      return false;
+    }
+    ModelFileSystem fs = a.getFileSystem();
+    return fs.find(a).node().fileKey().equals(fs.find(b).node().fileKey());
+  }
+
+  @Override
+  public boolean isHidden(Path path) throws IOException {
+    ModelPath p = ModelPath.check(path);
+    p.getFileSystem().find(p);
+    return false;
+  }
+
+  @Override
+  public FileStore getFileStore(Path path) throws IOException {
+    ModelPath p = ModelPath.check(path);
+    p.getFileSystem().find(p);
+    return p.getFileSystem().store();
+  }
+
+  @Override
+  public void checkAccess(Path path, AccessMode... modes) throws IOException {
+    ModelPath p = ModelPath.check(path);
+    p.getFileSystem().checkAccess(p, modes);
+  }
+
+  /** Answered with {@code null} for views other than {@code basic} and {@code samediff}. */
+  @Override
+  @SuppressWarnings("unchecked")
+  public <V extends FileAttributeView> V getFileAttributeView(Path path, Class<V> type, LinkOption... options) {
+    ModelPath p = ModelPath.check(path);
+    if (type == BasicFileAttributeView.class) {
+      return (V) new ModelAttributeView(p, "basic");
+    }
+    if (type == SamediffFileAttributeView.class) {
+      return (V) new ModelAttributeView(p, SamediffFileAttributeView.NAME);
+    }
+    return null;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <A extends BasicFileAttributes> A readAttributes(Path path, Class<A> type, LinkOption... options)
+      throws IOException {
+    ModelPath p = ModelPath.check(path);
+    if (type == BasicFileAttributes.class || type == SamediffFileAttributes.class) {
+      return (A) p.getFileSystem().attributes(p);
+    }
+    throw new UnsupportedOperationException("attributes of type " + type.getName()
+        + "; a model file system has BasicFileAttributes and SamediffFileAttributes");
+  }
+
+  @Override
+  public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options)
+      throws IOException {
+    ModelPath p = ModelPath.check(path);
+    int colon = attributes.indexOf(':');
+    String view = colon < 0 ? "basic" : attributes.substring(0, colon);
+    String names = colon < 0 ? attributes : attributes.substring(colon + 1);
+    if (!view.equals("basic") && !view.equals(SamediffFileAttributeView.NAME)) {
+      throw new UnsupportedOperationException("attribute view '" + view
+          + "'; a model file system has the basic and samediff views");
+    }
+    return p.getFileSystem().attributes(p).toMap(view, names);
+  }
+
+  /**
+   * Whether {@code path} exists, without an exception for a missing one (the JDK 20+ hook that
+   * {@code Files.exists} calls; on older JDKs it is an ordinary public method).
+   */
+  public boolean exists(Path path, LinkOption... options) {
+    ModelPath p = ModelPath.check(path);
+    return p.getFileSystem().exists(p);
+  }
+
+  /**
+   * The attributes of {@code path}, or {@code null} when it does not exist (the JDK 20+ hook
+   * that {@code Files.walk} and {@code Files.isDirectory} use).
+   */
+  public <A extends BasicFileAttributes> A readAttributesIfExists(Path path, Class<A> type,
+      LinkOption... options) throws IOException {
+    ModelPath p = ModelPath.check(path);
+    if (!p.getFileSystem().exists(p)) {
+      return null;
+    }
+    return readAttributes(path, type, options);
+  }
+}

@@ -1,0 +1,94 @@
+package org.modelfs.provider;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.modelfs.format.ModelFormat;
+
+/**
+ * The {@code env} map of {@code newFileSystem} (PRODUCT.md §4), checked: unknown keys and bad
+ * values are refused with {@link IllegalArgumentException} naming the key.
+ *
+ * @param create make a new empty model
+ * @param format the format the next commit writes, or {@code null} for the detected one
+ * @param readOnly mount without writes
+ * @param deflate SDZ entries DEFLATED instead of STORED
+ * @param maxShardBytes largest shard of a sharded SDNB, or 0 for the default
+ * @param commitOnClose commit pending changes when the file system is closed
+ */
+record MountOptions(
+    boolean create, ModelFormat format, boolean readOnly, boolean deflate, long maxShardBytes,
+    boolean commitOnClose) {
+
+  static final String CREATE = "create";
+  static final String FORMAT = "format";
+  static final String READ_ONLY = "readOnly";
+  static final String COMPRESSION = "compression";
+  static final String MAX_SHARD_BYTES = "maxShardBytes";
+  static final String COMMIT_ON_CLOSE = "commitOnClose";
+  private static final Set<String> KEYS =
+      Set.of(CREATE, FORMAT, READ_ONLY, COMPRESSION, MAX_SHARD_BYTES, COMMIT_ON_CLOSE);
+
+  static MountOptions parse(Map<String, ?> env) {
+    if (env == null) {
+      env = Map.of();
+    }
+    for (String key : env.keySet()) {
+      if (!KEYS.contains(key)) {
+        throw new IllegalArgumentException("unknown samediff file system option '" + key
+            + "'; known options: create, format, readOnly, compression, maxShardBytes, commitOnClose");
+      }
+    }
+    boolean create = bool(env, CREATE, false);
+    boolean readOnly = bool(env, READ_ONLY, false);
+    if (create && readOnly) {
+      throw new IllegalArgumentException("options create=true and readOnly=true contradict each other");
+    }
+    ModelFormat format = null;
+    Object f = env.get(FORMAT);
+    if (f != null) {
+      try {
+        format = f instanceof ModelFormat mf ? mf : ModelFormat.fromToken(f.toString());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("option format: " + e.getMessage(), e);
+      }
+    }
+    boolean deflate = false;
+    Object c = env.get(COMPRESSION);
+    if (c != null) {
+      String s = c.toString().toLowerCase(Locale.ROOT);
+      if (!s.equals("stored") && !s.equals("deflate")) {
+        throw new IllegalArgumentException("option compression: '" + c + "'; expected stored or deflate");
+      }
+      deflate = s.equals("deflate");
+    }
+    long maxShard = 0;
+    Object m = env.get(MAX_SHARD_BYTES);
+    if (m != null) {
+      try {
+        maxShard = m instanceof Number n ? n.longValue() : Long.parseLong(m.toString().trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("option maxShardBytes: '" + m + "' is not a number", e);
+      }
+      if (maxShard <= 0) {
+        throw new IllegalArgumentException("option maxShardBytes: " + maxShard + " must be positive");
+      }
+    }
+    return new MountOptions(create, format, readOnly, deflate, maxShard, bool(env, COMMIT_ON_CLOSE, true));
+  }
+
+  private static boolean bool(Map<String, ?> env, String key, boolean dflt) {
+    Object v = env.get(key);
+    if (v == null) {
+      return dflt;
+    }
+    if (v instanceof Boolean b) {
+      return b;
+    }
+    String s = v.toString().trim().toLowerCase(Locale.ROOT);
+    if (s.equals("true") || s.equals("false")) {
+      return s.equals("true");
+    }
+    throw new IllegalArgumentException("option " + key + ": '" + v + "'; expected true or false");
+  }
+}

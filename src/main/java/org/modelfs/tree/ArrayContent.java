@@ -1,0 +1,80 @@
+package org.modelfs.tree;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.modelfs.io.ByteSource;
+import org.modelfs.model.ArrayData;
+
+/**
+ * The content of a {@code params/…} or {@code updater/…} file: the array's elements
+ * little-endian, read by position straight from where the array is stored. Big-endian (legacy)
+ * arrays are swapped element by element on the way, through a small buffer.
+ */
+public final class ArrayContent implements Content {
+  /** Largest piece of a big-endian array swapped per call. */
+  private static final int SWAP_CHUNK = 64 * 1024;
+
+  private final ArrayData array;
+
+  ArrayContent(ArrayData array) {
+    this.array = array;
+  }
+
+  /** The array this file shows. */
+  public ArrayData array() {
+    return array;
+  }
+
+  @Override
+  public long size() {
+    return array.length();
+  }
+
+  @Override
+  public int read(ByteBuffer dst, long position) throws IOException {
+    long length = array.length();
+    if (position >= length) {
+      return -1;
+    }
+    if (!dst.hasRemaining()) {
+      return 0;
+    }
+    int n = (int) Math.min(dst.remaining(), length - position);
+    if (!array.bigEndian()) {
+      ByteBuffer window = dst.slice(dst.position(), n);
+      array.source().readFully(window, array.offset() + position);
+      dst.position(dst.position() + n);
+      return n;
+    }
+    return readSwapped(dst, position, Math.min(n, SWAP_CHUNK));
+  }
+
+  /** Reads the whole elements around {@code [position, position + n)}, swaps them, copies out. */
+  private int readSwapped(ByteBuffer dst, long position, int n) throws IOException {
+    int width = array.dtype().width();
+    long first = position - position % width;
+    long end = Math.min(array.length(), position + n);
+    long last = end + (width - end % width) % width;
+    ByteBuffer buf = ByteBuffer.allocate((int) (last - first));
+    array.source().readFully(buf, array.offset() + first);
+    for (int e = 0; e + width <= buf.capacity(); e += width) {
+      for (int lo = e, hi = e + width - 1; lo < hi; lo++, hi--) {
+        byte t = buf.get(lo);
+        buf.put(lo, buf.get(hi));
+        buf.put(hi, t);
+      }
+    }
+    buf.position((int) (position - first)).limit((int) (end - first));
+    int got = buf.remaining();
+    dst.put(buf);
+    return got;
+  }
+
+  @Override
+  public ByteSource.Mappable mappable() throws IOException {
+    if (array.bigEndian() || array.length() == 0) {
+      return null;
+    }
+    return array.source().mappable(array.offset());
+  }
+}

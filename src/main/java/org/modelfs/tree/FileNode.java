@@ -1,0 +1,43 @@
+package org.modelfs.tree;
+
+import org.modelfs.model.ArrayData;
+
+/**
+ * A regular file of the tree: its content and, for array files, what the array is.
+ *
+ * @param tag the tag it belongs to
+ * @param content its bytes
+ * @param kind {@code VARIABLE}/{@code CONSTANT}/{@code PLACEHOLDER}/{@code UPDATER} for array
+ *     files, {@code null} for the others
+ */
+public record FileNode(String tag, Content content, String kind) implements Node {
+
+  /** The array behind this file, or {@code null}. */
+  public ArrayData array() {
+    return content instanceof ArrayContent a ? a.array() : null;
+  }
+
+  @Override
+  public Object fileKey() {
+    ArrayData a = array();
+    return a == null ? this : new ArrayKey(a.source(), a.offset(), a.length());
+  }
+
+  /** Identifies a stored array: its source (by identity) and byte range. */
+  record ArrayKey(Object source, long offset, long length) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ArrayKey k && k.source == source && k.offset == offset && k.length == length;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(source) * 31 + Long.hashCode(offset);
+    }
+
+    @Override
+    public String toString() {
+      return "array@" + offset + "+" + length;
+    }
+  }
+}

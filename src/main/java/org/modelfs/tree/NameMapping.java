@@ -1,0 +1,153 @@
+package org.modelfs.tree;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Maps arbitrary variable (or state key) names to path segments and back (PRODUCT.md §2): a name
+ * is split on {@code /} into directories unless a segment would be empty, {@code .} or
+ * {@code ..}, or a segment prefix of it is itself a name; then it stays one segment with
+ * {@code /} written {@code %2F}. In every segment {@code %} is written {@code %25} and NUL
+ * {@code %00}; a whole segment {@code .}/{@code ..} is written {@code %2E}/{@code %2E%2E}, and the
+ * empty name is the lone segment {@code %}.
+ */
+public final class NameMapping {
+  private NameMapping() {}
+
+  /** The canonical segments of every name of one set, in the set's order. */
+  public static Map<String, List<String>> canonical(Collection<String> names) {
+    Set<String> all = new HashSet<>(names);
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String name : names) {
+      out.put(name, splittable(name, all) ? split(name) : List.of(oneSegment(name)));
+    }
+    return out;
+  }
+
+  private static boolean splittable(String name, Set<String> all) {
+    if (name.indexOf('/') < 0) {
+      return false;
+    }
+    String[] parts = name.split("/", -1);
+    StringBuilder prefix = new StringBuilder();
+    for (int i = 0; i < parts.length; i++) {
+      String p = parts[i];
+      if (p.isEmpty() || p.equals(".") || p.equals("..")) {
+        return false;
+      }
+      if (i < parts.length - 1) {
+        if (i > 0) {
+          prefix.append('/');
+        }
+        prefix.append(p);
+        if (all.contains(prefix.toString())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private static List<String> split(String name) {
+    List<String> segs = new ArrayList<>();
+    for (String p : name.split("/", -1)) {
+      segs.add(encode(p, false));
+    }
+    return segs;
+  }
+
+  /** The name as a single segment: {@code /} too is escaped. */
+  public static String oneSegment(String name) {
+    return encode(name, true);
+  }
+
+  private static String encode(String s, boolean slash) {
+    if (s.isEmpty()) {
+      return "%";
+    }
+    if (s.equals(".")) {
+      return "%2E";
+    }
+    if (s.equals("..")) {
+      return "%2E%2E";
+    }
+    StringBuilder sb = new StringBuilder(s.length() + 8);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '%' -> sb.append("%25");
+        case '\0' -> sb.append("%00");
+        case '/' -> sb.append(slash ? "%2F" : "/");
+        default -> sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Decodes one path segment back to the text it stands for: every {@code %XX} hex escape is a
+   * UTF-8 byte; a {@code %} not followed by two hex digits stays as it is; the lone {@code %} is
+   * the empty string.
+   */
+  public static String decode(String segment) {
+    if (segment.equals("%")) {
+      return "";
+    }
+    if (segment.indexOf('%') < 0) {
+      return segment;
+    }
+    StringBuilder sb = new StringBuilder(segment.length());
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int i = 0;
+    while (i < segment.length()) {
+      char c = segment.charAt(i);
+      int v = c == '%' ? hex(segment, i + 1) : -1;
+      if (v >= 0) {
+        bytes.write(v);
+        i += 3;
+        continue;
+      }
+      flush(bytes, sb);
+      sb.append(c);
+      i++;
+    }
+    flush(bytes, sb);
+    return sb.toString();
+  }
+
+  /** The byte value of the two hex digits at {@code at}, or -1. */
+  private static int hex(String s, int at) {
+    if (at + 1 >= s.length()) {
+      return -1;
+    }
+    int a = Character.digit(s.charAt(at), 16);
+    int b = Character.digit(s.charAt(at + 1), 16);
+    return a < 0 || b < 0 ? -1 : a * 16 + b;
+  }
+
+  private static void flush(ByteArrayOutputStream bytes, StringBuilder sb) {
+    if (bytes.size() > 0) {
+      sb.append(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
+      bytes.reset();
+    }
+  }
+
+  /** The name a list of segments stands for: each decoded, joined with {@code /}. */
+  public static String name(List<String> segments) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < segments.size(); i++) {
+      if (i > 0) {
+        sb.append('/');
+      }
+      sb.append(decode(segments.get(i)));
+    }
+    return sb.toString();
+  }
+}
