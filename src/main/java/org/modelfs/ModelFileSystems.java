@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.Map;
 import org.modelfs.provider.ModelFileSystemProvider;
@@ -38,6 +39,31 @@ public final class ModelFileSystems {
   /** The URI of the root of the model at {@code model}: {@code samediff:<model URI>!/}. */
   public static URI uri(Path model) {
     return URI.create(SCHEME + ":" + model.toUri() + "!/");
+  }
+
+  /**
+   * A creation-time attribute of an array file, for {@code Files.newByteChannel(path, options,
+   * attrs)} and {@code Files.createFile}: {@code attribute("dtype", "DOUBLE")},
+   * {@code attribute("shape", new long[] {3, 4})}, {@code attribute("order", "f")},
+   * {@code attribute("kind", "CONSTANT")}.
+   */
+  public static FileAttribute<Object> attribute(String name, Object value) {
+    return new FileAttribute<>() {
+      @Override
+      public String name() {
+        return SCHEME + ":" + name;
+      }
+
+      @Override
+      public Object value() {
+        return value;
+      }
+
+      @Override
+      public String toString() {
+        return name() + "=" + value;
+      }
+    };
   }
 
   /** The installed {@code samediff} provider, or a private instance where it is not installed. */

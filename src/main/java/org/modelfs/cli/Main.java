@@ -20,6 +20,9 @@ public final class Main {
       "convert", new ConvertCommand(),
       "tree", new TreeCommand(),
       "ls", new LsCommand(),
+      "cp", new CpCommand(),
+      "rm", new RmCommand(),
+      "meta", new MetaCommand(),
       "cat", new CatCommand());
 
   private Main() {}

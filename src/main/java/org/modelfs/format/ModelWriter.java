@@ -3,11 +3,9 @@ package org.modelfs.format;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +16,8 @@ import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.format.sdz.SdzFormat;
+import org.modelfs.journal.CommitRecord;
+import org.modelfs.journal.Durable;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.Tag;
 
@@ -84,6 +84,7 @@ public final class ModelWriter {
         Path tmp = tempBeside(out);
         try {
           SdzFormat.write(parts, tmp, options.deflate());
+          Durable.force(tmp);
           commit(tmp, out);
         } finally {
           Files.deleteIfExists(tmp);
@@ -125,17 +126,17 @@ public final class ModelWriter {
     List<Path> tmps = new ArrayList<>();
     List<Path> finals = new ArrayList<>();
     try {
+      List<CommitRecord.Rename> renames = new ArrayList<>();
       for (SdzFormat.Part p : parts) {
         Path target = dir.resolve(p.name());
         Path tmp = tempBeside(target);
         tmps.add(tmp);
         writeForced(tmp, p.content()::writeTo);
         finals.add(target);
+        renames.add(new CommitRecord.Rename(tmp.getFileName().toString(), p.name()));
       }
-      for (int i = 0; i < tmps.size(); i++) {
-        commit(tmps.get(i), finals.get(i));
-      }
-      removeStaleShards(dir, base, parts.size());
+      // several files: renamed under a roll-forward record, finished on the next open after a crash
+      CommitRecord.commit(dir, base, renames, staleShards(dir, base, parts.size()));
     } finally {
       for (Path t : tmps) {
         Files.deleteIfExists(t);
@@ -144,15 +145,17 @@ public final class ModelWriter {
     return finals;
   }
 
-  private static void removeStaleShards(Path dir, String base, int n) throws IOException {
+  private static List<String> staleShards(Path dir, String base, int n) throws IOException {
+    List<String> out = new ArrayList<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         ShardNames.Shard s = ShardNames.parse(p.getFileName().toString());
         if (s != null && s.base().equals(base) && s.count() != n) {
-          Files.delete(p);
+          out.add(p.getFileName().toString());
         }
       }
     }
+    return out;
   }
 
   /** What writes the bytes of one file. */
@@ -184,16 +187,14 @@ public final class ModelWriter {
     }
   }
 
+  /** A temporary name beside {@code out}: {@code .<name>.<hex>.tmp} (what recovery removes). */
   private static Path tempBeside(Path out) {
     Path dir = out.toAbsolutePath().getParent();
     return dir.resolve("." + out.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
   }
 
   private static void commit(Path tmp, Path out) throws IOException {
-    try {
-      Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
-    }
+    Durable.rename(tmp, out);
+    Durable.forceDirectory(out.toAbsolutePath().getParent());
   }
 }

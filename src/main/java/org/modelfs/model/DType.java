@@ -81,6 +81,16 @@ public enum DType {
     return BY_CODE.get(code);
   }
 
+  /** The type with this ND4J {@code DataType} name ({@code FLOAT}, …, any case), or {@code null}. */
+  public static DType fromName(String name) {
+    for (DType t : values()) {
+      if (t.nd4jName.equalsIgnoreCase(name)) {
+        return t;
+      }
+    }
+    return null;
+  }
+
   @Override
   public String toString() {
     return nd4jName;

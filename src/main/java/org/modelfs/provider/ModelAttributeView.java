@@ -29,9 +29,13 @@ final class ModelAttributeView implements SamediffFileAttributeView {
     return path.getFileSystem().attributes(path);
   }
 
+  /** The times are the container file's; they cannot be set per file. */
   @Override
   public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) {
     path.getFileSystem().ensureOpen();
-    throw new ReadOnlyFileSystemException();
+    if (path.getFileSystem().isReadOnly()) {
+      throw new ReadOnlyFileSystemException();
+    }
+    throw new UnsupportedOperationException("file times of a model are its container's; they cannot be set");
   }
 }

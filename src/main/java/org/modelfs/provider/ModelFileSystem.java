@@ -28,38 +28,47 @@ import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.format.Models;
 import org.modelfs.model.Model;
+import org.modelfs.model.Tag;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
 
 /**
  * One mounted model: its index and virtual tree, and everything opened on it. Reads take no
- * lock — the tree is immutable and every channel reads by position — so any number of threads
- * read at once. Closing releases every channel, cache file and container source.
+ * lock — the tree is immutable, replaced whole by each change, and every channel reads by
+ * position — so any number of threads read at once. Changes go through {@link ModelChanges}.
+ * Closing commits (by default) and releases every channel, cache file and container source.
  */
-final class ModelFileSystem extends FileSystem {
+final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledFileSystem {
   private final ModelFileSystemProvider provider;
   private final Path containerPath;
   private final URI containerUri;
   private final Object registryKey;
-  private final Model model;
-  private final ModelTree tree;
-  private final NodeAttributes.ContainerTimes times;
+  private final MountOptions options;
+  private volatile Model model;
+  /** The tags as they are now (committed state plus journaled changes); swapped, never edited. */
+  private volatile List<Tag> tags;
+  private volatile ModelTree tree;
+  private volatile NodeAttributes.ContainerTimes times;
+  private final ModelChanges changes;
   private final OpenResources resources = new OpenResources();
   private final MapCache mapCache;
   private final ModelFileStore store = new ModelFileStore(this);
   private volatile boolean open = true;
 
   private ModelFileSystem(ModelFileSystemProvider provider, Path containerPath, Object registryKey,
-      Model model, NodeAttributes.ContainerTimes times) {
+      MountOptions options, Model model, NodeAttributes.ContainerTimes times) {
     this.provider = provider;
     this.containerPath = containerPath;
     this.containerUri = containerPath.toUri();
     this.registryKey = registryKey;
+    this.options = options;
     this.model = model;
     this.times = times;
-    this.tree = ModelTree.of(model, container());
+    this.tags = model.tags();
+    this.tree = ModelTree.of(tags, container());
     this.mapCache = new MapCache(resources, container());
+    this.changes = new ModelChanges(this);
   }
 
   /**
@@ -73,16 +82,17 @@ final class ModelFileSystem extends FileSystem {
       throw new UnsupportedOperationException(container + ": create=true makes a new model, which needs the"
           + " writable file system; this version mounts existing models read-only");
     }
+    ModelChanges.recover(container);
     Model model = Models.open(container);
     try {
-      return new ModelFileSystem(provider, container, registryKey, model, times(container));
+      return new ModelFileSystem(provider, container, registryKey, options, model, times(container));
     } catch (IOException | RuntimeException e) {
       model.close();
       throw e;
     }
   }
 
-  private static NodeAttributes.ContainerTimes times(Path container) throws IOException {
+  static NodeAttributes.ContainerTimes times(Path container) throws IOException {
     BasicFileAttributes a = Files.readAttributes(existing(container), BasicFileAttributes.class);
     return new NodeAttributes.ContainerTimes(a.lastModifiedTime(), a.lastAccessTime(), a.creationTime());
   }
@@ -108,6 +118,41 @@ final class ModelFileSystem extends FileSystem {
     return existing(containerPath);
   }
 
+  /** The container as it was named when mounted. */
+  Path containerPath() {
+    return containerPath;
+  }
+
+  MountOptions options() {
+    return options;
+  }
+
+  Model model() {
+    return model;
+  }
+
+  List<Tag> tags() {
+    return tags;
+  }
+
+  ModelChanges changes() {
+    return changes;
+  }
+
+  /** Swaps in a changed set of tags (called by {@link ModelChanges} under its lock). */
+  void swap(List<Tag> newTags) {
+    tags = List.copyOf(newTags);
+    tree = ModelTree.of(tags, container());
+  }
+
+  /** Swaps in the model just committed; the old one stays open for channels still reading it. */
+  void swapModel(Model committed) throws IOException {
+    resources.add(model);
+    model = committed;
+    times = times(containerPath);
+    swap(committed.tags());
+  }
+
   Object registryKey() {
     return registryKey;
   }
@@ -131,11 +176,19 @@ final class ModelFileSystem extends FileSystem {
     return provider;
   }
 
+  /**
+   * Commits pending changes when {@code commitOnClose} (the default), then closes. A failed
+   * commit throws and leaves the file system open with its journal, so that the change can be
+   * fixed, committed to another format, or rolled back before closing again.
+   */
   @Override
   public void close() throws IOException {
     synchronized (this) {
       if (!open) {
         return;
+      }
+      if (options.commitOnClose()) {
+        changes.commit();
       }
       open = false;
     }
@@ -143,8 +196,27 @@ final class ModelFileSystem extends FileSystem {
     try {
       resources.closeAll();
     } finally {
-      model.close();
+      try {
+        model.close();
+      } finally {
+        changes.close();
+      }
     }
+  }
+
+  @Override
+  public void commit() throws IOException {
+    changes.commit();
+  }
+
+  @Override
+  public void rollback() {
+    changes.rollback();
+  }
+
+  @Override
+  public boolean hasPendingChanges() {
+    return changes.dirty();
   }
 
   @Override
@@ -154,7 +226,7 @@ final class ModelFileSystem extends FileSystem {
 
   @Override
   public boolean isReadOnly() {
-    return true;
+    return options.readOnly();
   }
 
   @Override
@@ -225,10 +297,16 @@ final class ModelFileSystem extends FileSystem {
     return ModelUris.of(containerUri, absolutePath);
   }
 
+  /** The node at {@code path}, or {@code null}. */
+  ModelTree.Found lookup(ModelPath path) {
+    ensureOpen();
+    return tree.lookup(path.toAbsolutePath().normalize().names());
+  }
+
   /** The node at {@code path} with its canonical path. */
   ModelTree.Found find(ModelPath path) throws NoSuchFileException {
     ensureOpen();
-    ModelTree.Found f = tree.lookup(((ModelPath) path.toAbsolutePath().normalize()).names());
+    ModelTree.Found f = tree.lookup(path.toAbsolutePath().normalize().names());
     if (f == null) {
       throw new NoSuchFileException(path.toString());
     }
@@ -238,7 +316,7 @@ final class ModelFileSystem extends FileSystem {
   /** Whether {@code path} exists; never throws for a missing one. */
   boolean exists(ModelPath path) {
     ensureOpen();
-    return tree.lookup(((ModelPath) path.toAbsolutePath().normalize()).names()) != null;
+    return tree.lookup(path.toAbsolutePath().normalize().names()) != null;
   }
 
   ModelPath realPath(ModelPath path) throws IOException {
@@ -252,7 +330,7 @@ final class ModelFileSystem extends FileSystem {
   void checkAccess(ModelPath path, AccessMode... modes) throws IOException {
     find(path);
     for (AccessMode m : modes) {
-      if (m == AccessMode.WRITE) {
+      if (m == AccessMode.WRITE && isReadOnly()) {
         throw new AccessDeniedException(path.toString(), null, "the model is mounted read-only");
       }
       if (m == AccessMode.EXECUTE) {
@@ -261,17 +339,26 @@ final class ModelFileSystem extends FileSystem {
     }
   }
 
-  FileChannel newFileChannel(ModelPath path, Set<? extends OpenOption> options) throws IOException {
+  FileChannel newFileChannel(ModelPath path, Set<? extends OpenOption> options, ArrayAttributes attrs)
+      throws IOException {
     ensureOpen();
+    boolean write = false;
     for (OpenOption o : options) {
-      if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND
-          || o == StandardOpenOption.CREATE_NEW || o == StandardOpenOption.TRUNCATE_EXISTING
-          || o == StandardOpenOption.DELETE_ON_CLOSE) {
-        throw new ReadOnlyFileSystemException();
+      if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND) {
+        write = true;
+      }
+      if (o == StandardOpenOption.DELETE_ON_CLOSE) {
+        if (isReadOnly()) {
+          throw new ReadOnlyFileSystemException();
+        }
+        throw new UnsupportedOperationException("DELETE_ON_CLOSE: delete the file instead");
       }
       if (!(o instanceof StandardOpenOption) && !(o instanceof LinkOption)) {
         throw new UnsupportedOperationException("open option " + o);
       }
+    }
+    if (write) {
+      return changes.openForWrite(path, options, attrs);
     }
     ModelTree.Found f = find(path);
     if (!(f.node() instanceof FileNode file)) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessMode;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.CopyOption;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
@@ -17,6 +18,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
@@ -173,11 +175,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   public FileChannel newFileChannel(Path path, Set<? extends OpenOption> options, FileAttribute<?>... attrs)
       throws IOException {
     ModelPath p = ModelPath.check(path);
-    if (attrs.length > 0) {
-      p.getFileSystem().ensureOpen();
-      throw new ReadOnlyFileSystemException();
-    }
-    return p.getFileSystem().newFileChannel(p, options);
+    return p.getFileSystem().newFileChannel(p, options, ArrayAttributes.of(attrs));
   }
 
   @Override
@@ -187,36 +185,87 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     return p.getFileSystem().newDirectoryStream(p, filter);
   }
 
-  // ---- changing: not in a read-only mount --------------------------------------------------
+  // ---- changing (journaled; see ModelChanges) ---------------------------------------------
 
   @Override
-  public void createDirectory(Path dir, FileAttribute<?>... attrs) {
-    readOnly(dir);
+  public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
+    ModelPath p = ModelPath.check(dir);
+    p.getFileSystem().changes().createDirectory(p);
   }
 
   @Override
-  public void delete(Path path) {
-    readOnly(path);
+  public void delete(Path path) throws IOException {
+    ModelPath p = ModelPath.check(path);
+    p.getFileSystem().changes().delete(p);
   }
 
+  /**
+   * Copies a file within a model or between two mounted models, keeping its dtype, shape,
+   * order and kind (copies to and from other providers are done by the JDK through streams).
+   */
   @Override
-  public void copy(Path source, Path target, CopyOption... options) {
-    readOnly(target);
+  public void copy(Path source, Path target, CopyOption... options) throws IOException {
+    ModelPath t = ModelPath.check(target);
+    writable(t);
+    ModelChanges.copy(ModelPath.check(source), t, replace(options));
   }
 
+  private static void writable(ModelPath p) {
+    p.getFileSystem().ensureOpen();
+    if (p.getFileSystem().isReadOnly()) {
+      throw new ReadOnlyFileSystemException();
+    }
+  }
+
+  /**
+   * Moves a file within a model (or between two mounted models) as a copy and a delete; inside
+   * one model both are journaled together, so the commit makes them at once.
+   */
   @Override
-  public void move(Path source, Path target, CopyOption... options) {
-    readOnly(source);
+  public void move(Path source, Path target, CopyOption... options) throws IOException {
+    ModelPath s = ModelPath.check(source);
+    ModelPath t = ModelPath.check(target);
+    writable(s);
+    writable(t);
+    for (CopyOption o : options) {
+      if (o == StandardCopyOption.ATOMIC_MOVE && s.getFileSystem() != t.getFileSystem()) {
+        throw new AtomicMoveNotSupportedException(source.toString(), target.toString(),
+            "two mounted models commit separately");
+      }
+    }
+    if (t.getFileSystem().lookup(t) != null && isSameFile(s, t)) {
+      return;
+    }
+    ModelChanges.copy(s, t, replace(options));
+    s.getFileSystem().changes().delete(s);
   }
 
+  private static boolean replace(CopyOption... options) {
+    for (CopyOption o : options) {
+      if (o == StandardCopyOption.REPLACE_EXISTING) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code samediff:dtype|shape|order|kind}; basic times come from the container and cannot be set. */
   @Override
-  public void setAttribute(Path path, String attribute, Object value, LinkOption... options) {
-    readOnly(path);
-  }
-
-  private static void readOnly(Path path) {
-    ModelPath.check(path).getFileSystem().ensureOpen();
-    throw new ReadOnlyFileSystemException();
+  public void setAttribute(Path path, String attribute, Object value, LinkOption... options) throws IOException {
+    ModelPath p = ModelPath.check(path);
+    ModelFileSystem fs = p.getFileSystem();
+    fs.ensureOpen();
+    if (fs.isReadOnly()) {
+      throw new ReadOnlyFileSystemException();
+    }
+    int colon = attribute.indexOf(':');
+    String view = colon < 0 ? "basic" : attribute.substring(0, colon);
+    String name = colon < 0 ? attribute : attribute.substring(colon + 1);
+    if (!view.equals(SamediffFileAttributeView.NAME)) {
+      throw new UnsupportedOperationException("setting " + attribute + "; settable: samediff:"
+          + String.join(", samediff:", ArrayAttributes.SETTABLE));
+    }
+    fs.changes().setAttribute(p, name, value);
   }
 
   // ---- looking ---------------------------------------------------------------------------------

@@ -39,11 +39,16 @@ public final class ModelTree {
 
   /** The tree of {@code model}; {@code file} names the container in messages. */
   public static ModelTree of(Model model, String file) {
+    return of(model.tags(), file);
+  }
+
+  /** The tree of {@code tags} (oldest first); {@code file} names the container in messages. */
+  public static ModelTree of(List<Tag> tagList, String file) {
     Dir root = new Dir(null, false);
     Dir tags = new Dir(null, true);
     root.put(TAGS, tags);
     Dir newest = null;
-    for (Tag t : model.tags()) {
+    for (Tag t : tagList) {
       newest = tagDir(t, file);
       tags.put(t.name(), newest);
     }

@@ -57,7 +57,7 @@ class ReadOnlyTest {
   static void mount() throws IOException {
     model = ProviderTestModels.copy(tmp, "mlp_adam.fb");
     containerBytes = Files.readAllBytes(model);
-    fs = ModelFileSystems.open(model);
+    fs = ModelFileSystems.open(model, java.util.Map.of("readOnly", "true"));
     wBytes = Files.readAllBytes(fs.getPath(W));
     outside = tmp.resolve("outside.bin");
     Files.write(outside, new byte[] {1, 2, 3});

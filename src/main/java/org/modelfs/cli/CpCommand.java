@@ -1,0 +1,182 @@
+package org.modelfs.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.channels.Channels;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.modelfs.JournaledFileSystem;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.format.Models;
+import org.modelfs.model.DType;
+
+/**
+ * {@code cp SRC DST}: copies one file between a model ({@code MODEL:PATH}) and the disk or
+ * another model, then commits; {@code --dtype}, {@code --shape}, {@code --order} set the
+ * attributes of the array written. A failed commit leaves the model file as it was.
+ */
+final class CpCommand implements Command {
+  @Override
+  public String usage() {
+    return "cp SRC DST [--dtype T] [--shape a,b,c] [--order c|f]";
+  }
+
+  /**
+   * {@code MODEL:PATH} split at the first ':' whose left part is an existing model file (or
+   * shard set), or a disk file when {@code model} is {@code null}; an argument with a ':' that
+   * names neither is refused rather than taken as a new disk file.
+   */
+  private record Location(String model, String path) {
+    static Location parse(String arg) throws IOException {
+      for (int i = arg.indexOf(':'); i >= 0; i = arg.indexOf(':', i + 1)) {
+        String model = arg.substring(0, i);
+        if (i > 0 && isModel(Path.of(model))) {
+          return new Location(model, arg.substring(i + 1));
+        }
+      }
+      int colon = arg.indexOf(':');
+      if (colon >= 0 && !Files.exists(Path.of(arg))) {
+        throw new NoSuchFileException(arg.substring(0, colon), null, "no model file (in " + arg + ")");
+      }
+      return new Location(null, arg);
+    }
+
+    private static boolean isModel(Path p) throws IOException {
+      return Files.isRegularFile(p) || !Models.findShards(p).isEmpty();
+    }
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of("dtype", "shape", "order"), Set.of());
+    p.expectPositionals(2);
+    Map<String, Object> attrs = attributes(p);
+    Location src = Location.parse(p.positional().get(0));
+    Location dst = Location.parse(p.positional().get(1));
+    if (src.model() == null && dst.model() == null) {
+      throw new Args.UsageException("SRC or DST must be MODEL:PATH");
+    }
+    if (dst.model() == null) {
+      if (!attrs.isEmpty()) {
+        throw new Args.UsageException("--dtype, --shape, --order apply to a file written into a model");
+      }
+      try (FileSystem fs = Listing.mount(src.model())) {
+        Path from = Listing.inside(fs, src.path());
+        if (Files.isDirectory(from)) {
+          throw new FileSystemException(from.toString(), null, "is a directory");
+        }
+        Path to = Path.of(dst.path());
+        Files.copy(from, Files.isDirectory(to) ? to.resolve(from.getFileName().toString()) : to,
+            StandardCopyOption.REPLACE_EXISTING);
+      }
+      return Main.OK;
+    }
+    if (src.model() != null && !sameModel(src.model(), dst.model())) {
+      try (FileSystem from = Listing.mount(src.model())) {
+        edit(dst.model(), to -> copy(Listing.inside(from, src.path()), Listing.inside(to, dst.path()), attrs));
+      }
+    } else {
+      edit(dst.model(), fs -> copy(src.model() == null ? Path.of(src.path()) : Listing.inside(fs, src.path()),
+          Listing.inside(fs, dst.path()), attrs));
+    }
+    return Main.OK;
+  }
+
+  /** The attributes the options set, checked. */
+  private static Map<String, Object> attributes(Args.Parsed p) throws Args.UsageException {
+    Map<String, Object> attrs = new LinkedHashMap<>();
+    String dtype = p.option("dtype");
+    if (dtype != null) {
+      if (DType.fromName(dtype) == null) {
+        throw new Args.UsageException("--dtype: unknown data type '" + dtype + "'");
+      }
+      attrs.put("dtype", dtype);
+    }
+    String shape = p.option("shape");
+    if (shape != null) {
+      try {
+        attrs.put("shape", shape.isBlank() ? new long[0]
+            : Arrays.stream(shape.split(",")).mapToLong(d -> Long.parseLong(d.trim())).toArray());
+      } catch (NumberFormatException e) {
+        throw new Args.UsageException("--shape: '" + shape + "' is not a list of numbers like 2,3");
+      }
+      if (Arrays.stream((long[]) attrs.get("shape")).anyMatch(d -> d < 0)) {
+        throw new Args.UsageException("--shape: negative dimension in '" + shape + "'");
+      }
+    }
+    String order = p.option("order");
+    if (order != null) {
+      if (!order.equals("c") && !order.equals("f")) {
+        throw new Args.UsageException("--order: '" + order + "'; expected c or f");
+      }
+      attrs.put("order", order);
+    }
+    return attrs;
+  }
+
+  /** Copies {@code from} (a disk file or a file of a mount) to {@code to} of a writable mount. */
+  private static void copy(Path from, Path to, Map<String, Object> attrs) throws IOException {
+    if (Files.isDirectory(from)) {
+      throw new FileSystemException(from.toString(), null, "is a directory");
+    }
+    if (Files.isDirectory(to)) {
+      to = to.resolve(from.getFileName().toString());
+    }
+    boolean same = Files.exists(to) && Files.isSameFile(from, to); // then only attributes change
+    if (!same && from.getFileSystem().provider() == to.getFileSystem().provider()) {
+      Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING); // keeps dtype, shape, order, kind
+    } else if (!same) {
+      // not Files.copy: replacing deletes first, and a deleted parameter loses its attributes
+      try (OutputStream o = Channels.newOutputStream(Files.newByteChannel(to, Set.of(StandardOpenOption.WRITE,
+          StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)))) {
+        Files.copy(from, o);
+      }
+    }
+    for (Map.Entry<String, Object> a : attrs.entrySet()) {
+      Files.setAttribute(to, "samediff:" + a.getKey(), a.getValue());
+    }
+  }
+
+  private static boolean sameModel(String a, String b) throws IOException {
+    Path pa = Path.of(a);
+    Path pb = Path.of(b);
+    return Files.exists(pa) && Files.exists(pb) ? Files.isSameFile(pa, pb)
+        : pa.toAbsolutePath().normalize().equals(pb.toAbsolutePath().normalize());
+  }
+
+  /** A change to a writable mount. */
+  interface Edit {
+    void apply(FileSystem fs) throws IOException;
+  }
+
+  /**
+   * Mounts {@code model} writable, applies {@code edit} and commits by closing. When the edit
+   * or the commit fails, the changes are rolled back before the mount is closed, so the model
+   * file stays as it was and the writer lock is released.
+   */
+  static void edit(String model, Edit edit) throws IOException {
+    FileSystem fs = ModelFileSystems.open(Path.of(model));
+    try {
+      edit.apply(fs);
+      fs.close();
+    } catch (IOException | RuntimeException e) {
+      try {
+        ((JournaledFileSystem) fs).rollback();
+        fs.close();
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,468 @@
+package org.modelfs.provider;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.io.ChannelSource;
+import org.modelfs.journal.CommitRecord;
+import org.modelfs.journal.Journal;
+import org.modelfs.journal.WriterLock;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.DType;
+import org.modelfs.model.Model;
+import org.modelfs.model.Shapes;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.VarKind;
+import org.modelfs.model.Variable;
+import org.modelfs.tree.Dir;
+import org.modelfs.tree.FileNode;
+import org.modelfs.tree.ModelTree;
+
+/**
+ * The write side of a mount (PRODUCT.md §6): journaled changes, validation, commit and
+ * rollback. New bytes stream into journal files beside the container; each change swaps a new
+ * set of tags into the file system, so reads see it at once; a commit writes a complete new
+ * container through {@link ModelWriter} (temporary file, force, atomic rename) and remounts it.
+ *
+ * <p>Locking rule: {@link #lock} serializes changes, commit and rollback of this mount; readers
+ * never take it. The cross-process {@link WriterLock} is taken before the first change and held
+ * until the mount is closed.
+ */
+final class ModelChanges {
+  private static final long MAX_TEXT_BYTES = 64L << 20;
+
+  private final ModelFileSystem fs;
+  private final ReentrantLock lock = new ReentrantLock();
+  private WriterLock writer; // guarded by lock
+  private Journal journal; // guarded by lock
+  private boolean dirty; // guarded by lock
+
+  ModelChanges(ModelFileSystem fs) {
+    this.fs = fs;
+  }
+
+  /** The file the lock, journal and commit record are named after (a shard set: its base). */
+  static Path identity(Path container) {
+    Path abs = container.toAbsolutePath();
+    String name = String.valueOf(abs.getFileName());
+    ShardNames.Shard s = ShardNames.parse(name);
+    return s == null ? abs : abs.resolveSibling(s.base() + ".sdnb");
+  }
+
+  /**
+   * Before a mount: when no writer is live, finishes an interrupted sharded commit and removes
+   * what crashed writers left (temporary files, journals). Skipped when the lock cannot be
+   * taken or made (a live writer, a read-only directory).
+   */
+  static void recover(Path container) throws IOException {
+    Path id = identity(container);
+    if (!Files.exists(WriterLock.pathFor(id))) {
+      return; // no mount ever wrote here (and a read-only open leaves no file behind)
+    }
+    WriterLock l;
+    try {
+      l = WriterLock.tryAcquire(id);
+    } catch (IOException | UnsupportedOperationException e) {
+      return; // cannot create the lock file here: nothing can have been written here either
+    }
+    if (l == null) {
+      return;
+    }
+    try (l) {
+      Path dir = id.getParent();
+      String name = String.valueOf(id.getFileName());
+      String base = ShardNames.base(name);
+      CommitRecord.recover(dir, base);
+      CommitRecord.removeLeftovers(dir, name, base);
+      Journal.removeStale(id);
+    }
+  }
+
+  /** Whether there are changes not yet committed. */
+  boolean dirty() {
+    lock.lock();
+    try {
+      return dirty;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void begin() throws IOException {
+    fs.ensureOpen();
+    if (fs.isReadOnly()) {
+      throw new ReadOnlyFileSystemException();
+    }
+    if (writer == null) {
+      Path id = identity(fs.containerPath());
+      writer = WriterLock.acquire(id);
+      journal = Journal.start(id);
+    }
+  }
+
+  // ---- writing files ---------------------------------------------------------------------
+
+  FileChannel openForWrite(ModelPath path, Set<? extends OpenOption> options, ArrayAttributes attrs)
+      throws IOException {
+    lock.lock();
+    try {
+      begin();
+      ModelTree.Found found = fs.lookup(path);
+      if (found != null && found.node() instanceof Dir) {
+        throw new FileSystemException(path.toString(), null, "is a directory");
+      }
+      if (found != null && options.contains(StandardOpenOption.CREATE_NEW)) {
+        throw new FileAlreadyExistsException(path.toString());
+      }
+      if (found == null && !options.contains(StandardOpenOption.CREATE)
+          && !options.contains(StandardOpenOption.CREATE_NEW)) {
+        throw new NoSuchFileException(path.toString());
+      }
+      Target t = target(path);
+      if (t.area() == Target.Area.GRAPH_JSON || t.area() == Target.Area.GRAPH) {
+        throw new AccessDeniedException(path.toString(), null, t.area() == Target.Area.GRAPH_JSON
+            ? "graph.json is a rendering of the graph; it cannot be written"
+            : "replacing the graph structure is not supported by this version");
+      }
+      if (found == null && t.area() == Target.Area.UPDATER && t.tag().variable(t.name()) == null) {
+        throw new NoSuchFileException(path.toString(), null, "no parameter '" + t.name() + "' to hold updater state");
+      }
+      Path data = journal.newFile(t.area().name().toLowerCase(java.util.Locale.ROOT));
+      FileChannel ch = FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      try {
+        if (found != null && !options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+          copyContent((FileNode) found.node(), ch);
+          ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
+        }
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+      String tagName = t.tag().name();
+      return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
+          size -> install(tagName, t, data, size, attrs, path.toString()), fs.resources()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static void copyContent(FileNode node, FileChannel out) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    long pos = 0;
+    int n;
+    while ((n = node.content().read(buf.clear(), pos)) > 0) {
+      buf.flip();
+      while (buf.hasRemaining()) {
+        out.write(buf);
+      }
+      pos += n;
+    }
+  }
+
+  /** Makes the journal file {@code data} the content of the file a write channel was opened on. */
+  private void install(String tagName, Target t, Path data, long size, ArrayAttributes attrs, String path)
+      throws IOException {
+    lock.lock();
+    try {
+      fs.ensureOpen();
+      Tag tag = tag(tagName, path);
+      switch (t.area()) {
+        case PARAM -> {
+          Variable v = tag.variable(t.name());
+          ArrayData a = array(v == null ? null : v.array(), v == null ? null : v.dtype(),
+              v == null ? null : v.shape(), data, size, attrs);
+          tag = TagEdits.withArray(tag, t.name(), a, attrs.kind());
+        }
+        case UPDATER -> {
+          ArrayData old = null;
+          for (UpdaterState u : tag.updater()) {
+            if (u.paramName().equals(t.name())) {
+              old = u.arrays().get(t.key());
+            }
+          }
+          Variable v = tag.variable(t.name());
+          ArrayData base = old != null ? old : v == null ? null : v.array();
+          tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, data, size, attrs));
+        }
+        case METADATA -> tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
+        case TRAINING -> tag = TagEdits.withTraining(tag, text(data, size, path));
+        default -> throw new AccessDeniedException(path);
+      }
+      fs.swap(TagEdits.replace(fs.tags(), tag));
+      dirty = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * The array a written file holds: its bytes in the journal, the type, shape and order of the
+   * array it replaces (or FLOAT, 1-D, c for a new one) unless attributes say otherwise; a 1-D
+   * shape follows the new length.
+   */
+  private ArrayData array(ArrayData old, DType declared, long[] declaredShape, Path data, long size,
+      ArrayAttributes attrs) throws IOException {
+    DType dtype = attrs.dtype() != null ? attrs.dtype() : old != null ? old.dtype() : declared != null ? declared : DType.FLOAT;
+    char order = attrs.order() != 0 ? attrs.order() : old != null ? old.order() : 'c';
+    long[] shape = attrs.shape();
+    if (shape == null) {
+      shape = old != null ? old.shape() : declaredShape;
+      if (shape == null || shape.length == 1 && dtype.width() > 0 && Shapes.byteLength(shape, dtype.width()) != size) {
+        shape = new long[] {dtype.width() == 0 ? 0 : size / dtype.width()};
+      }
+    }
+    ChannelSource src = fs.resources().add(ChannelSource.open(data));
+    return new ArrayData(dtype, shape, order, size == 0, src, 0, size, false, ArrayData.Storage.JOURNAL);
+  }
+
+  private static String text(Path data, long size, String path) throws IOException {
+    if (size > MAX_TEXT_BYTES) {
+      throw new FileSystemException(path, null, "a text file of a model holds at most " + MAX_TEXT_BYTES + " bytes");
+    }
+    byte[] b = Files.readAllBytes(data);
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+    } catch (CharacterCodingException e) {
+      throw new FileSystemException(path, null, "metadata and training.json hold UTF-8 text: " + e.getMessage());
+    }
+  }
+
+  // ---- attributes, delete, directories ------------------------------------------------------
+
+  void setAttribute(ModelPath path, String name, Object value) throws IOException {
+    lock.lock();
+    try {
+      begin();
+      ModelTree.Found f = fs.find(path);
+      if (!(f.node() instanceof FileNode file) || file.array() == null) {
+        throw new FileSystemException(path.toString(), null, "samediff:" + name + " belongs to array files");
+      }
+      ArrayAttributes attrs = ArrayAttributes.NONE.with(name, value);
+      Target t = target(path);
+      Tag tag = tag(t.tag().name(), path.toString());
+      ArrayData a = file.array();
+      if (attrs.dtype() != null && a.bigEndian() && attrs.dtype().width() != a.dtype().width()) {
+        throw new FileSystemException(path.toString(), null, "its bytes are stored big-endian as "
+            + a.dtype() + "; write the new bytes first, then change the dtype");
+      }
+      ArrayData changed = new ArrayData(
+          attrs.dtype() != null ? attrs.dtype() : a.dtype(), attrs.shape() != null ? attrs.shape() : a.shape(),
+          attrs.order() != 0 ? attrs.order() : a.order(), a.empty(), a.source(), a.offset(), a.length(),
+          a.bigEndian(), a.storage());
+      if (t.area() == Target.Area.PARAM) {
+        tag = TagEdits.withArray(tag, t.name(), changed, attrs.kind());
+      } else if (attrs.kind() != null) {
+        throw new FileSystemException(path.toString(), null, "updater state has no kind");
+      } else {
+        tag = TagEdits.withState(tag, t.name(), t.key(), changed);
+      }
+      fs.swap(TagEdits.replace(fs.tags(), tag));
+      dirty = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  void delete(ModelPath path) throws IOException {
+    lock.lock();
+    try {
+      begin();
+      ModelTree.Found f = fs.find(path);
+      if (f.node() instanceof Dir d) {
+        List<String> c = f.canonical();
+        boolean content = c.size() >= 2 && (c.contains(ModelTree.PARAMS) || c.contains(ModelTree.UPDATER)
+            || c.contains(ModelTree.METADATA)) && !isAreaRoot(c);
+        if (content && !d.children().isEmpty()) {
+          throw new DirectoryNotEmptyException(path.toString());
+        }
+        throw new AccessDeniedException(path.toString(), null, "part of the model's structure; it cannot be deleted");
+      }
+      Target t = target(path);
+      Tag tag = tag(t.tag().name(), path.toString());
+      tag = switch (t.area()) {
+        case PARAM -> TagEdits.withoutArray(tag, t.name());
+        case UPDATER -> TagEdits.withState(tag, t.name(), t.key(), null);
+        case METADATA -> TagEdits.withMetadata(tag, t.name(), null);
+        case TRAINING -> TagEdits.withTraining(tag, null);
+        default -> throw new AccessDeniedException(path.toString(), null, "part of the model's structure; it cannot be deleted");
+      };
+      fs.swap(TagEdits.replace(fs.tags(), tag));
+      dirty = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private static boolean isAreaRoot(List<String> canonical) {
+    String last = canonical.get(canonical.size() - 1);
+    int n = canonical.size();
+    boolean atRoot = n == 1 || n == 3 && canonical.get(0).equals(ModelTree.TAGS);
+    return atRoot && (last.equals(ModelTree.PARAMS) || last.equals(ModelTree.UPDATER) || last.equals(ModelTree.METADATA));
+  }
+
+  /**
+   * Directories below {@code params/}, {@code updater/} and {@code metadata/} are virtual: they
+   * exist while a name lives below them, so creating one succeeds without a trace. Tags are
+   * created by the tag commands (not by this version).
+   */
+  void createDirectory(ModelPath dir) throws IOException {
+    lock.lock();
+    try {
+      begin();
+      if (fs.lookup(dir) != null) {
+        throw new FileAlreadyExistsException(dir.toString());
+      }
+      Target t = target(dir);
+      if (t.area() != Target.Area.PARAM && t.area() != Target.Area.METADATA && t.area() != Target.Area.UPDATER) {
+        throw new AccessDeniedException(dir.toString(), null, "only directories below params/, updater/, metadata/ can be made");
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Copies a file of a mounted model to another path of a mounted model, with its array attributes. */
+  static void copy(ModelPath source, ModelPath target, boolean replace) throws IOException {
+    ModelTree.Found src = source.getFileSystem().find(source);
+    ModelTree.Found existing = target.getFileSystem().lookup(target);
+    if (existing != null && source.getFileSystem() == target.getFileSystem()
+        && existing.node().fileKey().equals(src.node().fileKey())) {
+      return; // the same file (an alias, or a shared array): nothing to copy
+    }
+    if (src.node() instanceof Dir) {
+      if (target.getFileSystem().lookup(target) == null) {
+        target.getFileSystem().provider().createDirectory(target);
+      }
+      return;
+    }
+    ModelTree.Found dst = target.getFileSystem().lookup(target);
+    if (dst != null && !replace) {
+      throw new FileAlreadyExistsException(target.toString());
+    }
+    List<FileAttribute<?>> attrs = new ArrayList<>();
+    ArrayData a = ((FileNode) src.node()).array();
+    if (a != null) {
+      attrs.add(ArrayAttributes.attribute("dtype", a.dtype().nd4jName()));
+      attrs.add(ArrayAttributes.attribute("shape", a.shape()));
+      attrs.add(ArrayAttributes.attribute("order", String.valueOf(a.order())));
+      String kind = ((FileNode) src.node()).kind();
+      if (kind != null && !kind.equals(ModelTree.UPDATER_KIND) && target.toAbsolutePath().normalize().names()
+          .contains(ModelTree.PARAMS)) {
+        attrs.add(ArrayAttributes.attribute("kind", kind));
+      }
+    }
+    try (InputStream in = Files.newInputStream(source);
+        OutputStream out = java.nio.channels.Channels.newOutputStream(target.getFileSystem().newFileChannel(target,
+            Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
+            ArrayAttributes.of(attrs.toArray(new FileAttribute<?>[0]))))) {
+      in.transferTo(out);
+    }
+  }
+
+  // ---- commit ----------------------------------------------------------------------------------
+
+  /**
+   * Validates the tree and writes it as a complete new container, then remounts it. Does
+   * nothing without changes. A failed validation writes nothing and keeps the journal.
+   */
+  void commit() throws IOException {
+    lock.lock();
+    try {
+      fs.ensureOpen();
+      if (!dirty) {
+        return;
+      }
+      MountOptions o = fs.options();
+      ModelFormat format = o.format() != null ? o.format() : fs.model().format();
+      List<Tag> tags = fs.tags();
+      List<String> problems = Validation.problems(tags, format);
+      WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
+      if (o.maxShardBytes() > 0) {
+        wo = wo.withMaxShardBytes(o.maxShardBytes());
+      }
+      if (problems.isEmpty()) {
+        problems = ModelWriter.problems(tags.get(0), wo);
+      }
+      if (!problems.isEmpty()) {
+        throw new FileSystemException(fs.container(), null, "commit refused, nothing was written and the"
+            + " changes are still pending: " + String.join("; ", problems));
+      }
+      Path target = format == ModelFormat.SHARDED_SDNB ? identity(fs.containerPath()) : fs.containerPath();
+      ModelWriter.write(tags.get(0), target, wo);
+      fs.swapModel(Models.open(fs.containerPath()));
+      dirty = false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Forgets every change since the last commit. */
+  void rollback() {
+    lock.lock();
+    try {
+      fs.ensureOpen();
+      fs.swap(fs.model().tags());
+      dirty = false;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Releases the journal and the writer lock (the file system is closing). */
+  void close() throws IOException {
+    lock.lock();
+    try {
+      if (journal != null) {
+        journal.close();
+      }
+    } finally {
+      try {
+        if (writer != null) {
+          writer.close();
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  private Target target(ModelPath path) throws FileSystemException {
+    return Target.of(fs.tags(), path.toAbsolutePath().normalize().names(), path.toString());
+  }
+
+  private Tag tag(String name, String path) throws NoSuchFileException {
+    for (Tag t : fs.tags()) {
+      if (t.name().equals(name)) {
+        return t;
+      }
+    }
+    throw new NoSuchFileException(path, null, "tag '" + name + "' no longer exists");
+  }
+}

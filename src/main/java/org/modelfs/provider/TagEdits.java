@@ -1,0 +1,115 @@
+package org.modelfs.provider;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.VarKind;
+import org.modelfs.model.Variable;
+
+/**
+ * The changes a mount can make to a tag, as functions from the tag as it is to the tag as it
+ * will be (tags are immutable; the file system swaps in the result).
+ */
+final class TagEdits {
+  private TagEdits() {}
+
+  /** {@code tag} with variable {@code name} holding {@code array} (added as {@code kind} if new). */
+  static Tag withArray(Tag tag, String name, ArrayData array, VarKind kind) {
+    List<Variable> vars = new ArrayList<>(tag.variables());
+    boolean found = false;
+    for (int i = 0; i < vars.size(); i++) {
+      Variable v = vars.get(i);
+      if (v.name().equals(name)) {
+        long[] declared = v.shape() == null ? null : array.shape();
+        vars.set(i, new Variable(name, kind == null ? v.kind() : kind, array.dtype(), declared, array, v.graphVariable()));
+        found = true;
+      }
+    }
+    if (!found) {
+      vars.add(new Variable(name, kind == null ? VarKind.VARIABLE : kind, array.dtype(), array.shape(), array, -1));
+    }
+    return new Tag(tag.name(), tag.graph(), vars, tag.updater(), tag.trainingConfig(), tag.metadata());
+  }
+
+  /**
+   * {@code tag} after deleting the file of parameter {@code name}: a variable of the stored
+   * graph keeps its place (ops may use it) and loses only its array, so a commit needs a new
+   * one; a variable added through the file system goes away with its updater state.
+   */
+  static Tag withoutArray(Tag tag, String name) {
+    Variable v = tag.variable(name);
+    if (v == null || v.graphVariable() < 0) {
+      return withoutVariable(tag, name);
+    }
+    List<Variable> vars = new ArrayList<>(tag.variables());
+    vars.replaceAll(x -> x.name().equals(name) ? x.withArray(null) : x);
+    return new Tag(tag.name(), tag.graph(), vars, tag.updater(), tag.trainingConfig(), tag.metadata());
+  }
+
+  /** {@code tag} without variable {@code name} and its updater state. */
+  static Tag withoutVariable(Tag tag, String name) {
+    List<Variable> vars = new ArrayList<>(tag.variables());
+    vars.removeIf(v -> v.name().equals(name));
+    List<UpdaterState> ups = new ArrayList<>(tag.updater());
+    ups.removeIf(u -> u.paramName().equals(name));
+    return new Tag(tag.name(), tag.graph(), vars, ups, tag.trainingConfig(), tag.metadata());
+  }
+
+  /** {@code tag} with updater state {@code key} of {@code param} set to {@code array}, or removed when null. */
+  static Tag withState(Tag tag, String param, String key, ArrayData array) {
+    List<UpdaterState> ups = new ArrayList<>();
+    boolean found = false;
+    for (UpdaterState u : tag.updater()) {
+      if (u.paramName().equals(param)) {
+        found = true;
+        Map<String, ArrayData> m = new LinkedHashMap<>(u.arrays());
+        if (array == null) {
+          m.remove(key);
+        } else {
+          m.put(key, array);
+        }
+        if (!m.isEmpty()) {
+          ups.add(new UpdaterState(param, m));
+        }
+      } else {
+        ups.add(u);
+      }
+    }
+    if (!found && array != null) {
+      ups.add(new UpdaterState(param, Map.of(key, array)));
+    }
+    return new Tag(tag.name(), tag.graph(), tag.variables(), ups, tag.trainingConfig(), tag.metadata());
+  }
+
+  /** {@code tag} with metadata {@code key} set to {@code value}, or removed when null. */
+  static Tag withMetadata(Tag tag, String key, String value) {
+    Map<String, String> m = new TreeMap<>(tag.metadata());
+    if (value == null) {
+      m.remove(key);
+    } else {
+      m.put(key, value);
+    }
+    return new Tag(tag.name(), tag.graph(), tag.variables(), tag.updater(), tag.trainingConfig(), m);
+  }
+
+  /** {@code tag} with training configuration {@code json} (none when null). */
+  static Tag withTraining(Tag tag, String json) {
+    return new Tag(tag.name(), tag.graph(), tag.variables(), tag.updater(), json, tag.metadata());
+  }
+
+  /** {@code tags} with the tag named like {@code changed} replaced by it. */
+  static List<Tag> replace(List<Tag> tags, Tag changed) {
+    List<Tag> out = new ArrayList<>(tags);
+    for (int i = 0; i < out.size(); i++) {
+      if (out.get(i).name().equals(changed.name())) {
+        out.set(i, changed);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,73 @@
+package org.modelfs.provider;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Shapes;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.Variable;
+import org.modelfs.tree.NameMapping;
+
+/**
+ * What a commit checks before writing anything (PRODUCT.md §6): every VARIABLE and CONSTANT
+ * holds an array of exactly {@code prod(shape) × width} bytes, updater state arrays too, and
+ * the target format can hold the tags. Each problem names the path and the reason.
+ */
+final class Validation {
+  private Validation() {}
+
+  static List<String> problems(List<Tag> tags, ModelFormat format) {
+    List<String> out = new ArrayList<>();
+    if (tags.size() != 1) {
+      out.add("/tags: the " + format.token() + " format holds exactly one tag, the tree has " + tags.size());
+    }
+    for (Tag t : tags) {
+      String prefix = "/tags/" + t.name() + "/";
+      List<String> names = new ArrayList<>();
+      t.variables().forEach(v -> names.add(v.name()));
+      Map<String, List<String>> params = NameMapping.canonical(names);
+      for (Variable v : t.variables()) {
+        String path = prefix + "params/" + String.join("/", params.get(v.name()));
+        if (v.kind().holdsArray() && v.array() == null) {
+          out.add(path + ": " + v.kind() + " has no array");
+        } else if (v.array() != null) {
+          check(out, path, v.array());
+        }
+      }
+      Map<String, List<String>> states = NameMapping.canonical(t.updater().stream().map(UpdaterState::paramName).toList());
+      for (UpdaterState u : t.updater()) {
+        String path = prefix + "updater/" + String.join("/", states.get(u.paramName()));
+        if (t.variable(u.paramName()) == null) {
+          out.add(path + ": updater state of a parameter the graph does not have");
+        }
+        for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
+          check(out, path + "/" + NameMapping.oneSegment(e.getKey()), e.getValue());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void check(List<String> out, String path, ArrayData a) {
+    if (a.dtype().width() == 0) {
+      long n = Shapes.elementCount(a.shape());
+      if (a.length() < 8 * (n + 1)) {
+        out.add(path + ": " + a.length() + " bytes cannot hold the " + (n + 1) + " offsets of a UTF8 array of shape "
+            + Arrays.toString(a.shape()));
+      }
+      return;
+    }
+    // a written 0-byte file is an empty array only where the shape has no elements
+    boolean emptyOk = a.empty() && a.length() == 0
+        && (a.storage() != ArrayData.Storage.JOURNAL || Shapes.elementCount(a.shape()) == 0);
+    long need = emptyOk ? 0 : Shapes.byteLength(a.shape(), a.dtype().width());
+    if (need != a.length()) {
+      out.add(path + ": holds " + a.length() + " bytes, but " + a.dtype() + Arrays.toString(a.shape())
+          + " needs " + need + " (set samediff:shape or samediff:dtype, or write the right bytes)");
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package org.modelfs.provider;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.modelfs.JournaledFileSystem;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.Model;
+import org.modelfs.testing.Fixtures;
+import org.modelfs.testing.ModelTsv;
+import org.modelfs.testing.TreeTsv;
+
+/**
+ * Journaled writes and commit through {@code Files.*} only (PRODUCT.md §6): one parameter of
+ * every fixture in every format changed and committed shows the new bytes after reopening, and
+ * everything else stays byte-identical; reads see the journal at once; a failed validation
+ * writes nothing and keeps the changes; one writer per container.
+ */
+class WriteCommitTest {
+  @TempDir Path tmp;
+
+  /** Mounts a copy of the fixture in the case's format; returns the copy's path. */
+  private Path prepare(String fixture, WriteOptions opts, String outName) throws IOException {
+    Path fb = Fixtures.get(fixture);
+    Path dir = Files.createDirectories(tmp.resolve("m"));
+    if (opts == null) {
+      return Files.copy(fb, dir.resolve("model.fb"));
+    }
+    try (Model m = Models.open(fb)) {
+      ModelWriter.write(m.newest(), dir.resolve(outName), opts);
+    }
+    return dir.resolve(outName);
+  }
+
+  @ParameterizedTest(name = "{0} as {1}")
+  @MethodSource("org.modelfs.provider.FixtureTreeTest#cases")
+  void changingOneParameterChangesOnlyIt(String fixture, String target, WriteOptions opts, String outName)
+      throws Exception {
+    Path model = prepare(fixture, opts, outName);
+    String before;
+    Path changed;
+    byte[] newBytes;
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      before = TreeTsv.of(fs.getPath("/tags/default"));
+      changed = firstNonEmptyParam(fs);
+      if (changed == null) {
+        return; // a fixture without stored arrays
+      }
+      byte[] old = Files.readAllBytes(changed);
+      newBytes = old.clone();
+      for (int i = 0; i < newBytes.length; i++) {
+        newBytes[i] = (byte) (old[i] ^ (0x5a + i));
+      }
+      Files.write(changed, newBytes);
+      assertArrayEquals(newBytes, Files.readAllBytes(changed), "reads see the journal at once");
+      assertEquals("journal", Files.getAttribute(changed, "samediff:stored"));
+      assertTrue(((JournaledFileSystem) fs).hasPendingChanges());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Path p = fs.getPath(changed.toString());
+      assertArrayEquals(newBytes, Files.readAllBytes(p), fixture + " as " + target);
+      assertEquals(withoutLine(before, p), withoutLine(TreeTsv.of(fs.getPath("/tags/default")), p));
+    }
+    try (Stream<Path> s = Files.list(model.getParent())) {
+      List<String> names = s.map(x -> x.getFileName().toString()).filter(n -> n.startsWith(".")).sorted().toList();
+      assertTrue(names.stream().allMatch(n -> n.endsWith(".modelfs-lock")), "only the lock file stays: " + names);
+    }
+  }
+
+  private static Path firstNonEmptyParam(FileSystem fs) throws IOException {
+    try (Stream<Path> s = Files.walk(fs.getPath("/tags/default/params"))) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        if (Files.size(p) > 0 && !"UTF8".equals(Files.getAttribute(p, "samediff:dtype"))) {
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The TSV without the line of the parameter at {@code p}. */
+  private static String withoutLine(String tsv, Path p) {
+    String name = TreeTsv.name(p.getFileSystem().getPath("/tags/default/params").relativize(p));
+    StringBuilder sb = new StringBuilder();
+    for (String line : tsv.split("\n")) {
+      if (!line.split("\t")[1].equals(name)) {
+        sb.append(line).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  private Path sdnb() throws IOException {
+    return prepare("mlp_adam.fb", WriteOptions.of(ModelFormat.SDNB), "m.sdnb");
+  }
+
+  @Test
+  void aFailedValidationWritesNothingAndKeepsTheJournal() throws Exception {
+    Path model = sdnb();
+    byte[] container = Files.readAllBytes(model);
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Path w = fs.getPath("/params/layer0/W");
+      Files.write(w, new byte[] {1, 2, 3}); // FLOAT[4, 8] needs 128 bytes
+      IOException e = assertThrows(IOException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertTrue(e.getMessage().contains("/tags/default/params/layer0/W: holds 3 bytes, but FLOAT[4, 8] needs 128"),
+          e.getMessage());
+      assertArrayEquals(container, Files.readAllBytes(model), "container untouched");
+      assertTrue(((JournaledFileSystem) fs).hasPendingChanges(), "changes kept");
+      assertEquals(3, Files.size(w));
+      assertTrue(Files.isDirectory(model.resolveSibling(".m.sdnb.modelfs-journal")), "journal kept");
+      assertThrows(IOException.class, fs::close, "close commits and fails the same way");
+      assertTrue(fs.isOpen(), "a failed commit on close leaves the file system open");
+      Files.setAttribute(w, "samediff:shape", new long[] {3});
+      Files.setAttribute(w, "samediff:dtype", "UBYTE");
+      ((JournaledFileSystem) fs).commit();
+    }
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Path w = fs.getPath("/params/layer0/W");
+      assertEquals("UBYTE", Files.getAttribute(w, "samediff:dtype"));
+      assertArrayEquals(new long[] {3}, (long[]) Files.getAttribute(w, "samediff:shape"));
+      assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(w));
+    }
+  }
+
+  @Test
+  void rollbackForgetsAndCloseWithoutChangesWritesNothing() throws Exception {
+    Path model = sdnb();
+    byte[] container = Files.readAllBytes(model);
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      byte[] old = Files.readAllBytes(fs.getPath("/params/layer0/b"));
+      Files.write(fs.getPath("/params/layer0/b"), new byte[32]);
+      Files.writeString(fs.getPath("/metadata/note"), "x");
+      ((JournaledFileSystem) fs).rollback();
+      assertArrayEquals(old, Files.readAllBytes(fs.getPath("/params/layer0/b")));
+      assertFalse(Files.exists(fs.getPath("/metadata/note")));
+    }
+    assertArrayEquals(container, Files.readAllBytes(model));
+  }
+
+  @Test
+  void metadataTrainingUpdaterAndNewParameters() throws Exception {
+    Path model = sdnb();
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Files.writeString(fs.getPath("/metadata/author"), "ünï");
+      Files.writeString(fs.getPath("/tags/default/training.json"), "{\"x\":1}");
+      Files.delete(fs.getPath("/updater/layer0/W/M"));
+      try (var ch = Files.newByteChannel(fs.getPath("/params/extra/bias"),
+          java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+          ModelFileSystems.attribute("dtype", "DOUBLE"), ModelFileSystems.attribute("shape", new long[] {3}))) {
+        ch.write(java.nio.ByteBuffer.allocate(24));
+      }
+      Files.copy(fs.getPath("/params/layer1/W"), fs.getPath("/params/layer1/W_copy"));
+      Files.move(fs.getPath("/params/layer1/W_copy"), fs.getPath("/params/moved"));
+      Files.copy(fs.getPath("/params/moved"), fs.getPath("/params/layer1/W_copy"));
+      Files.delete(fs.getPath("/params/sd_var")); // a graph variable: loses its array only
+      IOException e = assertThrows(IOException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertTrue(e.getMessage().contains("/tags/default/params/sd_var: CONSTANT has no array"), e.getMessage());
+      Files.write(fs.getPath("/params/sd_var"), new byte[4]); // back, with its kind and shape []
+    }
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      assertEquals("ünï", Files.readString(fs.getPath("/metadata/author")));
+      assertEquals("{\"x\":1}", Files.readString(fs.getPath("/training.json")));
+      assertFalse(Files.exists(fs.getPath("/updater/layer0/W/M")));
+      assertTrue(Files.exists(fs.getPath("/updater/layer0/W/V")));
+      assertEquals("DOUBLE", Files.getAttribute(fs.getPath("/params/extra/bias"), "samediff:dtype"));
+      assertArrayEquals(Files.readAllBytes(fs.getPath("/params/layer1/W")),
+          Files.readAllBytes(fs.getPath("/params/layer1/W_copy")));
+      assertArrayEquals(new long[] {8, 3}, (long[]) Files.getAttribute(fs.getPath("/params/layer1/W_copy"), "samediff:shape"));
+      assertArrayEquals(new byte[4], Files.readAllBytes(fs.getPath("/params/sd_var")));
+      assertEquals("CONSTANT", Files.getAttribute(fs.getPath("/params/sd_var"), "samediff:kind"));
+      assertArrayEquals(new long[0], (long[]) Files.getAttribute(fs.getPath("/params/sd_var"), "samediff:shape"));
+      assertArrayEquals(Files.readAllBytes(fs.getPath("/params/moved")),
+          Files.readAllBytes(fs.getPath("/params/layer1/W_copy")));
+    }
+  }
+
+  @Test
+  void copiesBetweenModelsAndOtherFileSystems() throws Exception {
+    Path a = sdnb();
+    Path b = Files.copy(a, a.resolveSibling("b.sdnb"));
+    Path disk = tmp.resolve("w.bin");
+    Files.write(disk, new byte[96]);
+    try (FileSystem fa = ModelFileSystems.open(a); FileSystem fb = ModelFileSystems.open(b)) {
+      Files.copy(fa.getPath("/params/layer0/W"), fb.getPath("/params/layer0/W_from_a"));
+      Files.copy(disk, fb.getPath("/params/layer1/W"), StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(fa.getPath("/params/layer0/b"), tmp.resolve("b.bin"));
+      assertArrayEquals(Files.readAllBytes(fa.getPath("/params/layer0/b")), Files.readAllBytes(tmp.resolve("b.bin")));
+    }
+    try (FileSystem fa = ModelFileSystems.open(a); FileSystem fb = ModelFileSystems.open(b)) {
+      assertArrayEquals(Files.readAllBytes(fa.getPath("/params/layer0/W")),
+          Files.readAllBytes(fb.getPath("/params/layer0/W_from_a")));
+      assertArrayEquals(new byte[96], Files.readAllBytes(fb.getPath("/params/layer1/W")));
+      assertFalse(Files.exists(fa.getPath("/params/layer0/W_from_a")));
+    }
+  }
+
+  @Test
+  void oneWriterPerContainer() throws Exception {
+    Path model = sdnb();
+    try (FileSystem first = ModelFileSystems.open(model); FileSystem second = ModelFileSystems.open(model)) {
+      Files.writeString(first.getPath("/metadata/who"), "first");
+      FileSystemException e = assertThrows(FileSystemException.class,
+          () -> Files.writeString(second.getPath("/metadata/who"), "second"));
+      assertTrue(e.getMessage().contains("another writer"), e.getMessage());
+      assertFalse(Files.exists(second.getPath("/metadata/who")), "the second mount still reads the old model");
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertEquals("first", Files.readString(fs.getPath("/metadata/who")));
+    }
+  }
+
+  @Test
+  void fbRefusesMetadataAtCommitAndFormatConvertsOnCommit() throws Exception {
+    Path fb = prepare("mlp_adam.fb", null, null);
+    byte[] container = Files.readAllBytes(fb);
+    try (FileSystem fs = ModelFileSystems.open(fb)) {
+      Files.writeString(fs.getPath("/metadata/x"), "y");
+      IOException e = assertThrows(IOException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertTrue(e.getMessage().contains("metadata/x"), e.getMessage());
+      ((JournaledFileSystem) fs).rollback();
+    }
+    assertArrayEquals(container, Files.readAllBytes(fb));
+    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("format", "sdnb"))) {
+      Files.writeString(fs.getPath("/metadata/x"), "y");
+    }
+    assertEquals("SDNB", new String(Arrays.copyOf(Files.readAllBytes(fb), 4), java.nio.charset.StandardCharsets.US_ASCII));
+    try (FileSystem fs = ModelFileSystems.open(fb)) {
+      assertEquals("y", Files.readString(fs.getPath("/metadata/x")));
+      assertEquals(TreeTsv.arraysOnly(ModelTsv.read(Fixtures.expected(Fixtures.get("mlp_adam.fb")))),
+          TreeTsv.of(fs.getPath("/tags/default")));
+    }
+  }
+
+  @Test
+  void leftoversOfACrashedWriterAreRemovedOnTheNextOpen() throws Exception {
+    Path model = sdnb();
+    Files.createFile(model.resolveSibling(".m.sdnb.modelfs-lock")); // a writer was here (its lock died with it)
+    Path tmpFile = Files.write(model.resolveSibling(".m.sdnb.1234abcd.tmp"), new byte[10]);
+    Path journal = Files.createDirectories(model.resolveSibling(".m.sdnb.modelfs-journal"));
+    Files.write(journal.resolve("param-1.bin"), new byte[10]);
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertTrue(Files.exists(fs.getPath("/params/layer0/W")));
+    }
+    assertFalse(Files.exists(tmpFile));
+    assertFalse(Files.exists(journal));
+  }
+}
