@@ -9,6 +9,7 @@ import org.modelfs.format.ModelFormat;
 import org.modelfs.format.ModelWriter;
 import org.modelfs.format.Models;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.journal.WriterLock;
 import org.modelfs.model.Model;
 
 /**
@@ -34,7 +35,11 @@ final class ConvertCommand implements Command {
     try (Model m = Models.open(in)) {
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
-      List<Path> written = ModelWriter.write(m.newest(), target, opts);
+      List<Path> written;
+      // the target's writer lock: no mount commits into it meanwhile, and recovery knows a writer was here
+      try (WriterLock lock = WriterLock.acquire(WriterLock.identity(target))) {
+        written = ModelWriter.write(m.newest(), target, opts);
+      }
       for (Path w : written) {
         err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
       }

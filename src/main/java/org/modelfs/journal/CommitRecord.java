@@ -40,6 +40,12 @@ public final class CommitRecord {
    */
   public static void commit(Path dir, String base, List<Rename> renames, List<String> stale) throws IOException {
     Path record = pathFor(dir, base);
+    for (Rename r : renames) {
+      if (!Files.exists(dir.resolve(r.tmp()))) {
+        throw new NoSuchFileException(dir.resolve(r.tmp()).toString(), null,
+            "a new shard vanished before the commit record was written; nothing was changed");
+      }
+    }
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
     for (Rename r : renames) {
       sb.append("rename\t").append(r.tmp()).append('\t').append(r.target()).append('\n');
@@ -53,15 +59,19 @@ public final class CommitRecord {
     Durable.force(tmp);
     Durable.rename(tmp, record);
     Durable.forceDirectory(dir);
-    apply(dir, renames, stale);
+    apply(dir, renames, stale, true);
     Files.deleteIfExists(record);
     Durable.forceDirectory(dir);
   }
 
-  private static void apply(Path dir, List<Rename> renames, List<String> stale) throws IOException {
+  /**
+   * Renames and deletes. In a live commit ({@code strict}) every temporary file must be there;
+   * in recovery a missing one was renamed before the crash.
+   */
+  private static void apply(Path dir, List<Rename> renames, List<String> stale, boolean strict) throws IOException {
     for (Rename r : renames) {
       Path from = dir.resolve(r.tmp());
-      if (Files.exists(from)) {
+      if (strict || Files.exists(from)) {
         Durable.rename(from, dir.resolve(r.target()));
       }
     }
@@ -101,7 +111,7 @@ public final class CommitRecord {
         throw new IOException(record + ": unreadable commit record line '" + line + "'");
       }
     }
-    apply(dir, renames, stale);
+    apply(dir, renames, stale, false);
     Files.deleteIfExists(record);
     Durable.forceDirectory(dir);
     return true;
@@ -113,19 +123,55 @@ public final class CommitRecord {
   }
 
   /**
-   * Deletes what an interrupted commit or a crashed writer left beside the model named
-   * {@code fileName} (or shard set {@code base}): temporary files {@code .<name>.*.tmp} and
-   * stale journals. Call only while holding the writer lock.
+   * Whether an interrupted commit or a crashed writer left anything beside the model named
+   * {@code fileName} ({@code base}: the shard set's base when it is an SDNB name, else null).
+   */
+  public static boolean hasLeftovers(Path dir, String fileName, String base) throws IOException {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        if (isLeftover(p.getFileName().toString(), fileName, base)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Deletes the temporary files an interrupted commit left beside the model named
+   * {@code fileName}: {@code .<fileName>.<hex>.tmp}, and for a shard set {@code base} also
+   * {@code .<base>.shard<k>-of-<N>.sdnb.<hex>.tmp}. Nothing of another model of the directory
+   * matches. Call only while holding the writer lock.
    */
   public static void removeLeftovers(Path dir, String fileName, String base) throws IOException {
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String n = p.getFileName().toString();
-        boolean temp = n.endsWith(".tmp") && (n.startsWith("." + fileName + ".") || n.startsWith("." + base + "."));
-        if (temp) {
+        if (n.endsWith(".tmp") && isLeftover(n, fileName, base)) {
           Files.deleteIfExists(p);
         }
       }
     }
+  }
+
+  private static boolean isLeftover(String n, String fileName, String base) {
+    if (n.equals("." + fileName + ".modelfs-journal")) {
+      return true;
+    }
+    if (n.startsWith("." + fileName + ".") && n.endsWith(".tmp") && !n.contains(".modelfs-")) {
+      return true;
+    }
+    if (base == null) {
+      return false;
+    }
+    if (n.equals("." + base + ".modelfs-commit") || n.equals("." + base + ".modelfs-commit.tmp")) {
+      return true;
+    }
+    if (!n.startsWith("." + base + ".shard") || !n.endsWith(".tmp")) {
+      return false;
+    }
+    String shard = n.substring(1, n.lastIndexOf('.', n.length() - 5));
+    org.modelfs.format.sdnb.ShardNames.Shard s = org.modelfs.format.sdnb.ShardNames.parse(shard);
+    return s != null && s.base().equals(base);
   }
 }

@@ -28,6 +28,17 @@ public final class WriterLock implements Closeable {
     this.lock = lock;
   }
 
+  /**
+   * The path a model's lock, journal and commit record are named after: the file itself, or for
+   * any shard of a sharded SDNB its base name {@code <base>.sdnb}.
+   */
+  public static Path identity(Path container) {
+    Path abs = container.toAbsolutePath();
+    org.modelfs.format.sdnb.ShardNames.Shard s =
+        org.modelfs.format.sdnb.ShardNames.parse(String.valueOf(abs.getFileName()));
+    return s == null ? abs : abs.resolveSibling(s.base() + ".sdnb");
+  }
+
   /** The lock file of the model at {@code container} (a file or a shard set's base name). */
   public static Path pathFor(Path container) {
     Path abs = container.toAbsolutePath();

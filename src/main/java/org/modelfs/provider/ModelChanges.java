@@ -27,13 +27,13 @@ import org.modelfs.format.ModelFormat;
 import org.modelfs.format.ModelWriter;
 import org.modelfs.format.Models;
 import org.modelfs.format.WriteOptions;
-import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.journal.CommitRecord;
 import org.modelfs.journal.Journal;
 import org.modelfs.journal.WriterLock;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.DType;
+import org.modelfs.model.GraphRef;
 import org.modelfs.model.Model;
 import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
@@ -69,36 +69,35 @@ final class ModelChanges {
 
   /** The file the lock, journal and commit record are named after (a shard set: its base). */
   static Path identity(Path container) {
-    Path abs = container.toAbsolutePath();
-    String name = String.valueOf(abs.getFileName());
-    ShardNames.Shard s = ShardNames.parse(name);
-    return s == null ? abs : abs.resolveSibling(s.base() + ".sdnb");
+    return WriterLock.identity(container);
   }
 
   /**
-   * Before a mount: when no writer is live, finishes an interrupted sharded commit and removes
-   * what crashed writers left (temporary files, journals). Skipped when the lock cannot be
-   * taken or made (a live writer, a read-only directory).
+   * Before a mount: when something was left beside the model (a commit record, temporary
+   * files, a journal) and no writer is live, finishes an interrupted sharded commit and removes
+   * the rest. Only this model's names are touched; a plain open leaves no file behind.
    */
   static void recover(Path container) throws IOException {
     Path id = identity(container);
-    if (!Files.exists(WriterLock.pathFor(id))) {
-      return; // no mount ever wrote here (and a read-only open leaves no file behind)
+    Path dir = id.getParent();
+    String name = String.valueOf(id.getFileName());
+    String base = name.endsWith(".sdnb") ? name.substring(0, name.length() - ".sdnb".length()) : null;
+    if (dir == null || !Files.isDirectory(dir) || !CommitRecord.hasLeftovers(dir, name, base)) {
+      return;
     }
     WriterLock l;
     try {
       l = WriterLock.tryAcquire(id);
     } catch (IOException | UnsupportedOperationException e) {
-      return; // cannot create the lock file here: nothing can have been written here either
+      return; // cannot take the lock here (a read-only directory): leave everything as it is
     }
     if (l == null) {
-      return;
+      return; // a live writer: its files are not leftovers
     }
     try (l) {
-      Path dir = id.getParent();
-      String name = String.valueOf(id.getFileName());
-      String base = ShardNames.base(name);
-      CommitRecord.recover(dir, base);
+      if (base != null) {
+        CommitRecord.recover(dir, base);
+      }
       CommitRecord.removeLeftovers(dir, name, base);
       Journal.removeStale(id);
     }
@@ -145,10 +144,8 @@ final class ModelChanges {
         throw new NoSuchFileException(path.toString());
       }
       Target t = target(path);
-      if (t.area() == Target.Area.GRAPH_JSON || t.area() == Target.Area.GRAPH) {
-        throw new AccessDeniedException(path.toString(), null, t.area() == Target.Area.GRAPH_JSON
-            ? "graph.json is a rendering of the graph; it cannot be written"
-            : "replacing the graph structure is not supported by this version");
+      if (t.area() == Target.Area.GRAPH_JSON) {
+        throw new AccessDeniedException(path.toString(), null, "graph.json is a rendering of the graph; it cannot be written");
       }
       if (found == null && t.area() == Target.Area.UPDATER && t.tag().variable(t.name()) == null) {
         throw new NoSuchFileException(path.toString(), null, "no parameter '" + t.name() + "' to hold updater state");
@@ -210,6 +207,8 @@ final class ModelChanges {
           ArrayData base = old != null ? old : v == null ? null : v.array();
           tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, data, size, attrs));
         }
+        case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(fs.resources().add(ChannelSource.open(data)), 0, size,
+            GraphRef.Convention.SDNB), path);
         case METADATA -> tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
         case TRAINING -> tag = TagEdits.withTraining(tag, text(data, size, path));
         default -> throw new AccessDeniedException(path);
@@ -295,6 +294,17 @@ final class ModelChanges {
     try {
       begin();
       ModelTree.Found f = fs.find(path);
+      String tagName = tagDir(f.canonical());
+      if (tagName != null) {
+        if (fs.tags().size() == 1) {
+          throw new AccessDeniedException(path.toString(), null, "the only tag of a model cannot be deleted");
+        }
+        List<Tag> rest = new ArrayList<>(fs.tags());
+        rest.removeIf(t -> t.name().equals(tagName));
+        fs.swap(rest);
+        dirty = true;
+        return;
+      }
       if (f.node() instanceof Dir d) {
         List<String> c = f.canonical();
         boolean content = c.size() >= 2 && (c.contains(ModelTree.PARAMS) || c.contains(ModelTree.UPDATER)
@@ -339,6 +349,15 @@ final class ModelChanges {
       if (fs.lookup(dir) != null) {
         throw new FileAlreadyExistsException(dir.toString());
       }
+      List<String> names = dir.toAbsolutePath().normalize().names();
+      if (names.size() == 2 && names.get(0).equals(ModelTree.TAGS)) {
+        String name = checkTagName(names.get(1), dir.toString());
+        List<Tag> tags = new ArrayList<>(fs.tags());
+        tags.add(new Tag(name, null, List.of(), List.of(), null, java.util.Map.of()));
+        fs.swap(tags);
+        dirty = true;
+        return;
+      }
       Target t = target(dir);
       if (t.area() != Target.Area.PARAM && t.area() != Target.Area.METADATA && t.area() != Target.Area.UPDATER) {
         throw new AccessDeniedException(dir.toString(), null, "only directories below params/, updater/, metadata/ can be made");
@@ -346,6 +365,80 @@ final class ModelChanges {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Renames the tag at {@code source} ({@code /tags/<a>}) to the name at {@code target}. */
+  void renameTag(ModelPath source, ModelPath target) throws IOException {
+    lock.lock();
+    try {
+      begin();
+      String from = tagDir(fs.find(source).canonical());
+      List<String> names = target.toAbsolutePath().normalize().names();
+      if (from == null || names.size() != 2 || !names.get(0).equals(ModelTree.TAGS)) {
+        throw new FileSystemException(source.toString(), target.toString(), "a tag moves only to /tags/<new name>");
+      }
+      String to = names.get(1);
+      if (!to.equalsIgnoreCase(from) && fs.lookup(target) != null) {
+        throw new FileAlreadyExistsException(target.toString());
+      }
+      checkTagName(to, target.toString());
+      List<Tag> tags = new ArrayList<>(fs.tags());
+      tags.replaceAll(t -> t.name().equals(from)
+          ? new Tag(to, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata()) : t);
+      fs.swap(tags);
+      dirty = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Makes {@code link} (a new params or updater file, e.g. in another tag) show the very array
+   * of {@code existing}: one stored array, two names, equal {@code fileKey}s.
+   */
+  void link(ModelPath link, ModelPath existing) throws IOException {
+    lock.lock();
+    try {
+      begin();
+      ModelTree.Found src = fs.find(existing);
+      if (!(src.node() instanceof FileNode file) || file.array() == null) {
+        throw new FileSystemException(existing.toString(), link.toString(), "only array files can be linked");
+      }
+      if (fs.lookup(link) != null) {
+        throw new FileAlreadyExistsException(link.toString());
+      }
+      Target t = target(link);
+      Tag tag = tag(t.tag().name(), link.toString());
+      if (t.area() == Target.Area.PARAM) {
+        VarKind kind = file.kind() == null || file.kind().equals(ModelTree.UPDATER_KIND) ? null : VarKind.valueOf(file.kind());
+        tag = TagEdits.withArray(tag, t.name(), file.array(), kind);
+      } else if (t.area() == Target.Area.UPDATER) {
+        tag = TagEdits.withState(tag, t.name(), t.key(), file.array());
+      } else {
+        throw new FileSystemException(link.toString(), existing.toString(), "links are made below params/ and updater/");
+      }
+      fs.swap(TagEdits.replace(fs.tags(), tag));
+      dirty = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The tag a canonical path {@code /tags/<tag>} names, or {@code null} for any other path. */
+  static String tagDir(List<String> canonical) {
+    return canonical.size() == 2 && canonical.get(0).equals(ModelTree.TAGS) ? canonical.get(1) : null;
+  }
+
+  private String checkTagName(String name, String path) throws FileSystemException {
+    if (!Validation.validTagName(name)) {
+      throw new FileSystemException(path, null, "a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+    }
+    for (Tag t : fs.tags()) {
+      if (t.name().equalsIgnoreCase(name) && !t.name().equals(name)) {
+        throw new FileAlreadyExistsException(path, null, "tag names are unique ignoring case: '" + t.name() + "' exists");
+      }
+    }
+    return name;
   }
 
   /** Copies a file of a mounted model to another path of a mounted model, with its array attributes. */

@@ -236,8 +236,25 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     if (t.getFileSystem().lookup(t) != null && isSameFile(s, t)) {
       return;
     }
+    if (s.getFileSystem() == t.getFileSystem() && ModelChanges.tagDir(s.getFileSystem().find(s).canonical()) != null) {
+      s.getFileSystem().changes().renameTag(s, t);
+      return;
+    }
     ModelChanges.copy(s, t, replace(options));
     s.getFileSystem().changes().delete(s);
+  }
+
+  /** Shares one stored array between two paths of a model (e.g. the same parameter in two tags). */
+  @Override
+  public void createLink(Path link, Path existing) throws IOException {
+    ModelPath l = ModelPath.check(link);
+    ModelPath e = ModelPath.check(existing);
+    writable(l);
+    if (l.getFileSystem() != e.getFileSystem()) {
+      throw new java.nio.file.FileSystemException(link.toString(), existing.toString(),
+          "a link stays inside one model");
+    }
+    l.getFileSystem().changes().link(l, e);
   }
 
   private static boolean replace(CopyOption... options) {

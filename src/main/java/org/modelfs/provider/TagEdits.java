@@ -5,7 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.fb.GraphReader;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.GraphRef;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.VarKind;
@@ -47,7 +50,9 @@ final class TagEdits {
       return withoutVariable(tag, name);
     }
     List<Variable> vars = new ArrayList<>(tag.variables());
-    vars.replaceAll(x -> x.name().equals(name) ? x.withArray(null) : x);
+    // remember the shape (declared, else the array's) so that a new file of the same size fits it
+    vars.replaceAll(x -> x.name().equals(name)
+        ? new Variable(x.name(), x.kind(), x.dtype(), x.effectiveShape(), null, x.graphVariable()) : x);
     return new Tag(tag.name(), tag.graph(), vars, tag.updater(), tag.trainingConfig(), tag.metadata());
   }
 
@@ -84,6 +89,28 @@ final class TagEdits {
       ups.add(new UpdaterState(param, Map.of(key, array)));
     }
     return new Tag(tag.name(), tag.graph(), tag.variables(), ups, tag.trainingConfig(), tag.metadata());
+  }
+
+  /**
+   * {@code tag} with the graph structure read from {@code graph} (a FlatGraph as the
+   * {@code graph} file shows it): its variables, each keeping the array and updater state of
+   * the same-named variable of {@code tag}; its training configuration; the tag's metadata.
+   */
+  static Tag withGraph(Tag tag, GraphRef graph, String path) throws ModelFormatException {
+    GraphReader.Content c = GraphReader.read(graph, path);
+    List<Variable> vars = new ArrayList<>();
+    for (Variable v : c.variables()) {
+      Variable old = tag.variable(v.name());
+      ArrayData a = v.array() != null ? v.array() : old == null ? null : old.array();
+      vars.add(v.withArray(a));
+    }
+    List<UpdaterState> ups = new ArrayList<>();
+    for (UpdaterState u : tag.updater()) {
+      if (vars.stream().anyMatch(v -> v.name().equals(u.paramName()))) {
+        ups.add(u);
+      }
+    }
+    return new Tag(tag.name(), graph, vars, ups, c.trainingConfig(), tag.metadata());
   }
 
   /** {@code tag} with metadata {@code key} set to {@code value}, or removed when null. */

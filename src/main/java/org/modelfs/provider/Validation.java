@@ -24,6 +24,17 @@ final class Validation {
     List<String> out = new ArrayList<>();
     if (tags.size() != 1) {
       out.add("/tags: the " + format.token() + " format holds exactly one tag, the tree has " + tags.size());
+    } else if (!tags.get(0).name().equals(org.modelfs.format.Models.DEFAULT_TAG)) {
+      out.add("/tags/" + tags.get(0).name() + ": the " + format.token() + " format keeps no tag name; its one tag is '"
+          + org.modelfs.format.Models.DEFAULT_TAG + "'");
+    }
+    for (Tag t : tags) {
+      if (!validTagName(t.name())) {
+        out.add("/tags/" + t.name() + ": a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+      }
+      if (t.graph() == null && !t.variables().isEmpty()) {
+        out.add("/tags/" + t.name() + "/graph: the tag has parameters but no graph (copy one in)");
+      }
     }
     for (Tag t : tags) {
       String prefix = "/tags/" + t.name() + "/";
@@ -50,6 +61,10 @@ final class Validation {
       }
     }
     return out;
+  }
+
+  static boolean validTagName(String name) {
+    return name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   }
 
   private static void check(List<String> out, String path, ArrayData a) {

@@ -216,6 +216,22 @@ class WriteCommitTest {
   }
 
   @Test
+  void replacingAParameterFromDiskKeepsItsKindAndShape() throws Exception {
+    Path fb = prepare("mlp_adam.fb", null, null);
+    Path disk = Files.write(tmp.resolve("w.bin"), new byte[128]);
+    try (FileSystem fs = ModelFileSystems.open(fb)) {
+      // the JDK deletes the target, then creates it: the graph variable keeps its place and shape
+      Files.copy(disk, fs.getPath("/params/layer0/W"), StandardCopyOption.REPLACE_EXISTING);
+    }
+    try (FileSystem fs = ModelFileSystems.open(fb)) {
+      Path w = fs.getPath("/params/layer0/W");
+      assertArrayEquals(new byte[128], Files.readAllBytes(w));
+      assertArrayEquals(new long[] {4, 8}, (long[]) Files.getAttribute(w, "samediff:shape"));
+      assertEquals("VARIABLE", Files.getAttribute(w, "samediff:kind"));
+    }
+  }
+
+  @Test
   void oneWriterPerContainer() throws Exception {
     Path model = sdnb();
     try (FileSystem first = ModelFileSystems.open(model); FileSystem second = ModelFileSystems.open(model)) {
