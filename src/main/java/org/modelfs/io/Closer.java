@@ -31,11 +31,12 @@ public final class Closer implements Closeable {
     for (Closeable c : all) {
       try {
         c.close();
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
+        IOException io = e instanceof IOException x ? x : new IOException(e.getMessage(), e);
         if (first == null) {
-          first = e;
+          first = io;
         } else {
-          first.addSuppressed(e);
+          first.addSuppressed(io);
         }
       }
     }

@@ -187,7 +187,10 @@ final class ModelChanges {
       throws IOException {
     lock.lock();
     try {
-      fs.ensureOpen();
+      if (!fs.isOpen()) {
+        throw new FileSystemException(path, null,
+            "the file system was closed while this file was open for writing; its new bytes were not committed");
+      }
       Tag tag = tag(tagName, path);
       switch (t.area()) {
         case PARAM -> {

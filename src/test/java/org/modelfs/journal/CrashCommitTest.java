@@ -56,7 +56,7 @@ import org.modelfs.testing.SyntheticModels;
  * <p>{@code -Dcrash.kills=K} sets the kills per format of the default run (else 26 for SDNB and
  * sharded SDNB, 13 for SDZ and fb: 78 in all);
  * {@code -Dcrash.seed=S} repeats a run (the seed is printed with each format's summary). The
- * {@code slow} test ({@code -Dsurefire.excludedGroups=interop}) runs {@code -Dcrash.slowKills}
+ * {@code slow} test ({@code mvn -Pslow verify}) runs {@code -Dcrash.slowKills}
  * (default 100) more per format.
  */
 class CrashCommitTest {

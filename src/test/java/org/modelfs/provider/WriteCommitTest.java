@@ -232,6 +232,22 @@ class WriteCommitTest {
   }
 
   @Test
+  void aWriteChannelLeftOpenAtCloseIsReportedNotLost() throws Exception {
+    Path model = sdnb();
+    FileSystem fs = ModelFileSystems.open(model);
+    java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/metadata/late"),
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+    ch.write(java.nio.ByteBuffer.wrap("v".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    IOException e = assertThrows(IOException.class, fs::close);
+    assertTrue(e.getMessage().contains("were not committed"), e.getMessage());
+    assertFalse(fs.isOpen());
+    assertFalse(ch.isOpen());
+    try (FileSystem again = ModelFileSystems.open(model)) {
+      assertFalse(Files.exists(again.getPath("/metadata/late")));
+    }
+  }
+
+  @Test
   void oneWriterPerContainer() throws Exception {
     Path model = sdnb();
     try (FileSystem first = ModelFileSystems.open(model); FileSystem second = ModelFileSystems.open(model)) {
