@@ -103,6 +103,17 @@ final class ModelChanges {
     }
   }
 
+  /** A model made by {@code create=true}: takes the writer lock now; the first commit writes it. */
+  void markNew() throws IOException {
+    lock.lock();
+    try {
+      begin();
+      dirty = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Whether there are changes not yet committed. */
   boolean dirty() {
     lock.lock();

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
+import org.modelfs.format.ModelFormat;
 import org.modelfs.format.Models;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
@@ -79,8 +80,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   static ModelFileSystem mount(ModelFileSystemProvider provider, Path container, MountOptions options,
       Object registryKey) throws IOException {
     if (options.create() && !Files.exists(container) && Models.findShards(container).isEmpty()) {
-      throw new UnsupportedOperationException(container + ": create=true makes a new model, which needs the"
-          + " writable file system; this version mounts existing models read-only");
+      return create(provider, container, options, registryKey);
     }
     ModelChanges.recover(container);
     Model model = Models.open(container);
@@ -90,6 +90,32 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
       model.close();
       throw e;
     }
+  }
+
+  /**
+   * A new, empty model at {@code container} (env {@code create=true}): one tag {@code default}
+   * without graph, in the env's format or the one the name says; it is written by the first
+   * commit — at the latest when the file system is closed.
+   */
+  private static ModelFileSystem create(ModelFileSystemProvider provider, Path container, MountOptions options,
+      Object registryKey) throws IOException {
+    Path parent = container.toAbsolutePath().getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      throw new NoSuchFileException(container.toString(), null, "the directory of the new model does not exist");
+    }
+    ModelFormat format = options.format() != null ? options.format()
+        : ModelFormat.fromFileName(String.valueOf(container.getFileName()));
+    if (format == null) {
+      throw new IllegalArgumentException(container + ": say the format of the new model (env format=fb|sdnb|sdz"
+          + "|sdnb-sharded) or name it .fb, .sdnb or .sdz");
+    }
+    Tag empty = new Tag(Models.DEFAULT_TAG, null, List.of(), List.of(), null, java.util.Map.of());
+    Model model = new Model(container.toString(), format, List.of(empty), null);
+    java.nio.file.attribute.FileTime now = java.nio.file.attribute.FileTime.from(java.time.Instant.now());
+    ModelFileSystem fs = new ModelFileSystem(provider, container, registryKey, options, model,
+        new NodeAttributes.ContainerTimes(now, now, now));
+    fs.changes.markNew();
+    return fs;
   }
 
   static NodeAttributes.ContainerTimes times(Path container) throws IOException {

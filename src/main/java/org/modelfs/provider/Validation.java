@@ -32,9 +32,6 @@ final class Validation {
       if (!validTagName(t.name())) {
         out.add("/tags/" + t.name() + ": a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127}");
       }
-      if (t.graph() == null && !t.variables().isEmpty()) {
-        out.add("/tags/" + t.name() + "/graph: the tag has parameters but no graph (copy one in)");
-      }
     }
     for (Tag t : tags) {
       String prefix = "/tags/" + t.name() + "/";

@@ -248,6 +248,33 @@ class WriteCommitTest {
   }
 
   @Test
+  void createMakesANewModel() throws Exception {
+    for (String name : new String[] {"new.sdnb", "new.fb", "new.sdz"}) {
+      Path model = tmp.resolve(name);
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("create", "true"))) {
+        assertEquals(List.of("default"), Files.list(fs.getPath("/tags")).map(p -> p.getFileName().toString()).toList());
+        try (var ch = Files.newByteChannel(fs.getPath("/params/layer/W"),
+            java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+            ModelFileSystems.attribute("shape", new long[] {2, 2}))) {
+          ch.write(java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putFloat(0, 1.5f));
+        }
+      }
+      try (FileSystem fs = ModelFileSystems.open(model)) {
+        Path w = fs.getPath("/params/layer/W");
+        assertArrayEquals(new long[] {2, 2}, (long[]) Files.getAttribute(w, "samediff:shape"));
+        assertEquals(1.5f, java.nio.ByteBuffer.wrap(Files.readAllBytes(w)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getFloat(0));
+        assertEquals("VARIABLE", Files.getAttribute(w, "samediff:kind"));
+      }
+    }
+    Path empty = tmp.resolve("empty.sdnb");
+    try (FileSystem fs = ModelFileSystems.open(empty, Map.of("create", true))) {
+      assertTrue(Files.isDirectory(fs.getPath("/params")));
+    }
+    assertTrue(Files.size(empty) > 0, "closing writes the new, empty model");
+    assertThrows(IllegalArgumentException.class, () -> ModelFileSystems.open(tmp.resolve("x.bin"), Map.of("create", "true")));
+  }
+
+  @Test
   void oneWriterPerContainer() throws Exception {
     Path model = sdnb();
     try (FileSystem first = ModelFileSystems.open(model); FileSystem second = ModelFileSystems.open(model)) {
