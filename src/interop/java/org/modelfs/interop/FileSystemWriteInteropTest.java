@@ -62,6 +62,37 @@ class FileSystemWriteInteropTest {
     assertEquals(expected, after, "DL4J runs the committed graph with the new weights");
   }
 
+  /**
+   * Issue 5's scenario on the DL4J side: clone tag default to v2 (Files.copy of every file),
+   * change v2's layer0/W, commit as SDZ; converting the newest tag to fb gives DL4J v2's values.
+   */
+  @Test
+  void theNewestTagOfAMultiTagSdzIsWhatDl4jLoads() throws Exception {
+    Path fb = tmp.resolve("mlp.fb");
+    Dl4jModels.mlp(fb, DataType.FLOAT, 8, true);
+    Path sdz = tmp.resolve("mlp.sdz");
+    float[] newW;
+    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("format", "sdz"))) {
+      Files.createDirectory(fs.getPath("/tags/v2"));
+      try (java.util.stream.Stream<Path> files = Files.walk(fs.getPath("/tags/default"))) {
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          Path to = fs.getPath("/tags/v2").resolve(fs.getPath("/tags/default").relativize(f).toString());
+          Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+      }
+      newW = scaled(fs.getPath("/tags/v2/params/layer0/W"), 0.5f);
+    }
+    Files.move(fb, sdz);
+    Path newest = tmp.resolve("newest.fb");
+    try (org.modelfs.model.Model m = org.modelfs.format.Models.open(sdz)) {
+      assertEquals(java.util.List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
+      org.modelfs.format.ModelWriter.write(m.newest(), newest,
+          org.modelfs.format.WriteOptions.of(org.modelfs.format.ModelFormat.FB).withDropMetadata(true));
+    }
+    SameDiff back = Dl4jSnapshot.loadSameDiff(newest);
+    assertArrayEquals(newW, back.getVariable("layer0/W").getArr().dup('c').data().asFloat());
+  }
+
   /** Multiplies a FLOAT file by {@code factor} through the file system; returns the new values. */
   private static float[] scaled(Path p, float factor) throws IOException {
     ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(p)).order(ByteOrder.LITTLE_ENDIAN);

@@ -96,6 +96,38 @@ public final class ModelWriter {
     }
   }
 
+  /**
+   * Writes several tags (oldest first) as one SDZ: the newest as the model DL4J loads
+   * ({@code model.sdnb} or its shards), each older one as the SDNB entry {@code tag.<name>},
+   * and their order in {@code tags.txt} (docs/FORMATS.md).
+   */
+  public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options) throws IOException {
+    if (tags.size() == 1 && tags.get(0).name().equals(Models.DEFAULT_TAG)) {
+      return write(tags.get(0), out, options);
+    }
+    if (options.format() != ModelFormat.SDZ) {
+      throw new ModelFormatException(out.toString(), "model to write", 0,
+          "the " + options.format().token() + " format holds one tag named default; sdz holds several");
+    }
+    Tag newest = tags.get(tags.size() - 1);
+    List<String> problems = problems(newest, options);
+    if (!problems.isEmpty()) {
+      throw new ModelFormatException(out.toString(), "model to write", 0, String.join("; ", problems));
+    }
+    String file = String.valueOf(out.getFileName());
+    List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, file));
+    parts.addAll(SdzFormat.olderTagParts(tags, file));
+    Path tmp = tempBeside(out);
+    try {
+      SdzFormat.write(parts, tmp, options.deflate());
+      Durable.force(tmp);
+      commit(tmp, out);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    return List.of(out);
+  }
+
   /** The SDNB files of a model, named as they are in a zip or a directory. */
   private static List<SdzFormat.Part> sdzParts(Tag tag, WriteOptions options, String file) throws IOException {
     if (!options.shardedSdz()) {

@@ -66,8 +66,7 @@ public final class Models {
       return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
     }
     if (SdzFormat.sniff(src)) {
-      Tag t = SdzFormat.read(path, src, closer, DEFAULT_TAG);
-      return new Model(location, ModelFormat.SDZ, List.of(t), closer);
+      return new Model(location, ModelFormat.SDZ, SdzFormat.readTags(path, src, closer, DEFAULT_TAG), closer);
     }
     try {
       return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);

@@ -155,9 +155,6 @@ final class ModelChanges {
         throw new NoSuchFileException(path.toString());
       }
       Target t = target(path);
-      if (t.area() == Target.Area.GRAPH_JSON) {
-        throw new AccessDeniedException(path.toString(), null, "graph.json is a rendering of the graph; it cannot be written");
-      }
       if (found == null && t.area() == Target.Area.UPDATER && t.tag().variable(t.name()) == null) {
         throw new NoSuchFileException(path.toString(), null, "no parameter '" + t.name() + "' to hold updater state");
       }
@@ -223,6 +220,15 @@ final class ModelChanges {
         }
         case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(fs.resources().add(ChannelSource.open(data)), 0, size,
             GraphRef.Convention.SDNB), path);
+        case GRAPH_JSON -> {
+          // derived from graph: a copy of what it already shows (a recursive copy of a tag) is
+          // accepted and changes nothing; anything else is refused
+          byte[] now = org.modelfs.format.fb.GraphJson.render(tag, fs.container());
+          if (size != now.length || !java.util.Arrays.equals(now, Files.readAllBytes(data))) {
+            throw new AccessDeniedException(path, null, "graph.json is a rendering of graph; write graph instead");
+          }
+          return;
+        }
         case METADATA -> tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
         case TRAINING -> tag = TagEdits.withTraining(tag, text(data, size, path));
         default -> throw new AccessDeniedException(path);
@@ -372,9 +378,12 @@ final class ModelChanges {
         dirty = true;
         return;
       }
-      Target t = target(dir);
-      if (t.area() != Target.Area.PARAM && t.area() != Target.Area.METADATA && t.area() != Target.Area.UPDATER) {
-        throw new AccessDeniedException(dir.toString(), null, "only directories below params/, updater/, metadata/ can be made");
+      int i = !names.isEmpty() && names.get(0).equals(ModelTree.TAGS) ? 2 : 0;
+      boolean below = names.size() > i + 1 && (names.get(i).equals(ModelTree.PARAMS)
+          || names.get(i).equals(ModelTree.UPDATER) || names.get(i).equals(ModelTree.METADATA));
+      if (!below || i == 2 && fs.lookup(dir.getFileSystem().getPath("/" + ModelTree.TAGS, names.get(1))) == null) {
+        throw new AccessDeniedException(dir.toString(), null, "only tags and directories below params/, updater/,"
+            + " metadata/ of a tag can be made");
       }
     } finally {
       lock.unlock();
@@ -473,6 +482,9 @@ final class ModelChanges {
     if (dst != null && !replace) {
       throw new FileAlreadyExistsException(target.toString());
     }
+    if (isGraphJson(source) && isGraphJson(target)) {
+      return; // derived from each tag's graph: the target's follows its own graph (a tag clone copies graph too)
+    }
     List<FileAttribute<?>> attrs = new ArrayList<>();
     ArrayData a = ((FileNode) src.node()).array();
     if (a != null) {
@@ -491,6 +503,12 @@ final class ModelChanges {
             ArrayAttributes.of(attrs.toArray(new FileAttribute<?>[0]))))) {
       in.transferTo(out);
     }
+  }
+
+  private static boolean isGraphJson(ModelPath p) {
+    List<String> n = p.toAbsolutePath().normalize().names();
+    return !n.isEmpty() && n.get(n.size() - 1).equals(ModelTree.GRAPH_JSON)
+        && (n.size() == 1 || n.size() == 3 && n.get(0).equals(ModelTree.TAGS));
   }
 
   // ---- commit ----------------------------------------------------------------------------------
@@ -515,14 +533,18 @@ final class ModelChanges {
         wo = wo.withMaxShardBytes(o.maxShardBytes());
       }
       if (problems.isEmpty()) {
-        problems = ModelWriter.problems(tags.get(0), wo);
+        for (Tag t : tags) {
+          for (String pr : ModelWriter.problems(t, wo)) {
+            problems.add("/tags/" + t.name() + "/" + pr);
+          }
+        }
       }
       if (!problems.isEmpty()) {
         throw new FileSystemException(fs.container(), null, "commit refused, nothing was written and the"
             + " changes are still pending: " + String.join("; ", problems));
       }
       Path target = format == ModelFormat.SHARDED_SDNB ? identity(fs.containerPath()) : fs.containerPath();
-      ModelWriter.write(tags.get(0), target, wo);
+      ModelWriter.writeTags(tags, target, wo);
       fs.swapModel(Models.open(fs.containerPath()));
       dirty = false;
     } finally {

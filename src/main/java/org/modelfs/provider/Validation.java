@@ -22,8 +22,11 @@ final class Validation {
 
   static List<String> problems(List<Tag> tags, ModelFormat format) {
     List<String> out = new ArrayList<>();
-    if (tags.size() != 1) {
-      out.add("/tags: the " + format.token() + " format holds exactly one tag, the tree has " + tags.size());
+    if (format == ModelFormat.SDZ) {
+      // sdz holds any number of tags (tags.txt + tag.<name> entries)
+    } else if (tags.size() != 1) {
+      out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz holds several), the tree has "
+          + tags.size());
     } else if (!tags.get(0).name().equals(org.modelfs.format.Models.DEFAULT_TAG)) {
       out.add("/tags/" + tags.get(0).name() + ": the " + format.token() + " format keeps no tag name; its one tag is '"
           + org.modelfs.format.Models.DEFAULT_TAG + "'");

@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.format.fb.GraphJson;
+import org.modelfs.format.fb.FlatBufferOut;
 import org.modelfs.format.fb.GraphWriter;
+import org.modelfs.io.CountingOutput;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
@@ -63,8 +65,7 @@ public final class ModelTree {
   private static Dir tagDir(Tag t, String file) {
     String tag = t.name();
     Dir dir = new Dir(tag, false);
-    dir.put(GRAPH, new FileNode(tag, new BytesContent(
-        () -> GraphWriter.build(t, GraphWriter.Mode.SHARD_GRAPH, Set.of(), Map.of(), file).bytes()), null));
+    dir.put(GRAPH, new FileNode(tag, new BytesContent(() -> stubGraph(t, file)), null));
     dir.put(GRAPH_JSON, new FileNode(tag, new BytesContent(() -> GraphJson.render(t, file)), null));
 
     Dir params = new Dir(tag, false);
@@ -103,6 +104,17 @@ public final class ModelTree {
     NameSpace.build(metadata, values);
     dir.put(METADATA, metadata);
     return dir;
+  }
+
+  /**
+   * The {@code graph} file: the FlatGraph of shard 0 of a sharded SDNB, with its tail (op
+   * arguments such as scalars, re-encoded from a legacy graph, live after the builder's bytes).
+   */
+  private static byte[] stubGraph(Tag t, String file) throws java.io.IOException {
+    GraphWriter.Built b = GraphWriter.build(t, GraphWriter.Mode.SHARD_GRAPH, Set.of(), Map.of(), file);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) b.flatBufferLength());
+    FlatBufferOut.write(b, new CountingOutput(out), false);
+    return out.toByteArray();
   }
 
   private static FileNode arrayFile(String tag, String kind, ArrayData a) {

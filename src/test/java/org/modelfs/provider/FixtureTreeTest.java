@@ -45,6 +45,17 @@ class FixtureTreeTest {
     return out;
   }
 
+  private static void assertGraphFileParses(byte[] graph, String fixture) throws Exception {
+    org.modelfs.io.ByteSource src = org.modelfs.io.ChannelSource.of("graph",
+        new org.modelfs.testing.BytesChannel(graph));
+    var content = org.modelfs.format.fb.GraphReader.read(
+        new org.modelfs.model.GraphRef(src, 0, graph.length, org.modelfs.model.GraphRef.Convention.SDNB), "graph");
+    org.modelfs.format.fb.GraphJson.render(new org.modelfs.model.Tag("t",
+        new org.modelfs.model.GraphRef(src, 0, graph.length, org.modelfs.model.GraphRef.Convention.SDNB),
+        content.variables(), java.util.List.of(), null, Map.of()), "graph");
+    assertTrue(!content.variables().isEmpty() || fixture.isEmpty(), fixture);
+  }
+
   @ParameterizedTest(name = "{0} as {1}")
   @MethodSource("cases")
   void treeShowsWhatDl4jReads(String fixture, String target, WriteOptions opts, String outName) throws Exception {
@@ -63,6 +74,8 @@ class FixtureTreeTest {
       assertEquals(expected, TreeTsv.of(tag), fixture + " mounted as " + target);
       assertEquals(expected, TreeTsv.of(fs.getPath("/")), "root aliases of " + fixture + " as " + target);
       assertTrue(Files.isRegularFile(fs.getPath("/graph")));
+      // the graph file is a complete FlatGraph: a model made of it alone has every variable
+      assertGraphFileParses(Files.readAllBytes(fs.getPath("/graph")), fixture);
       assertTrue(Files.size(fs.getPath("/tags/default/graph.json")) > 0);
     }
   }

@@ -62,12 +62,23 @@ public final class SdzFormat {
   /** One usable entry of the zip. */
   record Entry(String name, int method, long dataOffset, long compressedSize, long size) {}
 
-  /** Reads the model of an SDZ file as one tag; opened sources are registered with {@code closer}. */
+  /** Reads the newest tag of an SDZ file; opened sources are registered with {@code closer}. */
   public static Tag read(Path zip, ByteSource zipSource, Closer closer, String tagName) throws IOException {
+    List<Tag> tags = readTags(zip, zipSource, closer, tagName);
+    return tags.get(tags.size() - 1);
+  }
+
+  /**
+   * Reads every tag of an SDZ file, oldest first: with a {@code tags.txt} entry, the newest tag
+   * is the model DL4J loads ({@code model.sdnb} or its shards) and each older one the SDNB entry
+   * {@code tag.<name>}; without it, the one model as tag {@code tagName}.
+   */
+  public static List<Tag> readTags(Path zip, ByteSource zipSource, Closer closer, String tagName) throws IOException {
     String file = zipSource.name();
     Map<String, Entry> entries = new LinkedHashMap<>();
     Map<String, ByteSource> sdnb = new LinkedHashMap<>();
     List<ByteSource> inflated = new ArrayList<>();
+    List<String> tagNames = null;
     try (ZipFile zf = open(zip, file)) {
       List<ZipArchiveEntry> all = Collections.list(zf.getEntriesInPhysicalOrder());
       if (all.size() > MAX_ENTRIES) {
@@ -82,6 +93,10 @@ public final class SdzFormat {
         }
         if (entries.put(e.name(), e) != null) {
           throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(), "duplicate entry name");
+        }
+        if (e.name().equals(TAGS_ENTRY)) {
+          tagNames = tagList(zf, ze, e, file);
+          continue;
         }
         ByteSource src;
         if (e.method() == ZipArchiveEntry.STORED) {
@@ -98,18 +113,62 @@ public final class SdzFormat {
         }
       }
     }
-    List<String> chosen = choose(sdnb, file);
+    Map<String, ByteSource> newestEntries = new LinkedHashMap<>(sdnb);
+    newestEntries.keySet().removeIf(n -> n.startsWith(TAG_PREFIX));
+    List<String> chosen = choose(newestEntries.isEmpty() ? sdnb : newestEntries, file);
+    String newestName = tagNames == null ? tagName : tagNames.get(tagNames.size() - 1);
     Tag tag;
     if (chosen.size() == 1) {
-      tag = SdnbFormat.read(sdnb.get(chosen.get(0)), tagName);
+      tag = SdnbFormat.read(sdnb.get(chosen.get(0)), newestName);
     } else {
       List<ByteSource> shards = new ArrayList<>();
       for (String n : chosen) {
         shards.add(sdnb.get(n));
       }
-      tag = ShardedFormat.read(shards, tagName);
+      tag = ShardedFormat.read(shards, newestName);
     }
-    return inflated.isEmpty() ? tag : markDeflated(tag, inflated);
+    List<Tag> out = new ArrayList<>();
+    for (int i = 0; tagNames != null && i < tagNames.size() - 1; i++) {
+      String entry = TAG_PREFIX + tagNames.get(i);
+      ByteSource src = sdnb.get(entry);
+      if (src == null) {
+        throw new ModelFormatException(file, "ZIP entry '" + entry + "'", 0,
+            TAGS_ENTRY + " lists tag '" + tagNames.get(i) + "' but the zip has no SDNB entry for it");
+      }
+      out.add(inflated.isEmpty() ? SdnbFormat.read(src, tagNames.get(i)) : markDeflated(SdnbFormat.read(src, tagNames.get(i)), inflated));
+    }
+    out.add(inflated.isEmpty() ? tag : markDeflated(tag, inflated));
+    return out;
+  }
+
+  /** Parses {@code tags.txt}: valid, case-insensitively unique names, oldest first. */
+  private static List<String> tagList(ZipFile zf, ZipArchiveEntry ze, Entry e, String file) throws IOException {
+    String what = "ZIP entry '" + TAGS_ENTRY + "'";
+    if (e.size() > MAX_TAGS_BYTES) {
+      throw new ModelFormatException(file, what, e.dataOffset(), "declares " + e.size() + " bytes; a tag list holds at most " + MAX_TAGS_BYTES);
+    }
+    byte[] b;
+    try (InputStream in = zf.getInputStream(ze)) {
+      b = in.readNBytes(MAX_TAGS_BYTES + 1);
+    } catch (IOException | RuntimeException ex) {
+      throw new ModelFormatException(file, what, e.dataOffset(), "cannot read: " + ex.getMessage(), ex);
+    }
+    List<String> names = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String line : new String(b, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+      String n = line.strip();
+      if (n.isEmpty()) {
+        continue;
+      }
+      if (!n.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}") || !seen.add(n.toLowerCase(java.util.Locale.ROOT))) {
+        throw new ModelFormatException(file, what, e.dataOffset(), "'" + n + "' is not a valid, unique tag name");
+      }
+      names.add(n);
+    }
+    if (names.isEmpty() || names.size() > MAX_ENTRIES) {
+      throw new ModelFormatException(file, what, e.dataOffset(), "lists " + names.size() + " tags");
+    }
+    return names;
   }
 
   private static ZipFile open(Path zip, String file) throws IOException {
@@ -259,8 +318,71 @@ public final class SdzFormat {
         : a;
   }
 
+  /** What one entry of a zip to write holds: its exact size and how to stream it. */
+  public interface Body {
+    long size();
+
+    void writeTo(CountingOutput out) throws IOException;
+
+    /** An SDNB file as an entry. */
+    static Body of(SdnbFormat.Prepared p) {
+      return new Body() {
+        @Override
+        public long size() {
+          return p.size();
+        }
+
+        @Override
+        public void writeTo(CountingOutput out) throws IOException {
+          p.writeTo(out);
+        }
+      };
+    }
+
+    /** A small text entry. */
+    static Body of(byte[] bytes) {
+      return new Body() {
+        @Override
+        public long size() {
+          return bytes.length;
+        }
+
+        @Override
+        public void writeTo(CountingOutput out) throws IOException {
+          out.write(bytes);
+        }
+      };
+    }
+  }
+
   /** One file of the zip to write: its entry name and content. */
-  public record Part(String name, SdnbFormat.Prepared content) {}
+  public record Part(String name, Body content) {
+    public Part(String name, SdnbFormat.Prepared content) {
+      this(name, Body.of(content));
+    }
+  }
+
+  /** The entry that lists the tags of a multi-tag SDZ, oldest first (UTF-8, one per line). */
+  public static final String TAGS_ENTRY = "tags.txt";
+  /** The entry name prefix of every tag but the newest: {@code tag.<name>} (an SDNB file). */
+  public static final String TAG_PREFIX = "tag.";
+  private static final int MAX_TAGS_BYTES = 1 << 20;
+
+  /** The entries that store the older tags of a multi-tag SDZ, plus the tag list. */
+  public static List<Part> olderTagParts(List<Tag> tags, String file) throws IOException {
+    List<Part> parts = new ArrayList<>();
+    StringBuilder list = new StringBuilder();
+    for (int i = 0; i < tags.size(); i++) {
+      Tag t = tags.get(i);
+      list.append(t.name()).append('\n');
+      if (i < tags.size() - 1) {
+        parts.add(new Part(TAG_PREFIX + t.name(), SdnbFormat.prepare(t, org.modelfs.format.fb.GraphWriter.Mode.SDNB,
+            java.util.Set.of(), SdnbFormat.metadataFor(t, -1, false), file)));
+      }
+    }
+    parts.add(new Part(TAGS_ENTRY, Body.of(list.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    return parts;
+  }
 
   /** Writes the parts as a zip to {@code out} (a fresh file), STORED and aligned or DEFLATED. */
   public static void write(List<Part> parts, Path out, boolean deflate) throws IOException {
