@@ -122,13 +122,43 @@ final class Zips {
       int nameLen = u16(z, p + 28);
       int extraLen = u16(z, p + 30);
       int commentLen = u16(z, p + 32);
-      int lfh = (int) u32(z, p + 42);
+      int lfh = (int) lfhOffset(z, p, nameLen, extraLen);
       String name = new String(z, p + 46, nameLen, StandardCharsets.UTF_8);
       int data = lfh + 30 + u16(z, lfh + 26) + u16(z, lfh + 28);
       out.add(new Info(name, p, lfh, u16(z, p + 10), u32(z, p + 20), u32(z, p + 24), data));
       p += 46 + nameLen + extraLen + commentLen;
     }
     return out;
+  }
+
+  /**
+   * The local header offset of the central directory record at {@code p}; when the 32-bit field
+   * says "see Zip64" (0xFFFFFFFF), the value from the Zip64 extra field (id 1), whose 8-byte
+   * fields are: uncompressed size, compressed size, offset — each only if its 32-bit field is
+   * 0xFFFFFFFF.
+   */
+  private static long lfhOffset(byte[] z, int p, int nameLen, int extraLen) {
+    long off = u32(z, p + 42);
+    if (off != 0xFFFFFFFFL) {
+      return off;
+    }
+    int at = p + 46 + nameLen;
+    for (int q = at; q + 4 <= at + extraLen; ) {
+      int id = u16(z, q);
+      int size = u16(z, q + 2);
+      if (id == 1) {
+        int k = q + 4;
+        if (u32(z, p + 24) == 0xFFFFFFFFL) {
+          k += 8;
+        }
+        if (u32(z, p + 20) == 0xFFFFFFFFL) {
+          k += 8;
+        }
+        return java.nio.ByteBuffer.wrap(z, k, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+      }
+      q += 4 + size;
+    }
+    throw new IllegalStateException("Zip64 offset without a Zip64 extra field");
   }
 
   static Info entry(byte[] z, String name) {
