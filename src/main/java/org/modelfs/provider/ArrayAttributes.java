@@ -104,9 +104,4 @@ record ArrayAttributes(DType dtype, long[] shape, char order, VarKind kind) {
       throw new IllegalArgumentException("samediff:shape: '" + value + "' is not a list of numbers", e);
     }
   }
-
-  /** A creation-time attribute (see {@code ModelFileSystems.attribute}). */
-  static FileAttribute<Object> attribute(String name, Object value) {
-    return org.modelfs.ModelFileSystems.attribute(name, value);
-  }
 }

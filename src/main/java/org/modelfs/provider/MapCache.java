@@ -18,7 +18,8 @@ import org.modelfs.tree.Content;
 final class MapCache {
   private static final int CHUNK = 1 << 20;
 
-  private final Map<Content, FileChannel> files = new ConcurrentHashMap<>();
+  /** By array (the tree is rebuilt on every change, its contents with it) or by content. */
+  private final Map<Object, FileChannel> files = new ConcurrentHashMap<>();
   private final OpenResources resources;
   private final String container;
 
@@ -29,15 +30,16 @@ final class MapCache {
 
   /** A read-only channel over a little-endian copy of {@code content}, made on first use. */
   FileChannel channel(Content content, String path) throws IOException {
-    FileChannel ch = files.get(content);
+    Object key = content instanceof org.modelfs.tree.ArrayContent a ? a.array() : content;
+    FileChannel ch = files.get(key);
     if (ch != null && ch.isOpen()) {
       return ch;
     }
     synchronized (this) {
-      ch = files.get(content);
+      ch = files.get(key);
       if (ch == null || !ch.isOpen()) {
         ch = copy(content, path);
-        files.put(content, ch);
+        files.put(key, ch);
       }
     }
     return ch;

@@ -67,18 +67,13 @@ final class ModelChanges {
     this.fs = fs;
   }
 
-  /** The file the lock, journal and commit record are named after (a shard set: its base). */
-  static Path identity(Path container) {
-    return WriterLock.identity(container);
-  }
-
   /**
    * Before a mount: when something was left beside the model (a commit record, temporary
    * files, a journal) and no writer is live, finishes an interrupted sharded commit and removes
    * the rest. Only this model's names are touched; a plain open leaves no file behind.
    */
   static void recover(Path container) throws IOException {
-    Path id = identity(container);
+    Path id = WriterLock.identity(container);
     Path dir = id.getParent();
     String name = String.valueOf(id.getFileName());
     String base = name.endsWith(".sdnb") ? name.substring(0, name.length() - ".sdnb".length()) : null;
@@ -130,7 +125,7 @@ final class ModelChanges {
       throw new ReadOnlyFileSystemException();
     }
     if (writer == null) {
-      Path id = identity(fs.containerPath());
+      Path id = WriterLock.identity(fs.containerPath());
       writer = WriterLock.acquire(id);
       journal = Journal.start(id);
     }
@@ -488,13 +483,13 @@ final class ModelChanges {
     List<FileAttribute<?>> attrs = new ArrayList<>();
     ArrayData a = ((FileNode) src.node()).array();
     if (a != null) {
-      attrs.add(ArrayAttributes.attribute("dtype", a.dtype().nd4jName()));
-      attrs.add(ArrayAttributes.attribute("shape", a.shape()));
-      attrs.add(ArrayAttributes.attribute("order", String.valueOf(a.order())));
+      attrs.add(org.modelfs.ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
+      attrs.add(org.modelfs.ModelFileSystems.attribute("shape", a.shape()));
+      attrs.add(org.modelfs.ModelFileSystems.attribute("order", String.valueOf(a.order())));
       String kind = ((FileNode) src.node()).kind();
       if (kind != null && !kind.equals(ModelTree.UPDATER_KIND) && target.toAbsolutePath().normalize().names()
           .contains(ModelTree.PARAMS)) {
-        attrs.add(ArrayAttributes.attribute("kind", kind));
+        attrs.add(org.modelfs.ModelFileSystems.attribute("kind", kind));
       }
     }
     try (InputStream in = Files.newInputStream(source);
@@ -543,7 +538,7 @@ final class ModelChanges {
         throw new FileSystemException(fs.container(), null, "commit refused, nothing was written and the"
             + " changes are still pending: " + String.join("; ", problems));
       }
-      Path target = format == ModelFormat.SHARDED_SDNB ? identity(fs.containerPath()) : fs.containerPath();
+      Path target = format == ModelFormat.SHARDED_SDNB ? WriterLock.identity(fs.containerPath()) : fs.containerPath();
       ModelWriter.writeTags(tags, target, wo);
       fs.swapModel(Models.open(fs.containerPath()));
       dirty = false;

@@ -11,7 +11,6 @@ import org.modelfs.format.fb.FlatBufferOut;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.ArrayData;
-import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
@@ -37,11 +36,6 @@ public final class ModelTree {
 
   private ModelTree(Dir root) {
     this.root = root;
-  }
-
-  /** The tree of {@code model}; {@code file} names the container in messages. */
-  public static ModelTree of(Model model, String file) {
-    return of(model.tags(), file);
   }
 
   /** The tree of {@code tags} (oldest first); {@code file} names the container in messages. */
