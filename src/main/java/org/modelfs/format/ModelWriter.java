@@ -80,16 +80,7 @@ public final class ModelWriter {
         return writeSharded(tag, out, options);
       }
       case SDZ -> {
-        List<SdzFormat.Part> parts = sdzParts(tag, options, file);
-        Path tmp = tempBeside(out);
-        try {
-          SdzFormat.write(parts, tmp, options.deflate());
-          Durable.force(tmp);
-          commit(tmp, out);
-        } finally {
-          Files.deleteIfExists(tmp);
-        }
-        return List.of(out);
+        return writeSdz(sdzParts(tag, options, file), out, options);
       }
       default -> throw new ModelFormatException(out.toString(), "model to write", 0,
           "writing " + options.format() + " is not supported yet");
@@ -117,6 +108,11 @@ public final class ModelWriter {
     String file = String.valueOf(out.getFileName());
     List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, file));
     parts.addAll(SdzFormat.olderTagParts(tags, file));
+    return writeSdz(parts, out, options);
+  }
+
+  /** Writes the zip to a temporary file beside {@code out}, forces it, renames it over {@code out}. */
+  private static List<Path> writeSdz(List<SdzFormat.Part> parts, Path out, WriteOptions options) throws IOException {
     Path tmp = tempBeside(out);
     try {
       SdzFormat.write(parts, tmp, options.deflate());
