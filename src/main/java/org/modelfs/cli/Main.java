@@ -23,7 +23,9 @@ public final class Main {
       "cp", new CpCommand(),
       "rm", new RmCommand(),
       "meta", new MetaCommand(),
-      "cat", new CatCommand());
+      "cat", new CatCommand(),
+      "tag", new TagCommand(),
+      "extract", new ExtractCommand());
 
   private Main() {}
 

@@ -361,12 +361,16 @@ final class ModelChanges {
     lock.lock();
     try {
       begin();
-      if (fs.lookup(dir) != null) {
-        throw new FileAlreadyExistsException(dir.toString());
-      }
       List<String> names = dir.toAbsolutePath().normalize().names();
-      if (names.size() == 2 && names.get(0).equals(ModelTree.TAGS)) {
-        String name = checkTagName(names.get(1), dir.toString());
+      boolean tag = names.size() == 2 && names.get(0).equals(ModelTree.TAGS);
+      if (tag) {
+        checkTagName(names.get(1), dir.toString());
+      }
+      if (fs.lookup(dir) != null) {
+        throw new FileAlreadyExistsException(dir.toString(), null, tag ? "the tag exists" : null);
+      }
+      if (tag) {
+        String name = names.get(1);
         List<Tag> tags = new ArrayList<>(fs.tags());
         tags.add(new Tag(name, null, List.of(), List.of(), null, java.util.Map.of()));
         fs.swap(tags);

@@ -1,0 +1,47 @@
+package org.modelfs.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Set;
+import org.modelfs.format.ModelFormat;
+import org.modelfs.format.ModelWriter;
+import org.modelfs.format.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.journal.WriterLock;
+import org.modelfs.model.Model;
+import org.modelfs.model.Tag;
+
+/**
+ * {@code extract MODEL TAG OUT [--format F]}: one tag of a model as a model of its own (its one
+ * tag is then {@code default}), in the format of {@code --format} or OUT's extension.
+ */
+final class ExtractCommand implements Command {
+  @Override
+  public String usage() {
+    return "extract MODEL TAG OUT [--format fb|sdnb|sdnb-sharded|sdz]";
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of("format"), Set.of());
+    p.expectPositionals(3);
+    Path target = Path.of(p.positional().get(2));
+    ModelFormat format = p.option("format") != null ? ModelFormat.fromToken(p.option("format"))
+        : ModelFormat.fromFileName(String.valueOf(target.getFileName()));
+    if (format == null) {
+      throw new Args.UsageException("say --format, or name OUT .fb, .sdnb or .sdz");
+    }
+    try (Model m = Models.open(Path.of(p.positional().get(0)))) {
+      Tag t = m.tag(p.positional().get(1));
+      if (t == null) {
+        throw new java.nio.file.NoSuchFileException(p.positional().get(0) + ": no tag '" + p.positional().get(1) + "'");
+      }
+      Tag alone = new Tag(Models.DEFAULT_TAG, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata());
+      try (WriterLock lock = WriterLock.acquire(WriterLock.identity(target))) {
+        ModelWriter.write(alone, target, WriteOptions.of(format));
+      }
+      err.println("extracted tag " + t.name() + " of " + m.location() + " to " + target + " (" + format.token() + ")");
+    }
+    return Main.OK;
+  }
+}

@@ -1,0 +1,89 @@
+package org.modelfs.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.FileSystem;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code tag list|add|rm|mv}: the tags of a model through its {@code tags/} directory.
+ * {@code add NAME [--from TAG]} clones a tag (the newest by default) into a new newest tag;
+ * only SDZ holds several tags, so a commit into another format fails with that reason.
+ */
+final class TagCommand implements Command {
+  @Override
+  public String usage() {
+    return "tag list MODEL | tag add MODEL NAME [--from TAG] | tag rm MODEL NAME | tag mv MODEL OLD NEW";
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of("from"), Set.of());
+    List<String> a = p.positional();
+    if (a.isEmpty()) {
+      throw new Args.UsageException("expected list, add, rm or mv");
+    }
+    switch (a.get(0)) {
+      case "list" -> {
+        need(a, 2);
+        try (FileSystem fs = Listing.mount(a.get(1))) {
+          List<Path> tags = Listing.children(fs.getPath("/tags"));
+          for (int i = 0; i < tags.size(); i++) {
+            out.println(tags.get(i).getFileName() + (i == tags.size() - 1 ? "  (newest)" : ""));
+          }
+        }
+      }
+      case "add" -> {
+        need(a, 3);
+        CpCommand.edit(a.get(1), fs -> {
+          List<Path> tags = Listing.children(fs.getPath("/tags"));
+          Path from = p.option("from") != null ? fs.getPath("/tags", p.option("from")).toRealPath()
+              : tags.get(tags.size() - 1);
+          Path to = fs.getPath("/tags", a.get(2));
+          Files.createDirectory(to);
+          copyTree(from, to);
+        });
+      }
+      case "rm" -> {
+        need(a, 3);
+        CpCommand.edit(a.get(1), fs -> Files.delete(fs.getPath("/tags", a.get(2)).toRealPath()));
+      }
+      case "mv" -> {
+        need(a, 4);
+        CpCommand.edit(a.get(1), fs -> Files.move(fs.getPath("/tags", a.get(2)).toRealPath(), fs.getPath("/tags", a.get(3))));
+      }
+      default -> throw new Args.UsageException("unknown tag command '" + a.get(0) + "'");
+    }
+    return Main.OK;
+  }
+
+  private static void need(List<String> a, int n) throws Args.UsageException {
+    if (a.size() != n) {
+      throw new Args.UsageException("tag " + a.get(0) + " expects " + (n - 1) + " argument(s)");
+    }
+  }
+
+  /** Copies every file of tag directory {@code from} into {@code to} (the same paths below it). */
+  static void copyTree(Path from, Path to) throws IOException {
+    Files.walkFileTree(from, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+        Files.createDirectories(to.resolve(from.relativize(dir).toString()));
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+        Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
+        return FileVisitResult.CONTINUE;
+      }
+    });
+  }
+}
