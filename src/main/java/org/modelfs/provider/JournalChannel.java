@@ -128,12 +128,12 @@ final class JournalChannel extends FileChannel {
   @Override
   protected void implCloseChannel() throws IOException {
     resources.remove(this);
+    long size;
     try {
-      long size = ch.size();
-      ch.close();
-      onClose.install(size);
+      size = ch.size();
     } finally {
       ch.close();
     }
+    onClose.install(size);
   }
 }

@@ -341,8 +341,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
 
   /** Whether {@code path} exists; never throws for a missing one. */
   boolean exists(ModelPath path) {
-    ensureOpen();
-    return tree.lookup(path.toAbsolutePath().normalize().names()) != null;
+    return lookup(path) != null;
   }
 
   ModelPath realPath(ModelPath path) throws IOException {
