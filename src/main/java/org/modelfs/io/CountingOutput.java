@@ -13,15 +13,26 @@ import java.nio.channels.WritableByteChannel;
  */
 public final class CountingOutput implements WritableByteChannel {
   private static final byte[] ZEROS = new byte[4096];
+  /** Largest piece of a direct buffer copied into the heap at once for a stream. */
+  private static final int STAGING = 1 << 20;
   private final WritableByteChannel out;
+  /** The stream this writes to, or {@code null} when it writes to a channel. */
+  private final OutputStream stream;
+  private byte[] staging;
   private long position;
 
   public CountingOutput(WritableByteChannel out) {
     this.out = out;
+    this.stream = null;
   }
 
+  /**
+   * An output over a stream (e.g. a zip entry). Heap buffers are handed to the stream whole, not
+   * in the 8 KiB pieces of {@link Channels#newChannel(OutputStream)}.
+   */
   public CountingOutput(OutputStream out) {
-    this(Channels.newChannel(out));
+    this.out = Channels.newChannel(out);
+    this.stream = out;
   }
 
   /** Bytes written so far. */
@@ -31,7 +42,25 @@ public final class CountingOutput implements WritableByteChannel {
 
   @Override
   public int write(ByteBuffer src) throws IOException {
-    int n = out.write(src);
+    if (stream == null) {
+      int n = out.write(src);
+      position += n;
+      return n;
+    }
+    int n = src.remaining();
+    if (src.hasArray()) {
+      stream.write(src.array(), src.arrayOffset() + src.position(), n);
+      src.position(src.limit());
+    } else {
+      if (staging == null) {
+        staging = new byte[Math.min(STAGING, Math.max(n, ZEROS.length))];
+      }
+      while (src.hasRemaining()) {
+        int k = Math.min(staging.length, src.remaining());
+        src.get(staging, 0, k);
+        stream.write(staging, 0, k);
+      }
+    }
     position += n;
     return n;
   }

@@ -2,13 +2,15 @@ package org.modelfs.tree;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.modelfs.io.ArrayStreams;
 import org.modelfs.io.ByteSource;
 import org.modelfs.model.ArrayData;
 
 /**
  * The content of a {@code params/…} or {@code updater/…} file: the array's elements
  * little-endian, read by position straight from where the array is stored. Big-endian (legacy)
- * arrays are swapped element by element on the way, through a small buffer.
+ * arrays are swapped on the way: whole elements in the reader's buffer, a partial one at either
+ * end through a small one.
  */
 public final class ArrayContent implements Content {
   /** Largest piece of a big-endian array swapped per call. */
@@ -46,7 +48,17 @@ public final class ArrayContent implements Content {
       dst.position(dst.position() + n);
       return n;
     }
-    return readSwapped(dst, position, Math.min(n, SWAP_CHUNK));
+    int width = array.dtype().width();
+    int whole = position % width == 0 ? n - n % width : 0;
+    if (whole == 0) {
+      return readSwapped(dst, position, Math.min(n, SWAP_CHUNK));
+    }
+    // whole elements: read straight into dst and swapped there; a partial last one after them
+    ByteBuffer window = dst.slice(dst.position(), whole);
+    array.source().readFully(window, array.offset() + position);
+    ArrayStreams.swap(window, 0, whole, width);
+    dst.position(dst.position() + whole);
+    return whole == n ? n : whole + readSwapped(dst, position + whole, n - whole);
   }
 
   /** Reads the whole elements around {@code [position, position + n)}, swaps them, copies out. */
@@ -57,13 +69,7 @@ public final class ArrayContent implements Content {
     long last = end + (width - end % width) % width;
     ByteBuffer buf = ByteBuffer.allocate((int) (last - first));
     array.source().readFully(buf, array.offset() + first);
-    for (int e = 0; e + width <= buf.capacity(); e += width) {
-      for (int lo = e, hi = e + width - 1; lo < hi; lo++, hi--) {
-        byte t = buf.get(lo);
-        buf.put(lo, buf.get(hi));
-        buf.put(hi, t);
-      }
-    }
+    ArrayStreams.swap(buf, 0, buf.capacity() - buf.capacity() % width, width);
     buf.position((int) (position - first)).limit((int) (end - first));
     int got = buf.remaining();
     dst.put(buf);

@@ -384,8 +384,15 @@ public final class SdzFormat {
     return parts;
   }
 
-  /** Writes the parts as a zip to {@code out} (a fresh file), STORED and aligned or DEFLATED. */
+  /**
+   * Writes the parts as a zip to {@code out} (a fresh file), STORED and aligned or DEFLATED.
+   * STORED zips go through {@link StoredZipWriter} (arrays copied in the kernel) unless they need
+   * Zip64 or {@code out} has no {@code FileChannel}.
+   */
   public static void write(List<Part> parts, Path out, boolean deflate) throws IOException {
+    if (!deflate && StoredZipWriter.write(parts, out)) {
+      return;
+    }
     try (SeekableByteChannel ch = Files.newByteChannel(out, StandardOpenOption.CREATE,
             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         ZipArchiveOutputStream zos = new ZipArchiveOutputStream(ch)) {

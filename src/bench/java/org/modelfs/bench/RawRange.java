@@ -1,0 +1,37 @@
+package org.modelfs.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.modelfs.format.Models;
+import org.modelfs.io.ByteSource;
+import org.modelfs.io.SliceSource;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Model;
+
+/**
+ * Where a parameter's stored bytes lie in its container file, found through the index API: the
+ * baseline the benchmarks read with a plain {@link java.nio.channels.FileChannel}.
+ *
+ * @param file the container file (a shard for sharded SDNB)
+ * @param offset absolute offset of the first byte in {@code file}
+ * @param length byte length
+ * @param entryOffset offset of the first byte inside the SDNB file (the zip entry for SDZ)
+ * @param storage how the bytes are stored ({@code raw}, {@code big-endian}, {@code deflated})
+ */
+public record RawRange(Path file, long offset, long length, long entryOffset, String storage) {
+
+  /** The range of parameter {@code name} of the newest tag of {@code model}. */
+  public static RawRange of(Path model, String name) throws IOException {
+    try (Model m = Models.open(model)) {
+      ArrayData a = m.newest().variable(name).array();
+      long off = a.offset();
+      ByteSource s = a.source();
+      while (s instanceof SliceSource slice) {
+        off += slice.start();
+        s = slice.parent();
+      }
+      Path file = model.resolveSibling(s.name());
+      return new RawRange(file, off, a.length(), a.offset(), a.storage().label());
+    }
+  }
+}
