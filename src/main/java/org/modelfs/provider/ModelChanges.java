@@ -452,8 +452,8 @@ final class ModelChanges {
   }
 
   private String checkTagName(String name, String path) throws FileSystemException {
-    if (!Validation.validTagName(name)) {
-      throw new FileSystemException(path, null, "a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+    if (!org.modelfs.format.TagList.isValid(name)) {
+      throw new FileSystemException(path, null, "a tag name is " + org.modelfs.format.TagList.RULE);
     }
     for (Tag t : fs.tags()) {
       if (t.name().equalsIgnoreCase(name) && !t.name().equals(name)) {

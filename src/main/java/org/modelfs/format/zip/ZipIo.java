@@ -1,0 +1,130 @@
+package org.modelfs.format.zip;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.modelfs.format.ModelFormatException;
+
+/**
+ * The zip plumbing both zip formats (SDZ and zip-tags) share: opening the central directory,
+ * checking that an entry's data lies inside the file and cannot be a zip bomb, and inflating or
+ * reading an entry no further than it declares. Entry-name rules belong to each format.
+ */
+public final class ZipIo {
+  /** Deflate cannot expand data by more than about 1032:1; a larger declared ratio is a lie. */
+  public static final long MAX_DEFLATE_RATIO = 1032;
+
+  private ZipIo() {}
+
+  /** One entry whose data range and sizes have been checked. */
+  public record Entry(String name, int method, long dataOffset, long compressedSize, long size) {
+    /** True if the entry's bytes are in the zip as they are (readable and mappable in place). */
+    public boolean stored() {
+      return method == ZipArchiveEntry.STORED;
+    }
+  }
+
+  /** Opens the central directory of {@code zip}; {@code file} names it in messages. */
+  public static ZipFile open(Path zip, String file) throws IOException {
+    SeekableByteChannel ch = Files.newByteChannel(zip, StandardOpenOption.READ);
+    try {
+      return ZipFile.builder().setSeekableByteChannel(ch).setUseUnicodeExtraFields(false).get();
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw new ModelFormatException(file, "ZIP central directory", 0, "unreadable zip: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Checks an entry's method and data range against the file: STORED or DEFLATED only, data
+   * inside the {@code zipSize}-byte file, a STORED size equal to its compressed size, and no
+   * declared inflation beyond what deflate can produce.
+   */
+  public static Entry bounds(ZipArchiveEntry ze, String file, long zipSize) throws ModelFormatException {
+    String name = ze.getName();
+    long off = ze.getDataOffset();
+    String what = "ZIP entry '" + name + "'";
+    int method = ze.getMethod();
+    if (method != ZipArchiveEntry.STORED && method != ZipArchiveEntry.DEFLATED) {
+      throw new ModelFormatException(file, what, Math.max(off, 0), "compression method " + method + " is not supported (STORED or DEFLATED only)");
+    }
+    long csize = ze.getCompressedSize();
+    long size = ze.getSize();
+    if (off < 0 || csize < 0 || size < 0 || off > zipSize || csize > zipSize - off) {
+      throw new ModelFormatException(file, what, Math.max(off, 0), "data [" + off + ", +" + csize
+          + ") lies outside the " + zipSize + "-byte file");
+    }
+    if (method == ZipArchiveEntry.STORED && size != csize) {
+      throw new ModelFormatException(file, what, off, "STORED entry with size " + size + " != compressed size " + csize);
+    }
+    if (method == ZipArchiveEntry.DEFLATED && size > csize * MAX_DEFLATE_RATIO + 1024) {
+      throw new ModelFormatException(file, what, off, "declares " + size + " bytes from " + csize
+          + " compressed bytes, beyond what deflate can produce (a zip bomb)");
+    }
+    return new Entry(name, method, off, csize, size);
+  }
+
+  /** True if a path-like entry name could escape its directory or name a drive (zip slip). */
+  public static boolean unsafeName(String name) {
+    if (name.isEmpty() || name.startsWith("/") || name.contains("\\") || name.contains("\0") || name.contains(":")) {
+      return true;
+    }
+    String body = name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
+    for (String seg : body.split("/", -1)) {
+      if (seg.isEmpty() || seg.equals(".") || seg.equals("..")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Copies the entry's uncompressed bytes to {@code out}, failing when they differ from the
+   * declared size (never writing more than it). Returns the number of bytes copied.
+   */
+  public static long copy(ZipFile zf, ZipArchiveEntry ze, Entry e, String file, WritableByteChannel out)
+      throws IOException {
+    String what = "ZIP entry '" + e.name() + "'";
+    long total = 0;
+    try (InputStream in = zf.getInputStream(ze)) {
+      byte[] buf = new byte[1 << 16];
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        total += n;
+        if (total > e.size()) {
+          throw new ModelFormatException(file, what, e.dataOffset(), "inflates to more than its declared " + e.size() + " bytes");
+        }
+        ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
+        while (b.hasRemaining()) {
+          out.write(b);
+        }
+      }
+    } catch (ModelFormatException ex) {
+      throw ex;
+    } catch (IOException | RuntimeException ex) {
+      throw new ModelFormatException(file, what, e.dataOffset(), "cannot inflate: " + ex.getMessage(), ex);
+    }
+    if (total != e.size()) {
+      throw new ModelFormatException(file, what, e.dataOffset(), "inflates to " + total + " bytes, but declares " + e.size());
+    }
+    return total;
+  }
+
+  /** Reads a small entry whole (a text file), refusing one that declares more than {@code max} bytes. */
+  public static byte[] readSmall(ZipFile zf, ZipArchiveEntry ze, Entry e, String file, int max) throws IOException {
+    String what = "ZIP entry '" + e.name() + "'";
+    if (e.size() > max) {
+      throw new ModelFormatException(file, what, e.dataOffset(), "declares " + e.size() + " bytes; at most " + max + " are allowed here");
+    }
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream((int) e.size());
+    copy(zf, ze, e, file, java.nio.channels.Channels.newChannel(bytes));
+    return bytes.toByteArray();
+  }
+}
