@@ -31,7 +31,8 @@ public final class TagList {
 
   /**
    * Parses a tag list: names oldest first, each valid and unique ignoring case, at least one and
-   * at most {@link #MAX_TAGS}; blank lines and a CR before LF are allowed.
+   * at most {@link #MAX_TAGS}; blank lines and a CR before LF are allowed. A bad name is refused
+   * with its line number appended to {@code what}.
    */
   public static List<String> parse(byte[] utf8, String file, String what, long offset) throws ModelFormatException {
     String text;
@@ -43,16 +44,19 @@ public final class TagList {
     }
     List<String> names = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (String line : text.split("\n")) {
-      String n = line.strip();
+    String[] lines = text.split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      String n = lines[i].strip();
       if (n.isEmpty()) {
         continue;
       }
       if (!isValid(n)) {
-        throw new ModelFormatException(file, what, offset, "'" + n + "' is not a valid tag name (" + RULE + ")");
+        throw new ModelFormatException(file, what + " line " + (i + 1), offset,
+            "'" + n + "' is not a valid tag name (" + RULE + ")");
       }
       if (!seen.add(n.toLowerCase(Locale.ROOT))) {
-        throw new ModelFormatException(file, what, offset, "lists tag '" + n + "' twice (tag names ignore case)");
+        throw new ModelFormatException(file, what + " line " + (i + 1), offset,
+            "lists tag '" + n + "' twice (tag names ignore case)");
       }
       names.add(n);
     }

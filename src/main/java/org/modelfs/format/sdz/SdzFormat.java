@@ -152,7 +152,9 @@ public final class SdzFormat {
     if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.contains("\0")
         || name.equals(".") || name.equals("..") || name.contains(":")) {
       throw new ModelFormatException(file, "ZIP entry '" + name + "'", Math.max(ze.getDataOffset(), 0),
-          "entry names in an SDZ must be flat file names (no directories, '..', drive or NUL)");
+          "entry names in an SDZ must be flat file names (no directories, '..', drive or NUL)"
+              + (name.indexOf('/') > 0 ? "; a zip whose entries lie below tag directories is zip-tags only with a "
+                  + TAGS_ENTRY + " and a <tag>/graph.fb" : ""));
     }
     return ZipIo.bounds(ze, file, zipSize);
   }

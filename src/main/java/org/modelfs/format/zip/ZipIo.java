@@ -8,6 +8,10 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.modelfs.format.ModelFormatException;
@@ -38,13 +42,29 @@ public final class ZipIo {
       return ZipFile.builder().setSeekableByteChannel(ch).setUseUnicodeExtraFields(false).get();
     } catch (IOException | RuntimeException e) {
       ch.close();
-      throw new ModelFormatException(file, "ZIP central directory", 0, "unreadable zip: " + e.getMessage(), e);
+      throw new ModelFormatException(file, "ZIP central directory", 0, "unreadable zip: " + messages(e), e);
     }
   }
 
   /**
-   * Checks an entry's method and data range against the file: STORED or DEFLATED only, data
-   * inside the {@code zipSize}-byte file, a STORED size equal to its compressed size, and no
+   * The distinct messages of {@code e} and its causes, joined: commons-compress wraps the one that
+   * names the entry ("data for x overlaps with central directory") in a generic one.
+   */
+  private static String messages(Throwable e) {
+    List<String> out = new ArrayList<>();
+    for (Throwable t = e; t != null && out.size() < 8; t = t.getCause()) {
+      String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+      if (!out.contains(m)) {
+        out.add(m);
+      }
+    }
+    return String.join(": ", out);
+  }
+
+  /**
+   * Checks an entry's method and data range against the file: STORED or DEFLATED only, not
+   * encrypted (a STORED entry would otherwise be read as plain bytes), data inside the
+   * {@code zipSize}-byte file, a STORED size equal to its compressed size, and no
    * declared inflation beyond what deflate can produce.
    */
   public static Entry bounds(ZipArchiveEntry ze, String file, long zipSize) throws ModelFormatException {
@@ -54,6 +74,9 @@ public final class ZipIo {
     int method = ze.getMethod();
     if (method != ZipArchiveEntry.STORED && method != ZipArchiveEntry.DEFLATED) {
       throw new ModelFormatException(file, what, Math.max(off, 0), "compression method " + method + " is not supported (STORED or DEFLATED only)");
+    }
+    if (ze.getGeneralPurposeBit().usesEncryption() || ze.getGeneralPurposeBit().usesStrongEncryption()) {
+      throw new ModelFormatException(file, what, Math.max(off, 0), "is encrypted; encrypted entries are not supported");
     }
     long csize = ze.getCompressedSize();
     long size = ze.getSize();
@@ -69,6 +92,29 @@ public final class ZipIo {
           + " compressed bytes, beyond what deflate can produce (a zip bomb)");
     }
     return new Entry(name, method, off, csize, size);
+  }
+
+  /**
+   * Refuses entries whose data overlap: a central directory that points several entries at the
+   * same deflate stream would inflate it once per entry, beyond any ratio bound on the file (the
+   * overlapping zip bomb). Empty entries are not compared.
+   */
+  public static void checkNoOverlap(Collection<Entry> entries, String file) throws ModelFormatException {
+    List<Entry> sorted = new ArrayList<>();
+    for (Entry e : entries) {
+      if (e.compressedSize() > 0) {
+        sorted.add(e);
+      }
+    }
+    sorted.sort(Comparator.comparingLong(Entry::dataOffset));
+    for (int i = 1; i < sorted.size(); i++) {
+      Entry a = sorted.get(i - 1);
+      Entry b = sorted.get(i);
+      if (b.dataOffset() < a.dataOffset() + a.compressedSize()) {
+        throw new ModelFormatException(file, "ZIP entry '" + b.name() + "'", b.dataOffset(), "data overlaps that of entry '"
+            + a.name() + "' [" + a.dataOffset() + ", +" + a.compressedSize() + ") (overlapping entries: a zip bomb)");
+      }
+    }
   }
 
   /** True if a path-like entry name could escape its directory or name a drive (zip slip). */

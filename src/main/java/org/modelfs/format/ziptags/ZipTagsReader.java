@@ -117,6 +117,7 @@ public final class ZipTagsReader {
       }
       raw.put(name, ze);
     }
+    ZipIo.checkNoOverlap(entries.values(), file);
     ZipIo.Entry list = entries.get(Layout.TAGS);
     if (list == null) {
       throw new ModelFormatException(file, "ZIP entries", 0, "no " + Layout.TAGS + ": not a zip-tags file");
@@ -165,15 +166,11 @@ public final class ZipTagsReader {
 
   private Tag readTag(String tag) throws IOException {
     String graphName = Layout.file(tag, Layout.GRAPH);
-    ByteSource graphSrc = binary(graphName);
+    ByteSource graphSrc = flatBuffer(graphName, "a FlatGraph");
     if (graphSrc == null) {
       throw new ModelFormatException(file, "tag '" + tag + "'", 0, "has no " + graphName);
     }
-    long gsize = graphSrc.size();
-    if (gsize > GraphWriter.MAX_FLATBUFFER) {
-      throw new ModelFormatException(file, "ZIP entry '" + graphName + "'", 0, gsize + " bytes; a FlatGraph is under 2 GiB");
-    }
-    GraphRef ref = new GraphRef(graphSrc, 0, gsize, GraphRef.Convention.SDNB);
+    GraphRef ref = new GraphRef(graphSrc, 0, graphSrc.size(), GraphRef.Convention.SDNB);
     GraphReader.Content g = GraphReader.read(ref, graphSrc.name());
     if (!g.stubs().isEmpty()) {
       throw new ModelFormatException(graphSrc.name(), "FlatGraph", 0, "variable '" + g.stubs().keySet().iterator().next()
@@ -183,7 +180,7 @@ public final class ZipTagsReader {
     List<UpdaterState> updater = new ArrayList<>(g.updater());
     updater.addAll(readUpdater(tag, updater));
     String training = g.trainingConfig();
-    ByteSource tc = binary(Layout.file(tag, Layout.TRAINING));
+    ByteSource tc = flatBuffer(Layout.file(tag, Layout.TRAINING), "a FlatGraph");
     if (tc != null) {
       training = GraphReader.read(new GraphRef(tc, 0, tc.size(), GraphRef.Convention.SDNB), tc.name()).trainingConfig();
     }
@@ -290,7 +287,7 @@ public final class ZipTagsReader {
     String target = Layout.array(owner, area, Integer.parseInt(num));
     ArrayData a = arrays.get(target);
     if (a == null) {
-      ByteSource src = binary(target);
+      ByteSource src = flatBuffer(target, "an array file (one FlatArray FlatBuffer)");
       if (src == null) {
         throw error(entry, what, "reference '" + ref + "': the zip has no entry '" + target + "'");
       }
@@ -301,6 +298,19 @@ public final class ZipTagsReader {
       arrays.put(target, a);
     }
     return a;
+  }
+
+  /**
+   * A FlatBuffer entry's bytes ({@link #binary}), refusing one that declares 2 GiB or more before
+   * inflating any of it; {@code null} if absent.
+   */
+  private ByteSource flatBuffer(String name, String kind) throws IOException {
+    ZipIo.Entry e = entries.get(name);
+    if (e != null && e.size() > GraphWriter.MAX_FLATBUFFER) {
+      throw new ModelFormatException(file, "ZIP entry '" + name + "'", e.dataOffset(),
+          "declares " + e.size() + " bytes; " + kind + " is under 2 GiB");
+    }
+    return binary(name);
   }
 
   /** A binary entry's bytes: a window of the zip, or of the inflated copy; {@code null} if absent. */
