@@ -68,7 +68,7 @@ public final class Models {
       return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
     }
     if (SdzFormat.sniff(src)) {
-      if (ZipTagsReader.sniff(path, location)) {
+      if (ZipTagsReader.sniff(path, src)) {
         return new Model(location, ModelFormat.ZIP_TAGS, ZipTagsReader.read(path, src, closer), closer);
       }
       return new Model(location, ModelFormat.SDZ, SdzFormat.readTags(path, src, closer, DEFAULT_TAG), closer);

@@ -76,6 +76,7 @@ public final class SdzFormat {
     Map<String, ByteSource> sdnb = new LinkedHashMap<>();
     List<ByteSource> inflated = new ArrayList<>();
     List<String> tagNames = null;
+    ZipIo.checkEntryCount(zipSource, file, MAX_ENTRIES, "an SDZ");
     try (ZipFile zf = ZipIo.open(zip, file)) {
       List<ZipArchiveEntry> all = Collections.list(zf.getEntriesInPhysicalOrder());
       if (all.size() > MAX_ENTRIES) {
@@ -83,6 +84,7 @@ public final class SdzFormat {
             all.size() + " entries, more than the " + MAX_ENTRIES + " an SDZ may hold");
       }
       long zipSize = zipSource.size();
+      Map<ZipIo.Entry, ZipArchiveEntry> checked = new LinkedHashMap<>();
       for (ZipArchiveEntry ze : all) {
         ZipIo.Entry e = check(ze, file, zipSize);
         if (e == null) {
@@ -91,6 +93,12 @@ public final class SdzFormat {
         if (entries.put(e.name(), e) != null) {
           throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(), "duplicate entry name");
         }
+        checked.put(e, ze);
+      }
+      ZipIo.checkNoOverlap(entries.values(), file); // before inflating anything
+      for (Map.Entry<ZipIo.Entry, ZipArchiveEntry> ce : checked.entrySet()) {
+        ZipIo.Entry e = ce.getKey();
+        ZipArchiveEntry ze = ce.getValue();
         if (e.name().equals(TAGS_ENTRY)) {
           tagNames = tagList(zf, ze, e, file);
           continue;

@@ -3,6 +3,7 @@ package org.modelfs.format.zip;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.util.List;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.modelfs.format.ModelFormatException;
+import org.modelfs.io.ByteSource;
 
 /**
  * The zip plumbing both zip formats (SDZ and zip-tags) share: opening the central directory,
@@ -59,6 +61,57 @@ public final class ZipIo {
       }
     }
     return String.join(": ", out);
+  }
+
+  /**
+   * Refuses a zip whose central directory holds more than {@code max} records, counting them
+   * before any zip library indexes them (which costs memory per record): finds the end record
+   * (Zip64 too) and walks the directory's fixed-size headers. A zip without an end record is
+   * left for the zip library to refuse. {@code holder} names the format in the message
+   * ("an SDZ").
+   */
+  public static void checkEntryCount(ByteSource src, String file, int max, String holder) throws IOException {
+    long size = src.size();
+    int tailLen = (int) Math.min(size, 0xFFFF + 22);
+    ByteBuffer tail = ByteBuffer.allocate(tailLen).order(ByteOrder.LITTLE_ENDIAN);
+    src.readFully(tail, size - tailLen);
+    int eocd = -1;
+    for (int i = tailLen - 22; i >= 0; i--) {
+      if (tail.getInt(i) == 0x06054b50) {
+        eocd = i;
+        break;
+      }
+    }
+    if (eocd < 0) {
+      return;
+    }
+    long cdOffset = tail.getInt(eocd + 16) & 0xFFFFFFFFL;
+    if (cdOffset == 0xFFFFFFFFL && eocd >= 20 && tail.getInt(eocd - 20) == 0x07064b50) {
+      long z64 = tail.getLong(eocd - 20 + 8);
+      ByteBuffer rec = ByteBuffer.allocate(56).order(ByteOrder.LITTLE_ENDIAN);
+      if (z64 < 0 || z64 > size - 56) {
+        return;
+      }
+      src.readFully(rec, z64);
+      if (rec.getInt(0) != 0x06064b50) {
+        return;
+      }
+      cdOffset = rec.getLong(48);
+    }
+    ByteBuffer head = ByteBuffer.allocate(46).order(ByteOrder.LITTLE_ENDIAN);
+    long pos = cdOffset;
+    for (int count = 0; pos >= 0 && pos <= size - 46; count++) {
+      head.clear();
+      src.readFully(head, pos);
+      if (head.getInt(0) != 0x02014b50) {
+        return;
+      }
+      if (count >= max) {
+        throw new ModelFormatException(file, "ZIP central directory", cdOffset,
+            "at least " + (max + 1L) + " entries, more than the " + max + " " + holder + " may hold");
+      }
+      pos += 46L + (head.getShort(28) & 0xFFFF) + (head.getShort(30) & 0xFFFF) + (head.getShort(32) & 0xFFFF);
+    }
   }
 
   /**

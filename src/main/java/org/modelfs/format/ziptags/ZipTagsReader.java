@@ -66,7 +66,9 @@ public final class ZipTagsReader {
   }
 
   /** True if the zip at {@code zip} has a {@code tags.txt} and some {@code <tag>/graph.fb}: zip-tags, not SDZ. */
-  public static boolean sniff(Path zip, String file) throws IOException {
+  public static boolean sniff(Path zip, ByteSource zipSource) throws IOException {
+    String file = zipSource.name();
+    ZipIo.checkEntryCount(zipSource, file, MAX_ENTRIES, "a zip-tags file");
     try (ZipFile z = ZipIo.open(zip, file)) {
       boolean tags = false;
       boolean graph = false;
@@ -240,6 +242,9 @@ public final class ZipTagsReader {
       Map<String, ArrayData> states = new LinkedHashMap<>();
       for (String t : line.tokens().subList(1, line.tokens().size())) {
         int eq = t.indexOf('=');
+        if (eq == 0) {
+          throw error(entry, what, "'" + t + "' has an empty key; an empty key is written '%'");
+        }
         if (eq < 0) {
           throw error(entry, what, "'" + t + "' names no state key; zip-tags writes each state as <key>=<index>");
         }

@@ -129,6 +129,18 @@ class SdzBadInputTest {
     assertNull(BadInput.openTimed(zip("d.sdz", List.of(Item.deflated("model.sdnb", small.bytes()))), "deflated"));
   }
 
+  /** Two central directory records pointing at one deflated entry: the overlapping zip bomb. */
+  @Test
+  void overlappingEntriesAreRefusedBeforeInflating() throws IOException {
+    Path z = zip("overlap.sdz", List.of(Item.deflated("model.sdnb", small.bytes()), Item.deflated("tag.x", small.bytes())));
+    assertNull(BadInput.openTimed(z, "two deflated entries"), "before the patch the zip opens");
+    byte[] b = Files.readAllBytes(z);
+    Zips.putU32(b, Zips.entry(b, "tag.x").cd() + 42, Zips.entry(b, "model.sdnb").lfh());
+    Files.write(z, b);
+    String m = assertRefused(z, "tag.x's record points at model.sdnb's data").getMessage();
+    assertTrue(m.contains("data overlaps that of entry") && m.contains("overlapping entries"), m);
+  }
+
   // ---- not a zip ---------------------------------------------------------------------------------
 
   static Stream<Arguments> notZips() {

@@ -88,6 +88,7 @@ class ZipTagsTextBadInputTest {
             "'0' names no state key; zip-tags writes each state as <key>=<index>"),
         c("one bare index among keys", line(U, 1, "layer1/W V=0 1"), U, 1, "'1' names no state key"),
         c("param only", line(U, 1, "layer1/W"), U, 1, "expected '<param> <key>=<index> …'"),
+        c("empty key", line(U, 1, "layer1/W =0 M=1"), U, 1, "'=0' has an empty key; an empty key is written '%'"),
         c("key given twice", line(U, 1, "layer1/W V=0 V=1"), U, 1, "state key 'V' of 'layer1/W' given twice"),
         c("key given twice, escaped once", line(U, 1, "layer1/W V=0 %56=1"), U, 1, "state key 'V' of 'layer1/W' given twice"),
         c("param listed twice", e -> e.append(U, "layer1/W V=0 M=1"), U, 5, "updater state of 'layer1/W' listed twice"),
