@@ -12,11 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,6 +35,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
 import org.modelfs.testing.ModelTsv;
 import org.modelfs.testing.SyntheticModels;
+import org.modelfs.testing.RecursiveCopy;
 import org.modelfs.testing.TreeTsv;
 
 /**
@@ -61,10 +59,10 @@ class ZipTagsTest {
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Files.move(fs.getPath("/tags/default"), fs.getPath("/tags/v1"));
-      copyTree(fs.getPath("/tags/v1"), fs.getPath("/tags/v2"));
+      RecursiveCopy.copyTree(fs.getPath("/tags/v1"), fs.getPath("/tags/v2"));
       Files.write(fs.getPath("/tags/v2/params/big/w0"), pattern(1));
       Files.write(fs.getPath("/tags/v2/params/big/w1"), pattern(2));
-      copyTree(fs.getPath("/tags/v2"), fs.getPath("/tags/v3"));
+      RecursiveCopy.copyTree(fs.getPath("/tags/v2"), fs.getPath("/tags/v3"));
       Files.write(fs.getPath("/tags/v3/params/big/w2"), pattern(3));
       Files.write(fs.getPath("/tags/v3/params/big/w3"), pattern(4));
     }
@@ -167,7 +165,7 @@ class ZipTagsTest {
       ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
-      copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
+      RecursiveCopy.copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
     }
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int rc = Main.run(new String[] {"convert", model.toString(), tmp.resolve("x.sdnb").toString()},
@@ -220,23 +218,6 @@ class ZipTagsTest {
     try (ZipFile zf = ZipFile.builder().setPath(zip).get(); var in = zf.getInputStream(zf.getEntry(name))) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-  }
-
-  /** A generic recursive copy, as any script would write it. */
-  private static void copyTree(Path from, Path to) throws IOException {
-    Files.walkFileTree(from, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
-        return FileVisitResult.CONTINUE;
-      }
-    });
   }
 
   private static List<String> list(Path dir) throws IOException {
