@@ -64,15 +64,16 @@ class FileSystemWriteInteropTest {
 
   /**
    * Issue 5's scenario on the DL4J side: clone tag default to v2 (Files.copy of every file),
-   * change v2's layer0/W, commit as SDZ; converting the newest tag to fb gives DL4J v2's values.
+   * change v2's layer0/W, commit as SDZ or zip-tags; converting the newest tag to fb gives DL4J v2's values.
    */
-  @Test
-  void theNewestTagOfAMultiTagSdzIsWhatDl4jLoads() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"sdz", "zip-tags"})
+  void theNewestTagOfAMultiTagModelIsWhatDl4jLoads(String format) throws Exception {
     Path fb = tmp.resolve("mlp.fb");
     Dl4jModels.mlp(fb, DataType.FLOAT, 8, true);
-    Path sdz = tmp.resolve("mlp.sdz");
+    Path sdz = tmp.resolve(format.equals("sdz") ? "mlp.sdz" : "mlp.zip");
     float[] newW;
-    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("format", "sdz"))) {
+    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("format", format))) {
       Files.createDirectory(fs.getPath("/tags/v2"));
       try (java.util.stream.Stream<Path> files = Files.walk(fs.getPath("/tags/default"))) {
         for (Path f : files.filter(Files::isRegularFile).toList()) {
@@ -85,6 +86,7 @@ class FileSystemWriteInteropTest {
     Files.move(fb, sdz);
     Path newest = tmp.resolve("newest.fb");
     try (org.modelfs.model.Model m = org.modelfs.format.Models.open(sdz)) {
+      assertEquals(org.modelfs.format.ModelFormat.fromToken(format), m.format());
       assertEquals(java.util.List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
       org.modelfs.format.ModelWriter.write(m.newest(), newest,
           org.modelfs.format.WriteOptions.of(org.modelfs.format.ModelFormat.FB).withDropMetadata(true));

@@ -16,12 +16,13 @@ import org.modelfs.model.Model;
  * {@code convert IN OUT}: rewrites a model in another format, streaming every array from the
  * input through a bounded buffer. The format comes from {@code --format} or OUT's extension;
  * {@code --max-shard-bytes} makes SDNB output sharded (OUT names the base) and SDZ output hold
- * shards.
+ * shards. Every tag is kept: a model with several tags converts only to sdz or zip-tags (take
+ * one tag out with {@code extract}).
  */
 final class ConvertCommand implements Command {
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz] [--max-shard-bytes N]"
+    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--drop-metadata]";
   }
 
@@ -33,12 +34,16 @@ final class ConvertCommand implements Command {
     Path target = Path.of(p.positional().get(1));
     WriteOptions opts = options(p, target);
     try (Model m = Models.open(in)) {
+      if (m.tags().size() > 1 && !opts.format().holdsTags()) {
+        throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
+            + " holds one: convert to sdz or zip-tags, or take one tag out with extract");
+      }
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
       List<Path> written;
       // the target's writer lock: no mount commits into it meanwhile, and recovery knows a writer was here
       try (WriterLock lock = WriterLock.acquire(WriterLock.identity(target))) {
-        written = ModelWriter.write(m.newest(), target, opts);
+        written = ModelWriter.writeTags(m.tags(), target, opts);
       }
       for (Path w : written) {
         err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
@@ -56,9 +61,9 @@ final class ConvertCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(e.getMessage());
     }
-    if (format == null || format == ModelFormat.ZIP_TAGS) {
+    if (format == null) {
       throw new Args.UsageException("cannot tell the output format from '" + target.getFileName()
-          + "'; give --format fb|sdnb|sdz");
+          + "'; give --format fb|sdnb|sdz|zip-tags");
     }
     WriteOptions o = WriteOptions.of(format);
     String max = p.option("max-shard-bytes");
@@ -84,8 +89,8 @@ final class ConvertCommand implements Command {
       if (!c.equals("stored") && !c.equals("deflate")) {
         throw new Args.UsageException("--compression must be stored or deflate, got '" + c + "'");
       }
-      if (o.format() != ModelFormat.SDZ) {
-        throw new Args.UsageException("--compression applies to sdz output only");
+      if (o.format() != ModelFormat.SDZ && o.format() != ModelFormat.ZIP_TAGS) {
+        throw new Args.UsageException("--compression applies to sdz and zip-tags output only");
       }
       o = o.withDeflate(c.equals("deflate"));
     }
@@ -97,7 +102,7 @@ final class ConvertCommand implements Command {
     if (o.format() == ModelFormat.SHARDED_SDNB || (o.format() == ModelFormat.SDZ && o.shardedSdz())) {
       s += ", shards of at most " + o.maxShardBytes() + " bytes";
     }
-    if (o.format() == ModelFormat.SDZ) {
+    if (o.format() == ModelFormat.SDZ || o.format() == ModelFormat.ZIP_TAGS) {
       s += o.deflate() ? ", deflated" : ", stored";
     }
     return s;

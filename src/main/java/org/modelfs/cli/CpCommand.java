@@ -147,7 +147,8 @@ final class CpCommand implements Command {
     }
   }
 
-  private static boolean sameModel(String a, String b) throws IOException {
+  /** Whether two model arguments name the same file (or, when one is missing, the same path). */
+  static boolean sameModel(String a, String b) throws IOException {
     Path pa = Path.of(a);
     Path pb = Path.of(b);
     return Files.exists(pa) && Files.exists(pb) ? Files.isSameFile(pa, pb)

@@ -15,17 +15,19 @@ public final class Main {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
-  private static final Map<String, Command> COMMANDS = Map.of(
-      "info", new InfoCommand(),
-      "convert", new ConvertCommand(),
-      "tree", new TreeCommand(),
-      "ls", new LsCommand(),
-      "cp", new CpCommand(),
-      "rm", new RmCommand(),
-      "meta", new MetaCommand(),
-      "cat", new CatCommand(),
-      "tag", new TagCommand(),
-      "extract", new ExtractCommand());
+  private static final Map<String, Command> COMMANDS = Map.ofEntries(
+      Map.entry("info", new InfoCommand()),
+      Map.entry("convert", new ConvertCommand()),
+      Map.entry("tree", new TreeCommand()),
+      Map.entry("ls", new LsCommand()),
+      Map.entry("cp", new CpCommand()),
+      Map.entry("rm", new RmCommand()),
+      Map.entry("meta", new MetaCommand()),
+      Map.entry("cat", new CatCommand()),
+      Map.entry("tag", new TagCommand()),
+      Map.entry("extract", new ExtractCommand()),
+      Map.entry("avg", new AvgCommand()),
+      Map.entry("diff", new DiffCommand()));
 
   private Main() {}
 

@@ -26,6 +26,11 @@ public enum ModelFormat {
     return token;
   }
 
+  /** True if the format keeps several named tags (sdz, zip-tags); the others hold one, {@code default}. */
+  public boolean holdsTags() {
+    return this == SDZ || this == ZIP_TAGS;
+  }
+
   /** The format for a CLI/env token; {@code sharded} is accepted for {@link #SHARDED_SDNB}. */
   public static ModelFormat fromToken(String token) {
     String t = token.toLowerCase(Locale.ROOT);
@@ -37,7 +42,7 @@ public enum ModelFormat {
     if (t.equals("sharded")) {
       return SHARDED_SDNB;
     }
-    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz)");
+    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags)");
   }
 
   /** The format a file name's extension suggests, or {@code null}. */

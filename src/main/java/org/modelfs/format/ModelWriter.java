@@ -16,6 +16,7 @@ import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.format.sdz.SdzFormat;
+import org.modelfs.format.ziptags.ZipTagsWriter;
 import org.modelfs.journal.CommitRecord;
 import org.modelfs.journal.Durable;
 import org.modelfs.io.CountingOutput;
@@ -43,13 +44,13 @@ public final class ModelWriter {
       }
     }
     if (options.format() == ModelFormat.ZIP_TAGS) {
-      out.add("writing zip-tags is not supported yet");
+      out.addAll(ZipTagsWriter.problems(tag));
     }
     return out;
   }
 
   /** Keys SDNB writers add by themselves; losing them loses nothing the user wrote. */
-  static boolean isFormatKey(String key) {
+  public static boolean isFormatKey(String key) {
     return key.equals(SdnbFormat.KEY_VERSION) || key.equals(SdnbFormat.KEY_TYPE)
         || key.equals(SdnbFormat.KEY_CREATED) || key.equals(SdnbFormat.KEY_FRAMEWORK)
         || key.equals(SdnbFormat.KEY_SHARD_INDEX) || key.equals(SdnbFormat.KEY_SHARD_TYPE);
@@ -82,30 +83,43 @@ public final class ModelWriter {
       case SDZ -> {
         return writeSdz(sdzParts(tag, options, file), out, options);
       }
+      case ZIP_TAGS -> {
+        return writeSdz(ZipTagsWriter.parts(List.of(tag), file), out, options);
+      }
       default -> throw new ModelFormatException(out.toString(), "model to write", 0,
           "writing " + options.format() + " is not supported yet");
     }
   }
 
   /**
-   * Writes several tags (oldest first) as one SDZ: the newest as the model DL4J loads
-   * ({@code model.sdnb} or its shards), each older one as the SDNB entry {@code tag.<name>},
-   * and their order in {@code tags.txt} (docs/FORMATS.md).
+   * Writes several tags (oldest first) as one file: as zip-tags, or as an SDZ with the newest
+   * as the model DL4J loads ({@code model.sdnb} or its shards), each older one as the SDNB entry
+   * {@code tag.<name>}, and their order in {@code tags.txt} (docs/FORMATS.md).
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options) throws IOException {
     if (tags.size() == 1 && tags.get(0).name().equals(Models.DEFAULT_TAG)) {
       return write(tags.get(0), out, options);
     }
-    if (options.format() != ModelFormat.SDZ) {
+    if (!options.format().holdsTags()) {
       throw new ModelFormatException(out.toString(), "model to write", 0,
-          "the " + options.format().token() + " format holds one tag named default; sdz holds several");
+          "the " + options.format().token() + " format holds one tag named default; sdz and zip-tags hold several");
+    }
+    String file = String.valueOf(out.getFileName());
+    if (options.format() == ModelFormat.ZIP_TAGS) {
+      List<String> problems = new ArrayList<>();
+      for (Tag t : tags) {
+        problems.addAll(problems(t, options));
+      }
+      if (!problems.isEmpty()) {
+        throw new ModelFormatException(out.toString(), "model to write", 0, String.join("; ", problems));
+      }
+      return writeSdz(ZipTagsWriter.parts(tags, file), out, options);
     }
     Tag newest = tags.get(tags.size() - 1);
     List<String> problems = problems(newest, options);
     if (!problems.isEmpty()) {
       throw new ModelFormatException(out.toString(), "model to write", 0, String.join("; ", problems));
     }
-    String file = String.valueOf(out.getFileName());
     List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, file));
     parts.addAll(SdzFormat.olderTagParts(tags, file));
     return writeSdz(parts, out, options);

@@ -13,6 +13,7 @@ import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.format.sdz.SdzFormat;
+import org.modelfs.format.ziptags.ZipTagsReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
@@ -20,7 +21,8 @@ import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
 
 /**
- * Opens any supported model file by its content (PRODUCT.md §1 detection) into a {@link Model}
+ * Opens any supported model file by its content (PRODUCT.md §1 detection: SDNB magic, a zip
+ * with {@code tags.txt} and {@code <tag>/graph.fb} = zip-tags, other zips = SDZ, else fb) into a {@link Model}
  * index; the writing side is {@link ModelWriter}.
  */
 public final class Models {
@@ -66,6 +68,9 @@ public final class Models {
       return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
     }
     if (SdzFormat.sniff(src)) {
+      if (ZipTagsReader.sniff(path, src)) {
+        return new Model(location, ModelFormat.ZIP_TAGS, ZipTagsReader.read(path, src, closer), closer);
+      }
       return new Model(location, ModelFormat.SDZ, SdzFormat.readTags(path, src, closer, DEFAULT_TAG), closer);
     }
     try {

@@ -62,6 +62,14 @@ public enum DType {
   }
 
   /**
+   * Whether the elements are IEEE-style binary floating point: DOUBLE, FLOAT, HALF (binary16) and
+   * BFLOAT16. FLOAT8 is not: ND4J defines no encoding for it.
+   */
+  public boolean isFloatingPoint() {
+    return this == DOUBLE || this == FLOAT || this == HALF || this == BFLOAT16;
+  }
+
+  /**
    * Whether legacy (format A) files hold this type's elements byte-swapped to big-endian. DL4J
    * 1.0.0-M2.1 writes BFLOAT16 and UINT16 swapped but reads them back without swapping, so what
    * M2.1 sees is the stored bytes as they are; we read and write those two types unswapped too,

@@ -364,7 +364,7 @@ final class ModelChanges {
       List<String> names = dir.toAbsolutePath().normalize().names();
       boolean tag = names.size() == 2 && names.get(0).equals(ModelTree.TAGS);
       if (tag) {
-        checkTagName(names.get(1), dir.toString());
+        checkTagName(names.get(1), dir.toString(), null);
       }
       if (fs.lookup(dir) != null) {
         throw new FileAlreadyExistsException(dir.toString(), null, tag ? "the tag exists" : null);
@@ -393,17 +393,24 @@ final class ModelChanges {
   void renameTag(ModelPath source, ModelPath target) throws IOException {
     lock.lock();
     try {
-      begin();
       String from = tagDir(fs.find(source).canonical());
       List<String> names = target.toAbsolutePath().normalize().names();
       if (from == null || names.size() != 2 || !names.get(0).equals(ModelTree.TAGS)) {
         throw new FileSystemException(source.toString(), target.toString(), "a tag moves only to /tags/<new name>");
       }
       String to = names.get(1);
-      if (!to.equalsIgnoreCase(from) && fs.lookup(target) != null) {
-        throw new FileAlreadyExistsException(target.toString());
+      if (to.equals(from)) {
+        return; // a move onto itself
       }
-      checkTagName(to, target.toString());
+      begin();
+      if (to.equalsIgnoreCase(from)) {
+        checkTagName(to, target.toString(), from); // a change of case only
+      } else {
+        checkTagName(to, target.toString(), null);
+        if (fs.lookup(target) != null) {
+          throw new FileAlreadyExistsException(target.toString(), null, "the tag exists");
+        }
+      }
       List<Tag> tags = new ArrayList<>(fs.tags());
       tags.replaceAll(t -> t.name().equals(from)
           ? new Tag(to, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata()) : t);
@@ -451,12 +458,13 @@ final class ModelChanges {
     return canonical.size() == 2 && canonical.get(0).equals(ModelTree.TAGS) ? canonical.get(1) : null;
   }
 
-  private String checkTagName(String name, String path) throws FileSystemException {
-    if (!Validation.validTagName(name)) {
-      throw new FileSystemException(path, null, "a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+  /** Checks {@code name} against the tag rule and the other tags' names ({@code self} is the tag being renamed). */
+  private String checkTagName(String name, String path, String self) throws FileSystemException {
+    if (!org.modelfs.format.TagList.isValid(name)) {
+      throw new FileSystemException(path, null, "a tag name is " + org.modelfs.format.TagList.RULE);
     }
     for (Tag t : fs.tags()) {
-      if (t.name().equalsIgnoreCase(name) && !t.name().equals(name)) {
+      if (t.name().equalsIgnoreCase(name) && !t.name().equals(name) && !t.name().equals(self)) {
         throw new FileAlreadyExistsException(path, null, "tag names are unique ignoring case: '" + t.name() + "' exists");
       }
     }

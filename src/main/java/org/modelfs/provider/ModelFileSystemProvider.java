@@ -233,11 +233,11 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
             "two mounted models commit separately");
       }
     }
-    if (t.getFileSystem().lookup(t) != null && isSameFile(s, t)) {
+    if (s.getFileSystem() == t.getFileSystem() && ModelChanges.tagDir(s.getFileSystem().find(s).canonical()) != null) {
+      s.getFileSystem().changes().renameTag(s, t); // before isSameFile: tags/v1 → tags/V1 renames
       return;
     }
-    if (s.getFileSystem() == t.getFileSystem() && ModelChanges.tagDir(s.getFileSystem().find(s).canonical()) != null) {
-      s.getFileSystem().changes().renameTag(s, t);
+    if (t.getFileSystem().lookup(t) != null && isSameFile(s, t)) {
       return;
     }
     ModelChanges.copy(s, t, replace(options));

@@ -22,18 +22,18 @@ final class Validation {
 
   static List<String> problems(List<Tag> tags, ModelFormat format) {
     List<String> out = new ArrayList<>();
-    if (format == ModelFormat.SDZ) {
-      // sdz holds any number of tags (tags.txt + tag.<name> entries)
+    if (format.holdsTags()) {
+      // sdz and zip-tags hold any number of tags
     } else if (tags.size() != 1) {
-      out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz holds several), the tree has "
+      out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz and zip-tags hold several), the tree has "
           + tags.size());
     } else if (!tags.get(0).name().equals(org.modelfs.format.Models.DEFAULT_TAG)) {
       out.add("/tags/" + tags.get(0).name() + ": the " + format.token() + " format keeps no tag name; its one tag is '"
           + org.modelfs.format.Models.DEFAULT_TAG + "'");
     }
     for (Tag t : tags) {
-      if (!validTagName(t.name())) {
-        out.add("/tags/" + t.name() + ": a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+      if (!org.modelfs.format.TagList.isValid(t.name())) {
+        out.add("/tags/" + t.name() + ": a tag name is " + org.modelfs.format.TagList.RULE);
       }
     }
     for (Tag t : tags) {
@@ -61,10 +61,6 @@ final class Validation {
       }
     }
     return out;
-  }
-
-  static boolean validTagName(String name) {
-    return name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   }
 
   private static void check(List<String> out, String path, ArrayData a) {

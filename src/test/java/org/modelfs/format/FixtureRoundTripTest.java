@@ -28,7 +28,9 @@ public class FixtureRoundTripTest {
         new Object[] {"sharded", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(200), "out.sdnb"},
         new Object[] {"sdz-stored", WriteOptions.of(ModelFormat.SDZ), "out.sdz"},
         new Object[] {"sdz-deflate", WriteOptions.of(ModelFormat.SDZ).withDeflate(true), "out.sdz"},
-        new Object[] {"sdz-sharded", WriteOptions.of(ModelFormat.SDZ).withMaxShardBytes(200), "out.sdz"});
+        new Object[] {"sdz-sharded", WriteOptions.of(ModelFormat.SDZ).withMaxShardBytes(200), "out.sdz"},
+        new Object[] {"zip-tags", WriteOptions.of(ModelFormat.ZIP_TAGS), "out.zip"},
+        new Object[] {"zip-tags-deflate", WriteOptions.of(ModelFormat.ZIP_TAGS).withDeflate(true), "out.zip"});
   }
 
   static List<Arguments> cases() throws Exception {

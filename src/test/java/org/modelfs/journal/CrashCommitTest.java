@@ -73,6 +73,7 @@ class CrashCommitTest {
     SDNB("m.sdnb", true),
     SHARDED("m.sdnb", true),
     SDZ("m.sdz", true),
+    ZIP_TAGS("m.zip", true),
     FB("m.fb", false);
 
     final String file;
@@ -97,6 +98,11 @@ class CrashCommitTest {
   @Test
   void killedSdzCommitsLeaveOldOrNewModel() throws Exception {
     crashLoop(Kind.SDZ, kills(Kind.SDZ));
+  }
+
+  @Test
+  void killedZipTagsCommitsLeaveOldOrNewModel() throws Exception {
+    crashLoop(Kind.ZIP_TAGS, kills(Kind.ZIP_TAGS));
   }
 
   @Test
@@ -462,6 +468,7 @@ class CrashCommitTest {
         case SDNB -> WriteOptions.of(ModelFormat.SDNB);
         case SHARDED -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(2 * 4L * elements);
         case SDZ -> WriteOptions.of(ModelFormat.SDZ);
+        case ZIP_TAGS -> WriteOptions.of(ModelFormat.ZIP_TAGS);
         case FB -> WriteOptions.of(ModelFormat.FB);
       };
       ModelWriter.write(s.tag(), model, o);

@@ -44,9 +44,11 @@ class MapTest {
       case "sdz-deflate" -> WriteOptions.of(ModelFormat.SDZ).withDeflate(true);
       case "fb" -> WriteOptions.of(ModelFormat.FB);
       case "sharded" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(2_000_000);
+      case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);
       default -> throw new IllegalArgumentException(format);
     };
-    Path out = tmp.resolve("m." + (format.startsWith("sdz") ? "sdz" : format.equals("fb") ? "fb" : "sdnb"));
+    Path out = tmp.resolve("m." + (format.startsWith("sdz") ? "sdz" : format.equals("fb") ? "fb"
+        : format.equals("zip-tags") ? "zip" : "sdnb"));
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 3, ELEMENTS);
     try (var data = synthetic.data()) {
       ModelWriter.write(synthetic.tag(), out, opts);
@@ -55,7 +57,7 @@ class MapTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sdnb", "sdz", "sharded"})
+  @ValueSource(strings = {"sdnb", "sdz", "sharded", "zip-tags"})
   void rawArraysMapTheContainerItself(String format) throws IOException {
     Path model = write(format);
     long absolute;

@@ -7,12 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.FileSystem;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -24,6 +20,7 @@ import org.modelfs.format.Models;
 import org.modelfs.model.Model;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.ModelTsv;
+import org.modelfs.testing.RecursiveCopy;
 import org.modelfs.testing.TreeTsv;
 
 /**
@@ -44,7 +41,7 @@ class MultiTagSdzTest {
       newW[i] = (byte) i;
     }
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("format", "sdz"))) {
-      copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
+      RecursiveCopy.copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
       assertEquals(original, TreeTsv.of(fs.getPath("/tags/v2")), "a complete clone");
       Files.write(fs.getPath("/tags/v2/params/layer0/W"), newW);
     }
@@ -69,23 +66,6 @@ class MultiTagSdzTest {
       assertEquals(without(original, "layer0/W"), without(ModelTsv.of(m.newest()).lines()
           .filter(l -> !l.contains("\t-\t")).map(l -> l + "\n").reduce("", String::concat), "layer0/W"));
     }
-  }
-
-  /** A generic recursive copy, as any script would write it. */
-  private static void copyTree(Path from, Path to) throws IOException {
-    Files.walkFileTree(from, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
-        return FileVisitResult.CONTINUE;
-      }
-    });
   }
 
   private static String without(String tsv, String name) {

@@ -249,7 +249,7 @@ class WriteCommitTest {
 
   @Test
   void createMakesANewModel() throws Exception {
-    for (String name : new String[] {"new.sdnb", "new.fb", "new.sdz"}) {
+    for (String name : new String[] {"new.sdnb", "new.fb", "new.sdz", "new.zip"}) {
       Path model = tmp.resolve(name);
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("create", "true"))) {
         assertEquals(List.of("default"), Files.list(fs.getPath("/tags")).map(p -> p.getFileName().toString()).toList());

@@ -20,6 +20,8 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.TagList;
+import org.modelfs.format.zip.ZipIo;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
@@ -42,8 +44,6 @@ import org.modelfs.model.Variable;
 public final class SdzFormat {
   /** DL4J's default entry limit ({@code nd4j.sdz.maxZipEntries}). */
   public static final int MAX_ENTRIES = 1000;
-  /** Deflate cannot expand data by more than about 1032:1; a larger declared ratio is a lie. */
-  static final long MAX_DEFLATE_RATIO = 1032;
   /** Name of the single SDNB entry we write. */
   public static final String SINGLE_ENTRY = "model.sdnb";
 
@@ -59,9 +59,6 @@ public final class SdzFormat {
     return b.get(0) == 'P' && b.get(1) == 'K' && b.get(2) == 3 && b.get(3) == 4;
   }
 
-  /** One usable entry of the zip. */
-  record Entry(String name, int method, long dataOffset, long compressedSize, long size) {}
-
   /** Reads the newest tag of an SDZ file; opened sources are registered with {@code closer}. */
   public static Tag read(Path zip, ByteSource zipSource, Closer closer, String tagName) throws IOException {
     List<Tag> tags = readTags(zip, zipSource, closer, tagName);
@@ -75,25 +72,33 @@ public final class SdzFormat {
    */
   public static List<Tag> readTags(Path zip, ByteSource zipSource, Closer closer, String tagName) throws IOException {
     String file = zipSource.name();
-    Map<String, Entry> entries = new LinkedHashMap<>();
+    Map<String, ZipIo.Entry> entries = new LinkedHashMap<>();
     Map<String, ByteSource> sdnb = new LinkedHashMap<>();
     List<ByteSource> inflated = new ArrayList<>();
     List<String> tagNames = null;
-    try (ZipFile zf = open(zip, file)) {
+    ZipIo.checkEntryCount(zipSource, file, MAX_ENTRIES, "an SDZ");
+    try (ZipFile zf = ZipIo.open(zip, file)) {
       List<ZipArchiveEntry> all = Collections.list(zf.getEntriesInPhysicalOrder());
       if (all.size() > MAX_ENTRIES) {
         throw new ModelFormatException(file, "ZIP central directory", 0,
             all.size() + " entries, more than the " + MAX_ENTRIES + " an SDZ may hold");
       }
       long zipSize = zipSource.size();
+      Map<ZipIo.Entry, ZipArchiveEntry> checked = new LinkedHashMap<>();
       for (ZipArchiveEntry ze : all) {
-        Entry e = check(ze, file, zipSize);
+        ZipIo.Entry e = check(ze, file, zipSize);
         if (e == null) {
           continue; // a directory entry
         }
         if (entries.put(e.name(), e) != null) {
           throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(), "duplicate entry name");
         }
+        checked.put(e, ze);
+      }
+      ZipIo.checkNoOverlap(entries.values(), file); // before inflating anything
+      for (Map.Entry<ZipIo.Entry, ZipArchiveEntry> ce : checked.entrySet()) {
+        ZipIo.Entry e = ce.getKey();
+        ZipArchiveEntry ze = ce.getValue();
         if (e.name().equals(TAGS_ENTRY)) {
           tagNames = tagList(zf, ze, e, file);
           continue;
@@ -142,79 +147,27 @@ public final class SdzFormat {
   }
 
   /** Parses {@code tags.txt}: valid, case-insensitively unique names, oldest first. */
-  private static List<String> tagList(ZipFile zf, ZipArchiveEntry ze, Entry e, String file) throws IOException {
-    String what = "ZIP entry '" + TAGS_ENTRY + "'";
-    if (e.size() > MAX_TAGS_BYTES) {
-      throw new ModelFormatException(file, what, e.dataOffset(), "declares " + e.size() + " bytes; a tag list holds at most " + MAX_TAGS_BYTES);
-    }
-    byte[] b;
-    try (InputStream in = zf.getInputStream(ze)) {
-      b = in.readNBytes(MAX_TAGS_BYTES + 1);
-    } catch (IOException | RuntimeException ex) {
-      throw new ModelFormatException(file, what, e.dataOffset(), "cannot read: " + ex.getMessage(), ex);
-    }
-    List<String> names = new ArrayList<>();
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    for (String line : new String(b, java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
-      String n = line.strip();
-      if (n.isEmpty()) {
-        continue;
-      }
-      if (!n.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}") || !seen.add(n.toLowerCase(java.util.Locale.ROOT))) {
-        throw new ModelFormatException(file, what, e.dataOffset(), "'" + n + "' is not a valid, unique tag name");
-      }
-      names.add(n);
-    }
-    if (names.isEmpty() || names.size() > MAX_ENTRIES) {
-      throw new ModelFormatException(file, what, e.dataOffset(), "lists " + names.size() + " tags");
-    }
-    return names;
+  private static List<String> tagList(ZipFile zf, ZipArchiveEntry ze, ZipIo.Entry e, String file) throws IOException {
+    return TagList.parse(ZipIo.readSmall(zf, ze, e, file, TagList.MAX_BYTES), file, "ZIP entry '" + TAGS_ENTRY + "'", e.dataOffset());
   }
 
-  private static ZipFile open(Path zip, String file) throws IOException {
-    SeekableByteChannel ch = Files.newByteChannel(zip, StandardOpenOption.READ);
-    try {
-      return ZipFile.builder().setSeekableByteChannel(ch).setUseUnicodeExtraFields(false).get();
-    } catch (IOException | RuntimeException e) {
-      ch.close();
-      throw new ModelFormatException(file, "ZIP central directory", 0, "unreadable zip: " + e.getMessage(), e);
-    }
-  }
-
-  /** Validates one entry: flat safe name, known method, data inside the file. */
-  private static Entry check(ZipArchiveEntry ze, String file, long zipSize) throws ModelFormatException {
+  /** Validates one entry: flat safe name, known method, data inside the file; null for a directory. */
+  private static ZipIo.Entry check(ZipArchiveEntry ze, String file, long zipSize) throws ModelFormatException {
     String name = ze.getName();
-    long off = ze.getDataOffset();
-    String what = "ZIP entry '" + name + "'";
     if (ze.isDirectory() && !name.contains("..")) {
       return null;
     }
     if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.contains("\0")
         || name.equals(".") || name.equals("..") || name.contains(":")) {
-      throw new ModelFormatException(file, what, Math.max(off, 0),
-          "entry names in an SDZ must be flat file names (no directories, '..', drive or NUL)");
+      throw new ModelFormatException(file, "ZIP entry '" + name + "'", Math.max(ze.getDataOffset(), 0),
+          "entry names in an SDZ must be flat file names (no directories, '..', drive or NUL)"
+              + (name.indexOf('/') > 0 ? "; a zip whose entries lie below tag directories is zip-tags only with a "
+                  + TAGS_ENTRY + " and a <tag>/graph.fb" : ""));
     }
-    int method = ze.getMethod();
-    if (method != ZipArchiveEntry.STORED && method != ZipArchiveEntry.DEFLATED) {
-      throw new ModelFormatException(file, what, Math.max(off, 0), "compression method " + method + " is not supported (STORED or DEFLATED only)");
-    }
-    long csize = ze.getCompressedSize();
-    long size = ze.getSize();
-    if (off < 0 || csize < 0 || size < 0 || off > zipSize || csize > zipSize - off) {
-      throw new ModelFormatException(file, what, Math.max(off, 0), "data [" + off + ", +" + csize
-          + ") lies outside the " + zipSize + "-byte file");
-    }
-    if (method == ZipArchiveEntry.STORED && size != csize) {
-      throw new ModelFormatException(file, what, off, "STORED entry with size " + size + " != compressed size " + csize);
-    }
-    if (method == ZipArchiveEntry.DEFLATED && size > csize * MAX_DEFLATE_RATIO + 1024) {
-      throw new ModelFormatException(file, what, off, "declares " + size + " bytes from " + csize
-          + " compressed bytes, beyond what deflate can produce (a zip bomb)");
-    }
-    return new Entry(name, method, off, csize, size);
+    return ZipIo.bounds(ze, file, zipSize);
   }
 
-  private static boolean startsWithSdnb(ZipFile zf, ZipArchiveEntry ze, Entry e, String file)
+  private static boolean startsWithSdnb(ZipFile zf, ZipArchiveEntry ze, ZipIo.Entry e, String file)
       throws IOException {
     try (InputStream in = zf.getInputStream(ze)) {
       byte[] m = in.readNBytes(4);
@@ -226,33 +179,13 @@ public final class SdzFormat {
   }
 
   /** Inflates an entry into a temporary file deleted when the source closes, never past its declared size. */
-  private static ByteSource inflate(ZipFile zf, ZipArchiveEntry ze, Entry e, String file) throws IOException {
+  private static ByteSource inflate(ZipFile zf, ZipArchiveEntry ze, ZipIo.Entry e, String file) throws IOException {
     Path tmp = Files.createTempFile("modelfs-sdz-", ".sdnb");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
-        InputStream in = zf.getInputStream(ze)) {
-      OutputStream out = Channels.newOutputStream(ch);
-      byte[] buf = new byte[1 << 16];
-      long total = 0;
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        total += n;
-        if (total > e.size()) {
-          throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
-              "inflates to more than its declared " + e.size() + " bytes");
-        }
-        out.write(buf, 0, n);
-      }
-      if (total != e.size()) {
-        throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
-            "inflates to " + total + " bytes, but declares " + e.size());
-      }
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      ZipIo.copy(zf, ze, e, file, ch);
     } catch (IOException | RuntimeException ex) {
       Files.deleteIfExists(tmp);
-      if (ex instanceof ModelFormatException mfe) {
-        throw mfe;
-      }
-      throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
-          "cannot inflate: " + ex.getMessage(), ex);
+      throw ex;
     }
     // a source that can reopen its file: an interrupted reader must not break the mount
     return ChannelSource.temporary(file + "!" + e.name(), tmp);
@@ -366,7 +299,6 @@ public final class SdzFormat {
   public static final String TAGS_ENTRY = "tags.txt";
   /** The entry name prefix of every tag but the newest: {@code tag.<name>} (an SDNB file). */
   public static final String TAG_PREFIX = "tag.";
-  private static final int MAX_TAGS_BYTES = 1 << 20;
 
   /** The entries that store the older tags of a multi-tag SDZ, plus the tag list. */
   public static List<Part> olderTagParts(List<Tag> tags, String file) throws IOException {

@@ -129,6 +129,18 @@ class SdzBadInputTest {
     assertNull(BadInput.openTimed(zip("d.sdz", List.of(Item.deflated("model.sdnb", small.bytes()))), "deflated"));
   }
 
+  /** Two central directory records pointing at one deflated entry: the overlapping zip bomb. */
+  @Test
+  void overlappingEntriesAreRefusedBeforeInflating() throws IOException {
+    Path z = zip("overlap.sdz", List.of(Item.deflated("model.sdnb", small.bytes()), Item.deflated("tag.x", small.bytes())));
+    assertNull(BadInput.openTimed(z, "two deflated entries"), "before the patch the zip opens");
+    byte[] b = Files.readAllBytes(z);
+    Zips.putU32(b, Zips.entry(b, "tag.x").cd() + 42, Zips.entry(b, "model.sdnb").lfh());
+    Files.write(z, b);
+    String m = assertRefused(z, "tag.x's record points at model.sdnb's data").getMessage();
+    assertTrue(m.contains("data overlaps that of entry") && m.contains("overlapping entries"), m);
+  }
+
   // ---- not a zip ---------------------------------------------------------------------------------
 
   static Stream<Arguments> notZips() {
@@ -664,16 +676,24 @@ class SdzBadInputTest {
   // ---- temporary files ----------------------------------------------------------------------------------
 
   /**
-   * Watches this process's open file descriptors (Linux {@code /proc/self/fd}) for the SDZ
-   * reader's temporary files while a test runs: the largest size seen, and how many are open.
+   * Watches this process's open file descriptors (Linux {@code /proc/self/fd}) for a zip
+   * reader's temporary files (SDZ's by default) while a test runs: the largest size seen, and
+   * how many are open.
    */
   static final class TempWatch implements AutoCloseable {
     private static final Path FDS = Path.of("/proc/self/fd");
+    private final String marker;
     private final AtomicLong max = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
 
     TempWatch() {
+      this("modelfs-sdz-", true);
+    }
+
+    /** Watches files whose path contains {@code marker}; {@code watch = false}: only {@link #openNow}. */
+    TempWatch(String marker, boolean watch) {
+      this.marker = marker;
       thread = new Thread(() -> {
         while (running.get()) {
           scan();
@@ -685,7 +705,7 @@ class SdzBadInputTest {
         }
       }, "sdz-temp-watch");
       thread.setDaemon(true);
-      if (Files.isDirectory(FDS)) {
+      if (watch && Files.isDirectory(FDS)) {
         thread.start();
       }
     }
@@ -696,7 +716,7 @@ class SdzBadInputTest {
         for (Path fd : (Iterable<Path>) s::iterator) {
           try {
             String target = Files.readSymbolicLink(fd).toString();
-            if (target.contains("modelfs-sdz-")) {
+            if (target.contains(marker)) {
               open++;
               max.accumulateAndGet(Files.size(fd), Math::max);
             }

@@ -1,0 +1,139 @@
+package org.modelfs.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import org.modelfs.SamediffFileAttributes;
+import org.modelfs.format.Models;
+import org.modelfs.model.DType;
+
+/**
+ * {@code diff A B [--exit-code]}: the parameter and updater arrays that were added, removed or
+ * changed between two models or tags ({@code MODEL} for its newest tag, or {@code MODEL#tag}),
+ * with the largest absolute difference of a changed floating-point array, compared in chunks.
+ */
+final class DiffCommand implements Command {
+  @Override
+  public String usage() {
+    return "diff A B [--exit-code]   (A, B: MODEL or MODEL#TAG)";
+  }
+
+  /** A model file and one of its tags ({@code null}: the newest). */
+  record Ref(String model, String tag) {
+    /** {@code MODEL#TAG} split at the last '#', unless the whole argument names a model file. */
+    static Ref parse(String arg) throws IOException {
+      int hash = arg.lastIndexOf('#');
+      if (hash < 0 || Files.exists(Path.of(arg)) || !Models.findShards(Path.of(arg)).isEmpty()) {
+        return new Ref(arg, null);
+      }
+      return new Ref(arg.substring(0, hash), arg.substring(hash + 1));
+    }
+
+    Path tagDir(FileSystem fs) throws IOException {
+      return tag == null ? TagArrays.newest(fs) : TagArrays.tag(fs, model, tag);
+    }
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of(), Set.of("exit-code"));
+    p.expectPositionals(2);
+    Ref a = Ref.parse(p.positional().get(0));
+    Ref b = Ref.parse(p.positional().get(1));
+    int[] counts = new int[4]; // changed, added, removed, identical
+    try (FileSystem fa = Listing.mount(a.model());
+        FileSystem own = CpCommand.sameModel(a.model(), b.model()) ? null : Listing.mount(b.model())) {
+      FileSystem fb = own == null ? fa : own;
+      Path ta = a.tagDir(fa);
+      Path tb = b.tagDir(fb);
+      for (String area : List.of(TagArrays.PARAMS, TagArrays.UPDATER)) {
+        compare(ta, tb, area, out, counts);
+      }
+    }
+    out.printf(Locale.ROOT, "%d changed, %d added, %d removed, %d identical%n", counts[0], counts[1], counts[2], counts[3]);
+    boolean different = counts[0] + counts[1] + counts[2] > 0;
+    return p.flag("exit-code") && different ? Main.FAILED : Main.OK;
+  }
+
+  /** Prints one line per array of {@code area} added to, removed from or changed between the two tags. */
+  private static void compare(Path ta, Path tb, String area, PrintStream out, int[] counts) throws IOException {
+    Set<String> matched = new HashSet<>();
+    for (String rel : TagArrays.arrays(ta, area)) {
+      Path pa = ta.resolve(rel);
+      Path pb = TagArrays.find(tb, rel);
+      SamediffFileAttributes aa = TagArrays.attributes(pa);
+      if (pb == null) {
+        out.println("- " + rel + "  " + TagArrays.describe(aa));
+        counts[2]++;
+        continue;
+      }
+      matched.add(TagArrays.canonical(tb, pb));
+      String change = change(pa, aa, pb, TagArrays.attributes(pb));
+      if (change == null) {
+        counts[3]++;
+      } else {
+        out.println("~ " + rel + "  " + change);
+        counts[0]++;
+      }
+    }
+    for (String rel : TagArrays.arrays(tb, area)) {
+      if (!matched.contains(rel)) {
+        out.println("+ " + rel + "  " + TagArrays.describe(TagArrays.attributes(tb.resolve(rel))));
+        counts[1]++;
+      }
+    }
+  }
+
+  /** How array {@code pa} became {@code pb}, or {@code null} when they are the same. */
+  private static String change(Path pa, SamediffFileAttributes aa, Path pb, SamediffFileAttributes ab)
+      throws IOException {
+    String da = TagArrays.describe(aa);
+    String db = TagArrays.describe(ab);
+    if (!da.equals(db)) {
+      return da + " -> " + db;
+    }
+    if (!Objects.equals(aa.order(), ab.order())) {
+      return da + " order " + aa.order() + " -> " + ab.order();
+    }
+    if (Objects.equals(Files.readAttributes(pa, BasicFileAttributes.class).fileKey(),
+        Files.readAttributes(pb, BasicFileAttributes.class).fileKey())) {
+      return null; // one stored array
+    }
+    DType t = DType.fromName(aa.dtype());
+    ArrayDiff d = ArrayDiff.of(pa, pb, t);
+    if (d.identical()) {
+      return null;
+    }
+    if (t.width() == 0) {
+      return da + "  content differs";
+    }
+    long n = aa.size() / t.width();
+    if (!t.isFloatingPoint()) {
+      return da + "  " + d.differing() + " of " + n + " elements differ";
+    }
+    String s = da + "  max|Δ| " + number(d.maxAbs());
+    return d.nanMismatches() == 0 ? s : s + "  (" + d.nanMismatches() + " NaN on one side only)";
+  }
+
+  /** {@code x} with six significant digits and no trailing zeros: {@code 0.0123}, {@code 1.5e-07}. */
+  static String number(double x) {
+    if (x == 0 || Double.isInfinite(x) || Double.isNaN(x)) {
+      return x == 0 ? "0" : Double.toString(x);
+    }
+    String s = String.format(Locale.ROOT, "%.6g", x);
+    int e = s.indexOf('e');
+    String mant = e < 0 ? s : s.substring(0, e);
+    if (mant.indexOf('.') >= 0) {
+      mant = mant.replaceAll("0+$", "").replaceAll("\\.$", "");
+    }
+    return e < 0 ? mant : mant + s.substring(e);
+  }
+}
