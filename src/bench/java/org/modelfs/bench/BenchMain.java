@@ -87,7 +87,7 @@ public final class BenchMain {
           .measurementTime(TimeValue.seconds(Long.parseLong(opt.getOrDefault("time", "1"))))
           .resultFormat(ResultFormatType.JSON)
           .result(out.resolve("jmh.json").toString())
-          .shouldFailOnError(true);
+          .shouldFailOnError(false); // one failing benchmark must not end a 20-minute run: it shows as –
       for (String inc : includes) {
         ob.include(inc);
       }

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx4g", "-Dorg.bytedeco.javacpp.maxbytes=8G",
+@Fork(value = 1, jvmArgsAppend = {"-Xmx8g", "-Dorg.bytedeco.javacpp.maxbytes=8G",
     "-Dorg.bytedeco.javacpp.maxphysicalbytes=12G"})
 public class Dl4jLoadBench {
   @Param({"a100-1MiB", "a100-32MiB", "a100-320MiB", "a100-1GiB", "a10-32MiB", "a1000-32MiB", "a10000-32MiB"})
