@@ -340,6 +340,6 @@ public final class BenchMain {
         + System.getProperty("os.name") + " " + System.getProperty("os.version") + ", Java "
         + System.getProperty("java.vm.version") + " (" + System.getProperty("java.vm.name") + "). Date: "
         + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + ". Models in "
-        + BenchModels.dir() + ".\n";
+        + Path.of("").toAbsolutePath().relativize(BenchModels.dir()) + ".\n";
   }
 }

@@ -19,6 +19,7 @@ import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.ZipTagsWriter;
 import org.modelfs.journal.CommitRecord;
 import org.modelfs.journal.Durable;
+import org.modelfs.journal.EarlyWriteback;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.Tag;
 
@@ -219,7 +220,10 @@ public final class ModelWriter {
   private static void writeForced(Path tmp, Body body) throws IOException {
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
-      body.writeTo(new CountingOutput(ch));
+      try (EarlyWriteback wb = EarlyWriteback.start(ch, tmp.toString())) {
+        body.writeTo(new CountingOutput(ch));
+        wb.finish();
+      }
       ch.force(true);
     } catch (UnsupportedOperationException e) {
       // The target's provider has no FileChannel (e.g. some in-memory file systems).

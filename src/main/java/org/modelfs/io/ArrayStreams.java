@@ -8,12 +8,18 @@ import java.nio.channels.WritableByteChannel;
 import org.modelfs.model.ArrayData;
 
 /**
- * Streams an array's stored bytes to a channel in the byte order a writer needs, through one
- * bounded buffer, swapping whole elements in bulk — never the whole array in the heap.
+ * Streams an array's stored bytes to a channel in the byte order a writer needs: file to file in
+ * the kernel when the order stays, else through one bounded buffer, swapping whole elements in
+ * bulk — never the whole array in the heap.
  */
 public final class ArrayStreams {
   /** Size of the copy buffer; a multiple of every element width. */
   static final int CHUNK = 1 << 20;
+  /**
+   * Arrays this large or larger are copied file to file by {@code FileChannel.transferTo} (in
+   * the kernel) when they need no swap, or else through a direct buffer.
+   */
+  static final long TRANSFER_MIN = 64 * 1024;
 
   private ArrayStreams() {}
 
@@ -69,7 +75,15 @@ public final class ArrayStreams {
   }
 
   private static void copy(ArrayData a, WritableByteChannel out, boolean swap) throws IOException {
-    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(a.length(), 1)));
+    if (!swap && out instanceof CountingOutput co && a.length() >= TRANSFER_MIN) {
+      ByteSource.Mappable m = a.source().mappable(a.offset());
+      if (m != null && co.transferFrom(m.channel(), m.position(), a.length(), a.source().name())) {
+        return;
+      }
+    }
+    // large arrays through a direct buffer: a heap one costs the JDK a copy per read and per write
+    int size = (int) Math.min(CHUNK, Math.max(a.length(), 1));
+    ByteBuffer buf = a.length() >= TRANSFER_MIN ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
     long done = 0;
     while (done < a.length()) {
       done += readChunk(a, done, buf, swap);

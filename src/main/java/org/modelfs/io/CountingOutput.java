@@ -1,10 +1,12 @@
 package org.modelfs.io;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -63,6 +65,31 @@ public final class CountingOutput implements WritableByteChannel {
     }
     position += n;
     return n;
+  }
+
+  /**
+   * Copies {@code count} bytes of {@code src} from {@code position} to this output inside the
+   * kernel ({@link FileChannel#transferTo}) and returns true, or returns false without writing
+   * when this output is not a {@code FileChannel} (streams, other providers' channels), where
+   * the JDK would fall back to small copies.
+   *
+   * @throws EOFException naming {@code what} if {@code src} ends before {@code count} bytes
+   */
+  public boolean transferFrom(FileChannel src, long position, long count, String what) throws IOException {
+    if (stream != null || !(out instanceof FileChannel target)) {
+      return false;
+    }
+    long done = 0;
+    while (done < count) {
+      long n = src.transferTo(position + done, count - done, target);
+      if (n <= 0) {
+        throw new EOFException(what + ": unexpected end of data at offset " + (position + done) + " ("
+            + (count - done) + " more bytes expected)");
+      }
+      done += n;
+      this.position += n;
+    }
+    return true;
   }
 
   /** Writes all of {@code bytes}. */

@@ -124,6 +124,21 @@ class ArrayStreamsTest {
   }
 
   @Test
+  void aSourceShorterThanTheArrayIsAnEofNamingIt() throws IOException {
+    byte[] array = random(200_000, 11);
+    Path src = file(tmp, "short.bin", new byte[0], array);
+    try (ChannelSource s = ChannelSource.open(src)) {
+      for (boolean bigEndian : new boolean[] {false, true}) { // kernel transfer, then the buffer path
+        ArrayData a = array(s, 0, array.length + 4096, DType.FLOAT, bigEndian);
+        java.io.EOFException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.EOFException.class,
+            () -> copyInto(tmp.resolve("out"), a, false));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("short.bin")
+            && e.getMessage().contains("offset 200000"), e.getMessage());
+      }
+    }
+  }
+
+  @Test
   void aSliceOfAZipIsCopiedFromItsPlaceInTheParent() throws IOException {
     byte[] array = random(100_000, 3);
     Path src = file(tmp, "zip.bin", random(77, 4), array);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.modelfs.io.CountingOutput;
+import org.modelfs.journal.EarlyWriteback;
 
 /**
  * Writes an SDZ of STORED entries straight into a {@link FileChannel}, so that every array goes
@@ -61,19 +62,10 @@ final class StoredZipWriter {
     try (ch) {
       int[] dos = dosTime(LocalDateTime.now());
       List<Written> entries = new ArrayList<>();
-      for (SdzFormat.Part p : parts) {
-        byte[] name = p.name().getBytes(StandardCharsets.UTF_8);
-        long headerOffset = ch.position();
-        long size = p.content().size();
-        writeFully(ch, localHeader(name, headerOffset, size, dos));
-        long dataStart = ch.position();
-        CountingOutput co = new CountingOutput(ch);
-        p.content().writeTo(co);
-        if (co.position() != size || ch.position() != dataStart + size) {
-          throw new IllegalStateException("zip entry " + p.name() + ": wrote " + co.position()
-              + " bytes, its size is " + size);
-        }
-        entries.add(new Written(name, headerOffset, size, 0));
+      EarlyWriteback wb = EarlyWriteback.start(ch, out.toString());
+      try (wb) {
+        writeEntries(ch, parts, dos, entries);
+        wb.finish();
       }
       List<Written> written = withCrcs(ch, entries);
       long cdStart = ch.position();
@@ -87,6 +79,25 @@ final class StoredZipWriter {
       writeFully(ch, end.flip());
     }
     return true;
+  }
+
+  /** Writes each part's local header and data, noting where each went in {@code entries}. */
+  private static void writeEntries(FileChannel ch, List<SdzFormat.Part> parts, int[] dos, List<Written> entries)
+      throws IOException {
+    for (SdzFormat.Part p : parts) {
+      byte[] name = p.name().getBytes(StandardCharsets.UTF_8);
+      long headerOffset = ch.position();
+      long size = p.content().size();
+      writeFully(ch, localHeader(name, headerOffset, size, dos));
+      long dataStart = ch.position();
+      CountingOutput co = new CountingOutput(ch);
+      p.content().writeTo(co);
+      if (co.position() != size || ch.position() != dataStart + size) {
+        throw new IllegalStateException("zip entry " + p.name() + ": wrote " + co.position()
+            + " bytes, its size is " + size);
+      }
+      entries.add(new Written(name, headerOffset, size, 0));
+    }
   }
 
   /** Whether every offset and size of the zip stays at or below {@code limit} (no Zip64). */
