@@ -51,7 +51,8 @@ final class MapCache {
     try {
       ch = FileChannel.open(tmp, StandardOpenOption.READ, StandardOpenOption.WRITE,
           StandardOpenOption.DELETE_ON_CLOSE);
-      ByteBuffer buf = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(1, content.size())));
+      // a direct buffer: with a heap one the JDK copies every chunk once more on each side
+      ByteBuffer buf = ByteBuffer.allocateDirect((int) Math.min(CHUNK, Math.max(1, content.size())));
       long pos = 0;
       long size = content.size();
       while (pos < size) {

@@ -43,6 +43,10 @@ public final class ArrayContent implements Content {
     }
     int n = (int) Math.min(dst.remaining(), length - position);
     if (!array.bigEndian()) {
+      if (n == dst.remaining()) { // the common case: no window object per read
+        array.source().readFully(dst, array.offset() + position);
+        return n;
+      }
       ByteBuffer window = dst.slice(dst.position(), n);
       array.source().readFully(window, array.offset() + position);
       dst.position(dst.position() + n);
