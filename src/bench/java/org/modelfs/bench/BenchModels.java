@@ -37,7 +37,7 @@ public final class BenchModels {
   /** Shard size of the sharded SDNB models. */
   static final long SHARD_BYTES = 256L << 20;
   /** The formats every open benchmark runs on: the {@code format} parameter's values. */
-  static final List<String> FORMATS = List.of("fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate");
+  static final List<String> FORMATS = List.of("fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate", "zip-tags");
 
   private static final Pattern SIZED = Pattern.compile("a(\\d+)-(\\d+)(MiB|GiB)");
 
@@ -94,6 +94,7 @@ public final class BenchModels {
       case "sdnb-sharded" -> name + "-sharded.sdnb";
       case "sdz" -> name + ".sdz";
       case "sdz-deflate" -> name + "-deflate.sdz";
+      case "zip-tags" -> name + ".zip";
       default -> throw new IllegalArgumentException("unknown format " + format);
     });
   }
@@ -141,6 +142,7 @@ public final class BenchModels {
       case "sdnb-sharded" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(SHARD_BYTES);
       case "sdz" -> WriteOptions.of(ModelFormat.SDZ);
       case "sdz-deflate" -> WriteOptions.of(ModelFormat.SDZ).withDeflate(true);
+      case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);
       default -> throw new IllegalArgumentException("unknown format " + format);
     };
   }

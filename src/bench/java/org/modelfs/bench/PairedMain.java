@@ -191,14 +191,14 @@ public final class PairedMain {
       todo.add(PairedMain::dl4j);
     }
     if (only.contains("read")) {
-      for (String f : List.of("sdnb", "sdz", "fb")) {
+      for (String f : List.of("sdnb", "sdz", "fb", "zip-tags")) {
         todo.add(() -> sequential(f, "ours-channel", "raw-channel"));
         todo.add(() -> sequential(f, "ours-map", "raw-map"));
       }
       todo.add(() -> sequential("sdz-deflate", "ours-channel", "zipfs"));
     }
     if (only.contains("random")) {
-      for (String f : List.of("sdnb", "sdz", "fb")) {
+      for (String f : List.of("sdnb", "sdz", "fb", "zip-tags")) {
         todo.add(() -> random(f));
       }
     }

@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.State;
 public class RandomReadBench {
   private static final int READ = 4096;
 
-  @Param({"sdnb/ours", "sdnb/raw", "sdz/ours", "sdz/raw", "sdz-deflate/ours", "fb/ours", "fb/raw"})
+  @Param({"sdnb/ours", "sdnb/raw", "sdz/ours", "sdz/raw", "sdz-deflate/ours", "fb/ours", "fb/raw", "zip-tags/ours", "zip-tags/raw"})
   public String target;
 
   private FileSystem mount;

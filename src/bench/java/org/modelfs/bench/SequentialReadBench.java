@@ -44,7 +44,8 @@ public class SequentialReadBench {
   @Param({"sdnb/ours-channel", "sdnb/raw-channel", "sdnb/ours-map", "sdnb/raw-map",
       "sdz/ours-channel", "sdz/raw-channel", "sdz/ours-map", "sdz/raw-map", "sdz/zipfs",
       "sdz-deflate/ours-channel", "sdz-deflate/ours-map", "sdz-deflate/zipfs",
-      "fb/ours-channel", "fb/raw-channel", "fb/ours-map", "fb/ours-map-first", "fb/raw-map"})
+      "fb/ours-channel", "fb/raw-channel", "fb/ours-map", "fb/ours-map-first", "fb/raw-map",
+      "zip-tags/ours-channel", "zip-tags/raw-channel", "zip-tags/ours-map", "zip-tags/raw-map"})
   public String target;
 
   private String reader;
