@@ -17,9 +17,8 @@ import org.modelfs.journal.EarlyWriteback;
 /**
  * Writes an SDZ of STORED entries straight into a {@link FileChannel}, so that every array goes
  * file to file inside the kernel as in an SDNB commit; each entry's CRC-32 is then computed over
- * the bytes just written (read back from the page cache, while the disk write-back runs) and
- * patched into its local header. The
- * layout is what {@code ZipArchiveOutputStream} writes for an aligned STORED entry: UTF-8 flag,
+ * the bytes just written (read back from the page cache while {@link EarlyWriteback} has the
+ * disk write them) and patched into its local header. The layout is what {@code ZipArchiveOutputStream} writes for an aligned STORED entry: UTF-8 flag,
  * sizes in the local header, a resource-alignment extra field ({@code 0xa11e}) padding the data
  * to 64 bytes, no data descriptor, no Zip64. Zips that would need Zip64 (4 GiB or more, 65,535
  * entries) or a file system without {@code FileChannel} are left to {@code ZipArchiveOutputStream}.
@@ -41,7 +40,7 @@ final class StoredZipWriter {
   private StoredZipWriter() {}
 
   /** Where one entry went. */
-  private record Written(byte[] name, long headerOffset, long size, long crc) {}
+  private record Written(byte[] name, long headerOffset, long dataStart, long size, long crc) {}
 
   /**
    * Writes {@code parts} as a STORED, aligned zip to {@code out} (a fresh file) and returns true;
@@ -62,12 +61,13 @@ final class StoredZipWriter {
     try (ch) {
       int[] dos = dosTime(LocalDateTime.now());
       List<Written> entries = new ArrayList<>();
-      EarlyWriteback wb = EarlyWriteback.start(ch, out.toString());
-      try (wb) {
+      List<Written> written;
+      // the disk writes while the entries are copied and while their CRCs are read back
+      try (EarlyWriteback wb = EarlyWriteback.start(ch, out.toString())) {
         writeEntries(ch, parts, dos, entries);
+        written = withCrcs(ch, entries);
         wb.finish();
       }
-      List<Written> written = withCrcs(ch, entries);
       long cdStart = ch.position();
       for (Written w : written) {
         writeFully(ch, centralHeader(w, dos));
@@ -96,7 +96,7 @@ final class StoredZipWriter {
         throw new IllegalStateException("zip entry " + p.name() + ": wrote " + co.position()
             + " bytes, its size is " + size);
       }
-      entries.add(new Written(name, headerOffset, size, 0));
+      entries.add(new Written(name, headerOffset, dataStart, size, 0));
     }
   }
 
@@ -147,57 +147,20 @@ final class StoredZipWriter {
 
   /**
    * The entries with their CRC-32s, computed over the bytes written (read back from the page
-   * cache) and patched into their local headers. Meanwhile another thread starts writing the data
-   * to disk ({@code force}), which the commit must wait for anyway: the read-back pass costs CPU,
-   * the write-back waits on the disk, and one hides the other.
+   * cache) and patched into their local headers.
    */
   private static List<Written> withCrcs(FileChannel ch, List<Written> entries) throws IOException {
-    IOException[] forceFailure = new IOException[1];
-    Thread flush = new Thread(() -> {
-      try {
-        ch.force(false);
-      } catch (IOException e) {
-        forceFailure[0] = e;
-      }
-    }, "modelfs-zip-flush");
-    flush.setDaemon(true);
-    flush.start();
     List<Written> out = new ArrayList<>();
-    try {
-      ByteBuffer buf = ByteBuffer.allocateDirect(CRC_CHUNK);
-      for (Written w : entries) {
-        long dataStart = w.headerOffset() + LOCAL_HEADER + w.name().length + ALIGNMENT_EXTRA_BASE;
-        dataStart += (ALIGNMENT - dataStart % ALIGNMENT) % ALIGNMENT;
-        out.add(new Written(w.name(), w.headerOffset(), w.size(), crc(ch, dataStart, w.size(), buf)));
-      }
-    } finally {
-      joinUninterruptibly(flush);
-    }
-    if (forceFailure[0] != null) {
-      throw forceFailure[0];
-    }
-    for (Written w : out) {
-      ByteBuffer c = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, (int) w.crc());
+    ByteBuffer buf = ByteBuffer.allocateDirect(CRC_CHUNK);
+    for (Written w : entries) {
+      long crc = crc(ch, w.dataStart(), w.size(), buf);
+      out.add(new Written(w.name(), w.headerOffset(), w.dataStart(), w.size(), crc));
+      ByteBuffer c = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, (int) crc);
       while (c.hasRemaining()) {
         ch.write(c, w.headerOffset() + 14 + c.position());
       }
     }
     return out;
-  }
-
-  private static void joinUninterruptibly(Thread t) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        t.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   /** The CRC-32 of {@code ch[start, start + size)}, read back through one direct buffer. */
