@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.Map;
-import org.modelfs.provider.ModelFileSystemProvider;
+import java.util.ServiceLoader;
 
 /**
  * The sure way to mount a model: {@code FileSystems.newFileSystem(path)} asks the JDK's zip
@@ -18,7 +18,24 @@ public final class ModelFileSystems {
   /** The URI scheme: {@code samediff:<container URI>!/<path>}. */
   public static final String SCHEME = "samediff";
 
-  private static final FileSystemProvider FALLBACK = new ModelFileSystemProvider();
+  /**
+   * The provider found through this library's own class loader when the system class loader does
+   * not see it (an application server, a plug-in): the API finds its implementation as a service,
+   * so this package never depends on the implementation's package.
+   */
+  private static final class Fallback {
+    static final FileSystemProvider INSTANCE = load();
+
+    private static FileSystemProvider load() {
+      for (FileSystemProvider p : ServiceLoader.load(FileSystemProvider.class, ModelFileSystems.class.getClassLoader())) {
+        if (p.getScheme().equalsIgnoreCase(SCHEME)) {
+          return p;
+        }
+      }
+      throw new IllegalStateException("the samediff provider is not registered as a service"
+          + " (META-INF/services/java.nio.file.spi.FileSystemProvider is missing from the class path)");
+    }
+  }
 
   private ModelFileSystems() {}
 
@@ -73,6 +90,6 @@ public final class ModelFileSystems {
         return p;
       }
     }
-    return FALLBACK;
+    return Fallback.INSTANCE;
   }
 }

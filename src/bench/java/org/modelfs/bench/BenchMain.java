@@ -1,5 +1,7 @@
 package org.modelfs.bench;
 
+import org.modelfs.container.Models;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

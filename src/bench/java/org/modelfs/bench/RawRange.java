@@ -2,7 +2,7 @@ package org.modelfs.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.SliceSource;
 import org.modelfs.model.ArrayData;

@@ -85,11 +85,11 @@ class FileSystemWriteInteropTest {
     }
     Files.move(fb, sdz);
     Path newest = tmp.resolve("newest.fb");
-    try (org.modelfs.model.Model m = org.modelfs.format.Models.open(sdz)) {
-      assertEquals(org.modelfs.format.ModelFormat.fromToken(format), m.format());
+    try (org.modelfs.model.Model m = org.modelfs.container.Models.open(sdz)) {
+      assertEquals(org.modelfs.model.ModelFormat.fromToken(format), m.format());
       assertEquals(java.util.List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
-      org.modelfs.format.ModelWriter.write(m.newest(), newest,
-          org.modelfs.format.WriteOptions.of(org.modelfs.format.ModelFormat.FB).withDropMetadata(true));
+      org.modelfs.container.ModelWriter.write(m.newest(), newest,
+          org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.FB).withDropMetadata(true));
     }
     SameDiff back = Dl4jSnapshot.loadSameDiff(newest);
     assertArrayEquals(newW, back.getVariable("layer0/W").getArr().dup('c').data().asFloat());

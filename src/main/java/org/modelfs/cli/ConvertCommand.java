@@ -5,11 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import org.modelfs.format.ModelFormat;
-import org.modelfs.format.ModelWriter;
-import org.modelfs.format.Models;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.ModelWriter;
+import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
-import org.modelfs.journal.WriterLock;
+import org.modelfs.store.WriterLock;
 import org.modelfs.model.Model;
 
 /**

@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.model.DType;
 
 /**

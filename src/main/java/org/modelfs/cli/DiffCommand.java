@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributes;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.model.DType;
 
 /**

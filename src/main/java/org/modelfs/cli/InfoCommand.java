@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;

@@ -1,6 +1,6 @@
 package org.modelfs.format;
 
-import org.modelfs.format.sdnb.ShardedFormat;
+import org.modelfs.model.ModelFormat;
 
 /**
  * How to write a model: the target format, the shard size limit, zip compression, and whether
@@ -14,10 +14,13 @@ import org.modelfs.format.sdnb.ShardedFormat;
  */
 public record WriteOptions(
     ModelFormat format, long maxShardBytes, boolean shardedSdz, boolean deflate, boolean dropMetadata) {
+  /** DL4J's default shard limit (1 GiB). */
+  public static final long DEFAULT_MAX_SHARD_BYTES = 1L << 30;
+
 
   /** Defaults for {@code format}: 1 GiB shards, single STORED SDZ entry, keep metadata. */
   public static WriteOptions of(ModelFormat format) {
-    return new WriteOptions(format, ShardedFormat.DEFAULT_MAX_SHARD_BYTES, false, false, false);
+    return new WriteOptions(format, DEFAULT_MAX_SHARD_BYTES, false, false, false);
   }
 
   public WriteOptions withMaxShardBytes(long bytes) {

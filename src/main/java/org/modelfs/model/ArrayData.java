@@ -7,7 +7,7 @@ import org.modelfs.io.ByteSource;
 /**
  * One stored array: its type, shape and element order, and where its bytes live — a range of a
  * {@link ByteSource} (container file, zip entry, extracted cache, journal), little- or
- * big-endian. Nothing here reads the bytes; see {@link org.modelfs.io.ArrayStreams}.
+ * big-endian. Nothing here reads the bytes; see {@link org.modelfs.model.ArrayStreams}.
  *
  * @param dtype element type
  * @param shape dimensions ({@code []} for a scalar or an empty scalar)

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import org.modelfs.format.ModelFormat;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.io.Closer;
 
 /**

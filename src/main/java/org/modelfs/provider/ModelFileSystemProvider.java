@@ -31,7 +31,7 @@ import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 
 /**
  * The {@code samediff} file system provider, registered in {@code META-INF/services}.

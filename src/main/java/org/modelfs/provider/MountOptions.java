@@ -3,7 +3,7 @@ package org.modelfs.provider;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.modelfs.format.ModelFormat;
+import org.modelfs.model.ModelFormat;
 
 /**
  * The {@code env} map of {@code newFileSystem} (PRODUCT.md §4), checked: unknown keys and bad

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.modelfs.format.ModelFormat;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
@@ -27,9 +27,9 @@ final class Validation {
     } else if (tags.size() != 1) {
       out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz and zip-tags hold several), the tree has "
           + tags.size());
-    } else if (!tags.get(0).name().equals(org.modelfs.format.Models.DEFAULT_TAG)) {
+    } else if (!tags.get(0).name().equals(org.modelfs.container.Models.DEFAULT_TAG)) {
       out.add("/tags/" + tags.get(0).name() + ": the " + format.token() + " format keeps no tag name; its one tag is '"
-          + org.modelfs.format.Models.DEFAULT_TAG + "'");
+          + org.modelfs.container.Models.DEFAULT_TAG + "'");
     }
     for (Tag t : tags) {
       if (!org.modelfs.format.TagList.isValid(t.name())) {

@@ -2,7 +2,7 @@ package org.modelfs.tree;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.io.ByteSource;
 import org.modelfs.model.ArrayData;
 

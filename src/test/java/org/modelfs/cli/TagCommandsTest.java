@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.model.Model;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.ModelTsv;

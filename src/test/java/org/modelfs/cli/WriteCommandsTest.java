@@ -21,9 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
-import org.modelfs.format.ModelFormat;
-import org.modelfs.format.ModelWriter;
-import org.modelfs.format.Models;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.ModelWriter;
+import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.testing.Fixtures;
@@ -121,7 +121,7 @@ class WriteCommandsTest {
         assertArrayEquals(before.get(p), after.get(p), p);
       }
     }
-    assertFalse(Files.exists(org.modelfs.journal.Journal.pathFor(model)), "no journal left behind");
+    assertFalse(Files.exists(org.modelfs.store.Journal.pathFor(model)), "no journal left behind");
   }
 
   @Test

@@ -1,5 +1,9 @@
 package org.modelfs.format;
 
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.Models;
+import org.modelfs.container.ModelWriter;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.format.ModelWriter;
-import org.modelfs.format.Models;
+import org.modelfs.container.ModelWriter;
+import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.testing.Fixtures;
@@ -92,7 +92,7 @@ class JimfsContainerTest {
   void writesIntoJimfsAndMountsByUri() throws Exception {
     Path target = Files.createDirectories(jimfs.getPath("/w")).resolve("mlp.sdz");
     try (Model m = Models.open(Path.of("examples/mlp_adam.fb"))) {
-      ModelWriter.write(m.newest(), target, WriteOptions.of(org.modelfs.format.ModelFormat.SDZ));
+      ModelWriter.write(m.newest(), target, WriteOptions.of(org.modelfs.model.ModelFormat.SDZ));
     }
     URI uri = ModelFileSystems.uri(target);
     try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {

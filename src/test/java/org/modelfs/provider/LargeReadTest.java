@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.modelfs.format.ModelFormat;
-import org.modelfs.format.ModelWriter;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.SyntheticModels;
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.format.ModelFormat;
-import org.modelfs.format.ModelWriter;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.SyntheticModels;
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.format.ModelFormat;
+import org.modelfs.model.ModelFormat;
 
 /**
  * The {@code env} keys of PRODUCT.md §4 at every entry point: valid values are accepted as

@@ -9,9 +9,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import org.modelfs.format.ModelFormat;
-import org.modelfs.format.ModelWriter;
-import org.modelfs.format.Models;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.ModelWriter;
+import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 

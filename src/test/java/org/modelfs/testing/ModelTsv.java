@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;

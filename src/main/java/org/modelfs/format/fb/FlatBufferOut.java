@@ -1,7 +1,7 @@
 package org.modelfs.format.fb;
 
 import java.io.IOException;
-import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.io.CountingOutput;
 
 /**

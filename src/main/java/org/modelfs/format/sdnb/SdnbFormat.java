@@ -14,7 +14,7 @@ import org.modelfs.format.fb.ArrayDecoder;
 import org.modelfs.format.fb.FlatBufferOut;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.format.fb.GraphWriter;
-import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.ArrayData;
@@ -43,6 +43,13 @@ public final class SdnbFormat {
   public static final String KEY_SHARD_TYPE = "shard.type";
 
   private SdnbFormat() {}
+
+  /** Keys SDNB writers add by themselves; losing them loses nothing the user wrote. */
+  public static boolean isFormatKey(String key) {
+    return key.equals(KEY_VERSION) || key.equals(KEY_TYPE)
+        || key.equals(KEY_CREATED) || key.equals(KEY_FRAMEWORK)
+        || key.equals(KEY_SHARD_INDEX) || key.equals(KEY_SHARD_TYPE);
+  }
 
   /**
    * The content of one SDNB file.

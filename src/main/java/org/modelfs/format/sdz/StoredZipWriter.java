@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
 import org.modelfs.io.CountingOutput;
-import org.modelfs.journal.EarlyWriteback;
+import org.modelfs.io.EarlyWriteback;
 
 /**
  * Writes an SDZ of STORED entries straight into a {@link FileChannel}, so that every array goes

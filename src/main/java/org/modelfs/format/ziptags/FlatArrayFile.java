@@ -7,7 +7,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.ArrayDecoder;
 import org.modelfs.format.fb.FbBuffer;
 import org.modelfs.format.fb.GraphWriter;
-import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.ArrayData;

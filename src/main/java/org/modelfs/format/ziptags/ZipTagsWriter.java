@@ -102,7 +102,7 @@ public final class ZipTagsWriter {
     }
     StringBuilder meta = new StringBuilder();
     for (Map.Entry<String, String> e : t.metadata().entrySet()) {
-      if (!org.modelfs.format.ModelWriter.isFormatKey(e.getKey())) {
+      if (!org.modelfs.format.sdnb.SdnbFormat.isFormatKey(e.getKey())) {
         meta.append(TxtCodec.escape(e.getKey(), "")).append(' ').append(TxtCodec.escape(e.getValue(), "")).append('\n');
       }
     }

@@ -1,5 +1,7 @@
 package org.modelfs.format.badinput;
 
+import org.modelfs.container.Models;
+
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.format.badinput.BadInput.assertFormatError;
@@ -87,7 +89,7 @@ class ModelPathBadInputTest {
   void namedPipeAsWeightShardDoesNotHang() throws Exception {
     Path shards = java.nio.file.Files.createDirectories(dir.resolve("sharded"));
     Samples.writeSynthetic(dir, shards.resolve("model.sdnb"),
-        org.modelfs.format.WriteOptions.of(org.modelfs.format.ModelFormat.SHARDED_SDNB)
+        org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.SHARDED_SDNB)
             .withMaxShardBytes(ShardedBadInputTest.LIMIT));
     Path s1 = shards.resolve(ShardedBadInputTest.S1);
     Files.delete(s1);

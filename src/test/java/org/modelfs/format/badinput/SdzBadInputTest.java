@@ -32,7 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.modelfs.format.ModelFormat;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.badinput.BadInput.Case;
 import org.modelfs.format.badinput.SdnbCorruptions.Bad;

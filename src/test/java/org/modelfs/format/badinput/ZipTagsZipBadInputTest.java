@@ -1,5 +1,7 @@
 package org.modelfs.format.badinput;
 
+import org.modelfs.format.ModelFormatException;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.format.badinput.SdzBadInputTest.TempWatch;
 import org.modelfs.format.badinput.ZipTagsSamples.Entries;
 import org.modelfs.format.badinput.Zips.Info;

@@ -32,7 +32,7 @@ import java.util.zip.ZipInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.modelfs.format.Models;
+import org.modelfs.container.Models;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.io.CountingOutput;

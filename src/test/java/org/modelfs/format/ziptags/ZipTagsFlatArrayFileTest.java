@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.format.fb.gen.FlatArray;
-import org.modelfs.io.ArrayStreams;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.ArrayData;

@@ -1,4 +1,4 @@
-package org.modelfs.journal;
+package org.modelfs.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.format.ModelFormat;
-import org.modelfs.format.ModelWriter;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.testing.SyntheticModels;

@@ -1,4 +1,8 @@
-package org.modelfs.io;
+package org.modelfs.model;
+
+import org.modelfs.io.CountingOutput;
+
+import org.modelfs.io.ByteSource;
 
 import java.io.IOException;
 import java.io.InputStream;

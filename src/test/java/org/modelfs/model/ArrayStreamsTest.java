@@ -1,4 +1,10 @@
-package org.modelfs.io;
+package org.modelfs.model;
+
+import org.modelfs.io.CountingOutput;
+import org.modelfs.io.SliceSource;
+import org.modelfs.io.ChannelSource;
+
+import org.modelfs.io.ByteSource;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

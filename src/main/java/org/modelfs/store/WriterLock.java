@@ -1,4 +1,4 @@
-package org.modelfs.journal;
+package org.modelfs.store;
 
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,4 +1,7 @@
-package org.modelfs.format;
+package org.modelfs.container;
+
+import org.modelfs.model.ModelFormat;
+import org.modelfs.format.ModelFormatException;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -1,4 +1,4 @@
-package org.modelfs.journal;
+package org.modelfs.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.modelfs.format;
+package org.modelfs.model;
 
 import java.util.Locale;
 

@@ -1,4 +1,8 @@
-package org.modelfs.format;
+package org.modelfs.container;
+
+import org.modelfs.model.ModelFormat;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.WriteOptions;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,9 +21,9 @@ import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.ZipTagsWriter;
-import org.modelfs.journal.CommitRecord;
-import org.modelfs.journal.Durable;
-import org.modelfs.journal.EarlyWriteback;
+import org.modelfs.store.CommitRecord;
+import org.modelfs.store.Durable;
+import org.modelfs.io.EarlyWriteback;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.model.Tag;
 
@@ -38,7 +42,7 @@ public final class ModelWriter {
       out.addAll(FbFormat.problems(tag));
       if (!options.dropMetadata()) {
         for (String k : tag.metadata().keySet()) {
-          if (!isFormatKey(k)) {
+          if (!SdnbFormat.isFormatKey(k)) {
             out.add("metadata/" + k + ": the fb format cannot hold metadata (drop it explicitly to convert)");
           }
         }
@@ -48,13 +52,6 @@ public final class ModelWriter {
       out.addAll(ZipTagsWriter.problems(tag));
     }
     return out;
-  }
-
-  /** Keys SDNB writers add by themselves; losing them loses nothing the user wrote. */
-  public static boolean isFormatKey(String key) {
-    return key.equals(SdnbFormat.KEY_VERSION) || key.equals(SdnbFormat.KEY_TYPE)
-        || key.equals(SdnbFormat.KEY_CREATED) || key.equals(SdnbFormat.KEY_FRAMEWORK)
-        || key.equals(SdnbFormat.KEY_SHARD_INDEX) || key.equals(SdnbFormat.KEY_SHARD_TYPE);
   }
 
   /**

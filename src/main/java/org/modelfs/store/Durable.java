@@ -1,4 +1,4 @@
-package org.modelfs.journal;
+package org.modelfs.store;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
