@@ -1,5 +1,7 @@
 package org.modelfs.bench;
 
+import org.modelfs.store.ModelFiles;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -125,7 +127,7 @@ public final class BenchModels {
     Spec spec = spec(name, format);
     Path data = dir().resolve(name + "." + format + ".data");
     try (ChannelSource src = writeData(data, spec)) {
-      ModelWriter.write(tag(spec, src), model, options(format));
+      ModelFiles.write(tag(spec, src), model, options(format));
     } finally {
       Files.deleteIfExists(data);
     }

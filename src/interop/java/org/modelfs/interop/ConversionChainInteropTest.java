@@ -1,5 +1,7 @@
 package org.modelfs.interop;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -67,7 +68,7 @@ class ConversionChainInteropTest {
     for (Step s : chain) {
       Path out = tmp.resolve(s.name());
       try (Model m = Models.open(in)) {
-        List<Path> written = ModelWriter.write(m.newest(), out, s.options());
+        List<Path> written = ModelFiles.write(m.newest(), out, s.options());
         if (s.options().format() == ModelFormat.SHARDED_SDNB) {
           assertTrue(written.size() >= (large ? 4 : 3), "sharded into " + written.size() + " files");
         }

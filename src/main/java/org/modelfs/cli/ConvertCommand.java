@@ -6,10 +6,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
-import org.modelfs.container.Models;
+import org.modelfs.store.ModelFiles;
 import org.modelfs.format.WriteOptions;
-import org.modelfs.store.WriterLock;
 import org.modelfs.model.Model;
 
 /**
@@ -33,7 +31,7 @@ final class ConvertCommand implements Command {
     Path in = Path.of(p.positional().get(0));
     Path target = Path.of(p.positional().get(1));
     WriteOptions opts = options(p, target);
-    try (Model m = Models.open(in)) {
+    try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
         throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
             + " holds one: convert to sdz or zip-tags, or take one tag out with extract");
@@ -41,10 +39,7 @@ final class ConvertCommand implements Command {
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
       List<Path> written;
-      // the target's writer lock: no mount commits into it meanwhile, and recovery knows a writer was here
-      try (WriterLock lock = WriterLock.acquire(WriterLock.identity(target))) {
-        written = ModelWriter.writeTags(m.tags(), target, opts);
-      }
+      written = ModelFiles.writeTags(m.tags(), target, opts);
       for (Path w : written) {
         err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
       }

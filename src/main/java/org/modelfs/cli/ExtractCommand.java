@@ -4,10 +4,9 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Set;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
+import org.modelfs.store.ModelFiles;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
-import org.modelfs.store.WriterLock;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
 
@@ -31,15 +30,13 @@ final class ExtractCommand implements Command {
     if (format == null) {
       throw new Args.UsageException("say --format, or name OUT .fb, .sdnb or .sdz");
     }
-    try (Model m = Models.open(Path.of(p.positional().get(0)))) {
+    try (Model m = ModelFiles.open(Path.of(p.positional().get(0)))) {
       Tag t = m.tag(p.positional().get(1));
       if (t == null) {
         throw new java.nio.file.NoSuchFileException(p.positional().get(0) + ": no tag '" + p.positional().get(1) + "'");
       }
       Tag alone = new Tag(Models.DEFAULT_TAG, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata());
-      try (WriterLock lock = WriterLock.acquire(WriterLock.identity(target))) {
-        ModelWriter.write(alone, target, WriteOptions.of(format));
-      }
+      ModelFiles.write(alone, target, WriteOptions.of(format));
       err.println("extracted tag " + t.name() + " of " + m.location() + " to " + target + " (" + format.token() + ")");
     }
     return Main.OK;

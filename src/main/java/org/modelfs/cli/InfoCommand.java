@@ -1,11 +1,11 @@
 package org.modelfs.cli;
 
+import org.modelfs.store.ModelFiles;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
-import org.modelfs.container.Models;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
@@ -26,7 +26,7 @@ final class InfoCommand implements Command {
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
     Args.Parsed p = args.parse(Set.of(), Set.of());
     p.expectPositionals(1);
-    try (Model m = Models.open(Path.of(p.positional().get(0)))) {
+    try (Model m = ModelFiles.open(Path.of(p.positional().get(0)))) {
       out.println("model:  " + m.location());
       out.println("format: " + m.format().token());
       out.print("tags:  ");

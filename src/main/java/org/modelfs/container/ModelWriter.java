@@ -1,19 +1,13 @@
 package org.modelfs.container;
 
-import org.modelfs.model.ModelFormat;
-import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.WriteOptions;
-
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.channels.SeekableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.WriteOptions;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.sdnb.SdnbFormat;
@@ -21,16 +15,15 @@ import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.ZipTagsWriter;
-import org.modelfs.store.CommitRecord;
-import org.modelfs.store.Durable;
-import org.modelfs.io.EarlyWriteback;
 import org.modelfs.io.CountingOutput;
+import org.modelfs.io.EarlyWriteback;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 
 /**
- * Writes one tag as a complete model file in any supported format. Each file is written to a
- * temporary name in the target directory, forced to disk and renamed over the target, so a
- * failed write never leaves a half-written model under the real name.
+ * Plans how tags are written in any supported format: which files, under which names, with
+ * which bytes ({@link ContainerPlan}). Writing, forcing and installing the files is the store's
+ * job ({@code org.modelfs.store.Transaction}); nothing here touches the file system.
  */
 public final class ModelWriter {
   private ModelWriter() {}
@@ -55,88 +48,94 @@ public final class ModelWriter {
   }
 
   /**
-   * Writes {@code tag} to {@code out}. For {@link ModelFormat#SHARDED_SDNB}, {@code out} names
-   * the base ({@code dir/model.sdnb} → {@code dir/model.shard0-of-N.sdnb} …) and stale shards of
-   * that base with another N are removed. Returns the files written.
+   * The files that hold {@code tags} (oldest first) in {@code options}' format. {@code fileName}
+   * names the model: the single file, or for {@link ModelFormat#SHARDED_SDNB} the base name
+   * {@code <base>.sdnb} whose shards are {@code <base>.shard<k>-of-<N>.sdnb}. Several tags are
+   * written as zip-tags, or as an SDZ whose newest tag is the model DL4J loads ({@code model.sdnb}
+   * or its shards), each older one the SDNB entry {@code tag.<name>}, and their order in
+   * {@code tags.txt} (docs/FORMATS.md).
+   *
+   * @throws ModelFormatException if the format cannot hold the tags
    */
-  public static List<Path> write(Tag tag, Path out, WriteOptions options) throws IOException {
-    List<String> problems = problems(tag, options);
-    if (!problems.isEmpty()) {
-      throw new ModelFormatException(out.toString(), "model to write", 0, String.join("; ", problems));
+  public static ContainerPlan plan(List<Tag> tags, String fileName, WriteOptions options) throws IOException {
+    if (tags.isEmpty()) {
+      throw new ModelFormatException(fileName, "model to write", 0, "a model holds at least one tag");
     }
-    String file = String.valueOf(out.getFileName());
+    boolean oneDefault = tags.size() == 1 && tags.get(0).name().equals(Models.DEFAULT_TAG);
+    if (!oneDefault && !options.format().holdsTags()) {
+      throw new ModelFormatException(fileName, "model to write", 0,
+          "the " + options.format().token() + " format holds one tag named default; sdz and zip-tags hold several");
+    }
+    List<String> problems = new ArrayList<>();
+    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS ? tags : List.of(tags.get(tags.size() - 1));
+    for (Tag t : checked) {
+      problems.addAll(problems(t, options));
+    }
+    if (!problems.isEmpty()) {
+      throw new ModelFormatException(fileName, "model to write", 0, String.join("; ", problems));
+    }
+    Tag newest = tags.get(tags.size() - 1);
+    List<ContainerPlan.PlannedFile> files = new ArrayList<>();
     switch (options.format()) {
-      case FB -> {
-        atomically(out, o -> FbFormat.write(tag, o, file));
-        return List.of(out);
-      }
+      case FB -> files.add(new ContainerPlan.PlannedFile(fileName, stream(o -> FbFormat.write(newest, o, fileName))));
       case SDNB -> {
-        SdnbFormat.Prepared p = SdnbFormat.prepare(tag, GraphWriter.Mode.SDNB, Set.of(), SdnbFormat.metadataFor(tag, -1, false), file);
-        atomically(out, p::writeTo);
-        return List.of(out);
+        SdnbFormat.Prepared p = SdnbFormat.prepare(newest, GraphWriter.Mode.SDNB, Set.of(),
+            SdnbFormat.metadataFor(newest, -1, false), fileName);
+        files.add(new ContainerPlan.PlannedFile(fileName, stream(p::writeTo)));
       }
       case SHARDED_SDNB -> {
-        return writeSharded(tag, out, options);
+        String base = ShardNames.base(fileName);
+        for (SdzFormat.Part part : shardParts(newest, base, options.maxShardBytes(), base)) {
+          files.add(new ContainerPlan.PlannedFile(part.name(), stream(part.content()::writeTo)));
+        }
       }
       case SDZ -> {
-        return writeSdz(sdzParts(tag, options, file), out, options);
+        List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, fileName));
+        if (!oneDefault) {
+          parts.addAll(SdzFormat.olderTagParts(tags, fileName));
+        }
+        files.add(new ContainerPlan.PlannedFile(fileName, zip(parts, options)));
       }
-      case ZIP_TAGS -> {
-        return writeSdz(ZipTagsWriter.parts(List.of(tag), file), out, options);
-      }
-      default -> throw new ModelFormatException(out.toString(), "model to write", 0,
+      case ZIP_TAGS -> files.add(new ContainerPlan.PlannedFile(fileName, zip(ZipTagsWriter.parts(tags, fileName), options)));
+      default -> throw new ModelFormatException(fileName, "model to write", 0,
           "writing " + options.format() + " is not supported yet");
     }
+    return new ContainerPlan(tags, options, files);
   }
 
   /**
-   * Writes several tags (oldest first) as one file: as zip-tags, or as an SDZ with the newest
-   * as the model DL4J loads ({@code model.sdnb} or its shards), each older one as the SDNB entry
-   * {@code tag.<name>}, and their order in {@code tags.txt} (docs/FORMATS.md).
+   * Whether the model named {@code fileName} can be written as a shard set: only a model named
+   * {@code <base>.sdnb} (any case) is one model with the shards {@code <base>.shard<k>-of-<N>.sdnb}.
    */
-  public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options) throws IOException {
-    if (tags.size() == 1 && tags.get(0).name().equals(Models.DEFAULT_TAG)) {
-      return write(tags.get(0), out, options);
-    }
-    if (!options.format().holdsTags()) {
-      throw new ModelFormatException(out.toString(), "model to write", 0,
-          "the " + options.format().token() + " format holds one tag named default; sdz and zip-tags hold several");
-    }
-    String file = String.valueOf(out.getFileName());
-    if (options.format() == ModelFormat.ZIP_TAGS) {
-      List<String> problems = new ArrayList<>();
-      for (Tag t : tags) {
-        problems.addAll(problems(t, options));
-      }
-      if (!problems.isEmpty()) {
-        throw new ModelFormatException(out.toString(), "model to write", 0, String.join("; ", problems));
-      }
-      return writeSdz(ZipTagsWriter.parts(tags, file), out, options);
-    }
-    Tag newest = tags.get(tags.size() - 1);
-    List<String> problems = problems(newest, options);
-    if (!problems.isEmpty()) {
-      throw new ModelFormatException(out.toString(), "model to write", 0, String.join("; ", problems));
-    }
-    List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, file));
-    parts.addAll(SdzFormat.olderTagParts(tags, file));
-    return writeSdz(parts, out, options);
+  public static boolean canBeShardSet(String fileName) {
+    return fileName.length() > 5 && fileName.toLowerCase(java.util.Locale.ROOT).endsWith(".sdnb");
   }
 
-  /** Writes the zip to a temporary file beside {@code out}, forces it, renames it over {@code out}. */
-  private static List<Path> writeSdz(List<SdzFormat.Part> parts, Path out, WriteOptions options) throws IOException {
-    Path tmp = tempBeside(out);
-    try {
-      SdzFormat.write(parts, tmp, options.deflate());
-      Durable.force(tmp);
-      commit(tmp, out);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-    return List.of(out);
+  /** What writes the bytes of one file through a counting output. */
+  @FunctionalInterface
+  private interface Encoder {
+    void writeTo(CountingOutput out) throws IOException;
   }
 
-  /** The SDNB files of a model, named as they are in a zip or a directory. */
+  /** A file streamed by {@code e}, forced in the background as it grows where the channel allows. */
+  private static ContainerPlan.Body stream(Encoder e) {
+    return (SeekableByteChannel ch, String what) -> {
+      if (ch instanceof FileChannel fc) {
+        try (EarlyWriteback wb = EarlyWriteback.start(fc, what)) {
+          e.writeTo(new CountingOutput(fc));
+          wb.finish();
+        }
+      } else {
+        e.writeTo(new CountingOutput(ch));
+      }
+    };
+  }
+
+  private static ContainerPlan.Body zip(List<SdzFormat.Part> parts, WriteOptions options) {
+    return (ch, what) -> SdzFormat.write(parts, ch, options.deflate(), what);
+  }
+
+  /** The SDNB files of a model, named as they are in a zip. */
   private static List<SdzFormat.Part> sdzParts(Tag tag, WriteOptions options, String file) throws IOException {
     if (!options.shardedSdz()) {
       return List.of(new SdzFormat.Part(SdzFormat.SINGLE_ENTRY, SdnbFormat.prepare(tag, GraphWriter.Mode.SDNB,
@@ -157,87 +156,5 @@ public final class ModelWriter {
           plan.get(k - 1), SdnbFormat.metadataFor(tag, k, false), file)));
     }
     return parts;
-  }
-
-  private static List<Path> writeSharded(Tag tag, Path out, WriteOptions options) throws IOException {
-    Path dir = out.toAbsolutePath().getParent();
-    String base = ShardNames.base(String.valueOf(out.getFileName()));
-    List<SdzFormat.Part> parts = shardParts(tag, base, options.maxShardBytes(), base);
-    List<Path> tmps = new ArrayList<>();
-    List<Path> finals = new ArrayList<>();
-    try {
-      List<CommitRecord.Rename> renames = new ArrayList<>();
-      for (SdzFormat.Part p : parts) {
-        Path target = dir.resolve(p.name());
-        Path tmp = tempBeside(target);
-        tmps.add(tmp);
-        writeForced(tmp, p.content()::writeTo);
-        finals.add(target);
-        renames.add(new CommitRecord.Rename(tmp.getFileName().toString(), p.name()));
-      }
-      // several files: renamed under a roll-forward record, finished on the next open after a crash
-      CommitRecord.commit(dir, base, renames, staleShards(dir, base, parts.size()));
-    } finally {
-      for (Path t : tmps) {
-        Files.deleteIfExists(t);
-      }
-    }
-    return finals;
-  }
-
-  private static List<String> staleShards(Path dir, String base, int n) throws IOException {
-    List<String> out = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        ShardNames.Shard s = ShardNames.parse(p.getFileName().toString());
-        if (s != null && s.base().equals(base) && s.count() != n) {
-          out.add(p.getFileName().toString());
-        }
-      }
-    }
-    return out;
-  }
-
-  /** What writes the bytes of one file. */
-  @FunctionalInterface
-  interface Body {
-    void writeTo(CountingOutput out) throws IOException;
-  }
-
-  private static void atomically(Path out, Body body) throws IOException {
-    Path tmp = tempBeside(out);
-    try {
-      writeForced(tmp, body);
-      commit(tmp, out);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-  }
-
-  private static void writeForced(Path tmp, Body body) throws IOException {
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      try (EarlyWriteback wb = EarlyWriteback.start(ch, tmp.toString())) {
-        body.writeTo(new CountingOutput(ch));
-        wb.finish();
-      }
-      ch.force(true);
-    } catch (UnsupportedOperationException e) {
-      // The target's provider has no FileChannel (e.g. some in-memory file systems).
-      try (OutputStream os = Files.newOutputStream(tmp)) {
-        body.writeTo(new CountingOutput(os));
-      }
-    }
-  }
-
-  /** A temporary name beside {@code out}: {@code .<name>.<hex>.tmp} (what recovery removes). */
-  private static Path tempBeside(Path out) {
-    Path dir = out.toAbsolutePath().getParent();
-    return dir.resolve("." + out.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
-  }
-
-  private static void commit(Path tmp, Path out) throws IOException {
-    Durable.rename(tmp, out);
-    Durable.forceDirectory(out.toAbsolutePath().getParent());
   }
 }

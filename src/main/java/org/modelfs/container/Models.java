@@ -21,7 +21,6 @@ import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
 import org.modelfs.model.Model;
-import org.modelfs.model.Tag;
 
 /**
  * Opens any supported model file by its content (PRODUCT.md §1 detection: SDNB magic, a zip
@@ -81,6 +80,24 @@ public final class Models {
     } catch (ModelFormatException e) {
       throw new ModelFormatException(location, "model file", e.offset(),
           "not a SameDiff model: no SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
+    }
+  }
+
+  /**
+   * Opens the shard files {@code shards} (shard 0 first, whatever their names: a commit reads
+   * its temporaries back before renaming them) as one sharded model.
+   */
+  public static Model openShards(String location, List<Path> shards) throws IOException {
+    Closer closer = new Closer();
+    try {
+      return sharded(location, shards, closer);
+    } catch (IOException | RuntimeException e) {
+      try {
+        closer.close();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
   }
 

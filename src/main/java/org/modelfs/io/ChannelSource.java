@@ -6,7 +6,11 @@ import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -17,26 +21,35 @@ import java.nio.file.StandardOpenOption;
  * <p>A thread interrupted in a {@code FileChannel} read closes the channel for every thread
  * (NIO's interruptible-channel rule). A source opened from a path therefore reopens its file
  * once for the other readers, who were not interrupted; the interrupted one gets its
- * {@link ClosedByInterruptException}.
+ * {@link ClosedByInterruptException}. It reopens only the very file it indexed: the file's
+ * identity (its file key — device and inode — or, where the provider has none, its size and
+ * times) is taken when the source opens and checked again on reopening. If a commit replaced
+ * the file meanwhile, the reader gets a {@link FileSystemException} saying so, never another
+ * file's bytes.
  */
 public final class ChannelSource implements ByteSource {
   private final String name;
   private final Path file;
   private final boolean temporary;
+  private final Object identity;
   private volatile SeekableByteChannel channel;
   private volatile boolean closed;
 
-  private ChannelSource(String name, Path file, SeekableByteChannel channel, boolean temporary) {
+  private ChannelSource(String name, Path file, Opened opened, boolean temporary) {
     this.name = name;
     this.file = file;
-    this.channel = channel;
+    this.channel = opened.channel();
+    this.identity = opened.identity();
     this.temporary = temporary;
   }
+
+  /** A channel and the identity of the file it was opened on. */
+  private record Opened(SeekableByteChannel channel, Object identity) {}
 
   /** Opens {@code file} for reading on whatever file system it lives on. */
   public static ChannelSource open(Path file) throws IOException {
     Path fileName = file.getFileName();
-    return new ChannelSource(fileName == null ? file.toString() : fileName.toString(), file, openChannel(file), false);
+    return new ChannelSource(fileName == null ? file.toString() : fileName.toString(), file, openIdentified(file), false);
   }
 
   /**
@@ -44,7 +57,7 @@ public final class ChannelSource implements ByteSource {
    * {@code name}; closing the source deletes the file.
    */
   public static ChannelSource temporary(String name, Path file) throws IOException {
-    return new ChannelSource(name, file, openChannel(file), true);
+    return new ChannelSource(name, file, openIdentified(file), true);
   }
 
   private static SeekableByteChannel openChannel(Path file) throws IOException {
@@ -55,9 +68,39 @@ public final class ChannelSource implements ByteSource {
     }
   }
 
+  /**
+   * Opens {@code file} and tells which file it opened: its identity before and after the open
+   * must agree (else it was being replaced: try again).
+   */
+  private static Opened openIdentified(Path file) throws IOException {
+    for (int i = 0; ; i++) {
+      Object before = identity(file);
+      SeekableByteChannel ch = openChannel(file);
+      Object after;
+      try {
+        after = identity(file);
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+      if (before.equals(after)) {
+        return new Opened(ch, after);
+      }
+      ch.close();
+      if (i == 20) {
+        throw new FileSystemException(file.toString(), null, "kept being replaced while it was opened");
+      }
+    }
+  }
+
+  private static Object identity(Path file) throws IOException {
+    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+    return a.fileKey() != null ? a.fileKey() : List.of(a.size(), a.lastModifiedTime(), a.creationTime());
+  }
+
   /** Wraps an already open channel; closing this source closes it. */
   public static ChannelSource of(String name, SeekableByteChannel channel) {
-    return new ChannelSource(name, null, channel, false);
+    return new ChannelSource(name, null, new Opened(channel, null), false);
   }
 
   @Override
@@ -99,7 +142,14 @@ public final class ChannelSource implements ByteSource {
       throw new ClosedChannelException();
     }
     if (channel == failed) {
-      channel = openChannel(file);
+      Opened fresh = openIdentified(file);
+      if (!fresh.identity().equals(identity)) {
+        fresh.channel().close();
+        throw new FileSystemException(file.toString(), null, "was replaced since it was opened (another writer"
+            + " committed) and its channel was closed by an interrupted reader; the bytes this mount indexed are"
+            + " no longer reachable — mount the model again");
+      }
+      channel = fresh.channel();
     }
     return channel;
   }

@@ -2,6 +2,9 @@ package org.modelfs.model;
 
 /** Arithmetic on array shapes, with overflow checks. */
 public final class Shapes {
+  /** ND4J's maximum rank; every reader refuses a longer shape. */
+  public static final int MAX_RANK = 32;
+
   private Shapes() {}
 
   /** The product of the dimensions; 1 for {@code []}; -1 on overflow or a negative dimension. */

@@ -56,6 +56,10 @@ record ArrayAttributes(DType dtype, long[] shape, char order, VarKind kind) {
       }
       case "shape" -> {
         long[] s = shapeOf(value);
+        if (s.length > org.modelfs.model.Shapes.MAX_RANK) {
+          throw new IllegalArgumentException("samediff:shape: rank " + s.length + "; ND4J arrays have at most "
+              + org.modelfs.model.Shapes.MAX_RANK + " dimensions");
+        }
         for (long d : s) {
           if (d < 0) {
             throw new IllegalArgumentException("samediff:shape: negative dimension in " + Arrays.toString(s));

@@ -28,6 +28,9 @@ import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
+import org.modelfs.store.Generation;
+import org.modelfs.store.LocalBacking;
+import org.modelfs.store.Snapshot;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
 import org.modelfs.tree.Dir;
@@ -51,14 +54,20 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private volatile List<Tag> tags;
   private volatile ModelTree tree;
   private volatile NodeAttributes.ContainerTimes times;
+  private final LocalBacking backing;
+  /** The stored version the model was read at: a commit builds on it or is refused. */
+  private volatile Generation generation;
   private final ModelChanges changes;
+  private final JournalWrites writes;
+  private final StructureEdits edits;
   private final OpenResources resources = new OpenResources();
   private final MapCache mapCache;
   private final ModelFileStore store = new ModelFileStore(this);
   private volatile boolean open = true;
 
   private ModelFileSystem(ModelFileSystemProvider provider, Path containerPath, Object registryKey,
-      MountOptions options, Model model, NodeAttributes.ContainerTimes times) {
+      MountOptions options, LocalBacking backing, Model model, Generation generation,
+      NodeAttributes.ContainerTimes times) {
     this.provider = provider;
     this.containerPath = containerPath;
     this.containerUri = containerPath.toUri();
@@ -69,7 +78,11 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     this.tags = model.tags();
     this.tree = ModelTree.of(tags, container());
     this.mapCache = new MapCache(resources, container());
-    this.changes = new ModelChanges(this);
+    this.backing = backing;
+    this.generation = generation;
+    this.changes = new ModelChanges(this, backing);
+    this.writes = new JournalWrites(changes);
+    this.edits = new StructureEdits(changes);
   }
 
   /**
@@ -79,13 +92,16 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
    */
   static ModelFileSystem mount(ModelFileSystemProvider provider, Path container, MountOptions options,
       Object registryKey) throws IOException {
+    LocalBacking backing = backing(container, options);
     if (options.create() && !Files.exists(container) && Models.findShards(container).isEmpty()) {
-      return create(provider, container, options, registryKey);
+      return create(provider, container, options, registryKey, backing);
     }
-    ModelChanges.recover(container);
-    Model model = Models.open(container);
+    backing.recoverIfIdle();
+    Snapshot snapshot = backing.open();
+    Model model = snapshot.model();
     try {
-      return new ModelFileSystem(provider, container, registryKey, options, model, times(container));
+      return new ModelFileSystem(provider, container, registryKey, options, backing, model, snapshot.generation(),
+          times(container));
     } catch (IOException | RuntimeException e) {
       model.close();
       throw e;
@@ -97,8 +113,12 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
    * without graph, in the env's format or the one the name says; it is written by the first
    * commit — at the latest when the file system is closed.
    */
+  private static LocalBacking backing(Path container, MountOptions options) throws IOException {
+    return LocalBacking.of(container);
+  }
+
   private static ModelFileSystem create(ModelFileSystemProvider provider, Path container, MountOptions options,
-      Object registryKey) throws IOException {
+      Object registryKey, LocalBacking backing) throws IOException {
     Path parent = container.toAbsolutePath().getParent();
     if (parent == null || !Files.isDirectory(parent)) {
       throw new NoSuchFileException(container.toString(), null, "the directory of the new model does not exist");
@@ -112,9 +132,14 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     Tag empty = new Tag(Models.DEFAULT_TAG, null, List.of(), List.of(), null, java.util.Map.of());
     Model model = new Model(container.toString(), format, List.of(empty), null);
     java.nio.file.attribute.FileTime now = java.nio.file.attribute.FileTime.from(java.time.Instant.now());
-    ModelFileSystem fs = new ModelFileSystem(provider, container, registryKey, options, model,
-        new NodeAttributes.ContainerTimes(now, now, now));
-    fs.changes.markNew();
+    ModelFileSystem fs = new ModelFileSystem(provider, container, registryKey, options, backing, model,
+        Generation.NONE, new NodeAttributes.ContainerTimes(now, now, now));
+    try {
+      fs.changes.markNew();
+    } catch (IOException | RuntimeException e) {
+      fs.open = false;
+      throw e;
+    }
     return fs;
   }
 
@@ -165,6 +190,19 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return changes;
   }
 
+  JournalWrites writes() {
+    return writes;
+  }
+
+  StructureEdits edits() {
+    return edits;
+  }
+
+  /** The stored version the current model was read at. */
+  Generation generation() {
+    return generation;
+  }
+
   /** Swaps in a changed set of tags (called by {@link ModelChanges} under its lock). */
   void swap(List<Tag> newTags) {
     tags = List.copyOf(newTags);
@@ -172,9 +210,10 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   }
 
   /** Swaps in the model just committed; the old one stays open for channels still reading it. */
-  void swapModel(Model committed) throws IOException {
+  void swapModel(Model committed, Generation committedAt) throws IOException {
     resources.add(model);
     model = committed;
+    generation = committedAt;
     times = times(containerPath);
     swap(committed.tags());
   }
@@ -203,30 +242,58 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   }
 
   /**
-   * Commits pending changes when {@code commitOnClose} (the default), then closes. A failed
-   * commit throws and leaves the file system open with its journal, so that the change can be
-   * fixed, committed to another format, or rolled back before closing again.
+   * Commits pending changes when {@code commitOnClose} (the default), then closes — always: a
+   * refused commit discards the pending changes, and the mount is closed, its lease released and
+   * every resource freed before the refusal is thrown (as {@code AutoCloseable} and zipfs do).
+   * To fix a refused change and retry, call {@code commit()} before closing.
    */
   @Override
   public void close() throws IOException {
+    IOException failure = null;
     synchronized (this) {
       if (!open) {
         return;
       }
       if (options.commitOnClose()) {
-        changes.commit();
+        try {
+          changes.commit();
+        } catch (IOException | RuntimeException e) {
+          failure = new FileSystemException(container(), null, "closed without committing: " + e.getMessage()
+              + " — the pending changes were discarded");
+          failure.initCause(e);
+          changes.lock();
+          try {
+            changes.discard();
+          } finally {
+            changes.unlock();
+          }
+        }
       }
       open = false;
     }
     provider.unregister(this);
+    List<IOException> more = new ArrayList<>();
     try {
       resources.closeAll();
-    } finally {
-      try {
-        model.close();
-      } finally {
-        changes.close();
-      }
+    } catch (IOException e) {
+      more.add(e);
+    }
+    try {
+      model.close();
+    } catch (IOException e) {
+      more.add(e);
+    }
+    try {
+      changes.close();
+    } catch (IOException e) {
+      more.add(e);
+    }
+    if (failure == null && !more.isEmpty()) {
+      failure = more.remove(0);
+    }
+    if (failure != null) {
+      more.forEach(failure::addSuppressed);
+      throw failure;
     }
   }
 
@@ -383,7 +450,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
       }
     }
     if (write) {
-      return changes.openForWrite(path, options, attrs);
+      return writes.openForWrite(path, options, attrs);
     }
     ModelTree.Found f = find(path);
     if (!(f.node() instanceof FileNode file)) {

@@ -190,13 +190,13 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   @Override
   public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
     ModelPath p = ModelPath.check(dir);
-    p.getFileSystem().changes().createDirectory(p);
+    p.getFileSystem().edits().createDirectory(p);
   }
 
   @Override
   public void delete(Path path) throws IOException {
     ModelPath p = ModelPath.check(path);
-    p.getFileSystem().changes().delete(p);
+    p.getFileSystem().edits().delete(p);
   }
 
   /**
@@ -207,7 +207,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   public void copy(Path source, Path target, CopyOption... options) throws IOException {
     ModelPath t = ModelPath.check(target);
     writable(t);
-    ModelChanges.copy(ModelPath.check(source), t, replace(options));
+    CrossMountCopy.copy(ModelPath.check(source), t, replace(options));
   }
 
   private static void writable(ModelPath p) {
@@ -233,15 +233,15 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
             "two mounted models commit separately");
       }
     }
-    if (s.getFileSystem() == t.getFileSystem() && ModelChanges.tagDir(s.getFileSystem().find(s).canonical()) != null) {
-      s.getFileSystem().changes().renameTag(s, t); // before isSameFile: tags/v1 → tags/V1 renames
+    if (s.getFileSystem() == t.getFileSystem() && Target.tagDir(s.getFileSystem().find(s).canonical()) != null) {
+      s.getFileSystem().edits().renameTag(s, t); // before isSameFile: tags/v1 → tags/V1 renames
       return;
     }
     if (t.getFileSystem().lookup(t) != null && isSameFile(s, t)) {
       return;
     }
-    ModelChanges.copy(s, t, replace(options));
-    s.getFileSystem().changes().delete(s);
+    CrossMountCopy.copy(s, t, replace(options));
+    s.getFileSystem().edits().delete(s);
   }
 
   /** Shares one stored array between two paths of a model (e.g. the same parameter in two tags). */
@@ -254,7 +254,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
       throw new java.nio.file.FileSystemException(link.toString(), existing.toString(),
           "a link stays inside one model");
     }
-    l.getFileSystem().changes().link(l, e);
+    l.getFileSystem().edits().link(l, e);
   }
 
   private static boolean replace(CopyOption... options) {
@@ -282,7 +282,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
       throw new UnsupportedOperationException("setting " + attribute + "; settable: samediff:"
           + String.join(", samediff:", ArrayAttributes.SETTABLE));
     }
-    fs.changes().setAttribute(p, name, value);
+    fs.edits().setAttribute(p, name, value);
   }
 
   // ---- looking ---------------------------------------------------------------------------------

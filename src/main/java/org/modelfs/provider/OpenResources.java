@@ -2,6 +2,7 @@ package org.modelfs.provider;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.ClosedFileSystemException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -15,10 +16,27 @@ import org.modelfs.io.Closer;
  */
 final class OpenResources {
   private final Set<Closeable> open = ConcurrentHashMap.newKeySet();
+  private boolean closed; // guarded by this
 
+  /**
+   * Registers {@code c}. Once {@link #closeAll} has begun nothing more is registered: {@code c} is
+   * closed at once and the caller gets a {@link ClosedFileSystemException} — so a channel opened
+   * while the file system closes cannot outlive it.
+   */
   <C extends Closeable> C add(C c) {
-    open.add(c);
-    return c;
+    synchronized (this) {
+      if (!closed) {
+        open.add(c);
+        return c;
+      }
+    }
+    ClosedFileSystemException e = new ClosedFileSystemException();
+    try {
+      c.close();
+    } catch (IOException suppressed) {
+      e.addSuppressed(suppressed);
+    }
+    throw e;
   }
 
   void remove(Closeable c) {
@@ -29,10 +47,14 @@ final class OpenResources {
     return open.size();
   }
 
-  /** Closes everything registered; the first failure is thrown with the others suppressed. */
+  /** Closes everything registered, now and for good; the first failure is thrown with the others suppressed. */
   void closeAll() throws IOException {
-    List<Closeable> all = new ArrayList<>(open);
-    open.clear();
+    List<Closeable> all;
+    synchronized (this) {
+      closed = true;
+      all = new ArrayList<>(open);
+      open.clear();
+    }
     Closer.closeAll(all);
   }
 }

@@ -21,6 +21,26 @@ record Target(Tag tag, Area area, String name, String key) {
   /** The parts of a tag a change can address. */
   enum Area { PARAM, UPDATER, METADATA, TRAINING, GRAPH, GRAPH_JSON }
 
+  /** The tag a canonical path {@code /tags/<tag>} names, or {@code null} for any other path. */
+  static String tagDir(List<String> canonical) {
+    return canonical.size() == 2 && canonical.get(0).equals(ModelTree.TAGS) ? canonical.get(1) : null;
+  }
+
+  /** Whether a canonical path is {@code params}, {@code updater} or {@code metadata} of a tag (or of the root alias). */
+  static boolean isAreaRoot(List<String> canonical) {
+    String last = canonical.get(canonical.size() - 1);
+    int n = canonical.size();
+    boolean atRoot = n == 1 || n == 3 && canonical.get(0).equals(ModelTree.TAGS);
+    return atRoot && (last.equals(ModelTree.PARAMS) || last.equals(ModelTree.UPDATER) || last.equals(ModelTree.METADATA));
+  }
+
+  /** Whether a path is a tag's {@code graph.json} (or the root alias's). */
+  static boolean isGraphJson(ModelPath p) {
+    List<String> n = p.toAbsolutePath().normalize().names();
+    return !n.isEmpty() && n.get(n.size() - 1).equals(ModelTree.GRAPH_JSON)
+        && (n.size() == 1 || n.size() == 3 && n.get(0).equals(ModelTree.TAGS));
+  }
+
   /** Parses an absolute, normalized path; throws when it names nothing a change can write. */
   static Target of(List<Tag> tags, List<String> segments, String path) throws FileSystemException {
     if (tags.isEmpty()) {

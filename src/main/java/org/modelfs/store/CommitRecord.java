@@ -1,177 +1,133 @@
 package org.modelfs.store;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.zip.CRC32;
 
 /**
- * The roll-forward record of a multi-file commit (a sharded SDNB): which forced temporary files
- * are to be renamed to which shard names, and which old shards are then to be deleted. It is
- * written and forced only after every new file is complete, so a crash before it leaves the old
- * model (the temporary files are garbage), and a crash after it is finished by {@link #recover}
- * on the next open.
+ * The roll-forward record of a commit that changes more than one file (a shard set; a single
+ * SDNB file turned into shards or back): which forced temporary files are renamed to which
+ * names, and which files of the old model are then deleted. It is written (with
+ * {@code CREATE_NEW}) and forced only after every new file is complete and verified, so a crash
+ * before it leaves the old model (the temporaries are garbage) and a crash after it is finished
+ * by {@link Recovery}.
  *
- * <p>File format (UTF-8 lines, tab-separated): {@code modelfs-commit 1}, then
- * {@code rename <tmp> <final>} per new file, {@code delete <old shard>} per stale file, then
- * {@code end}.
- * A record without its {@code end} line was cut off while being written and is ignored.
+ * <p>Format (UTF-8 lines, tab-separated): {@code modelfs-commit 2}; per new file
+ * {@code rename <temporary> <target> <file key>}; per old file {@code delete <name>};
+ * {@code end <CRC-32 of every byte before this line, 8 hex digits>}. The file key (device and
+ * inode, {@code -} where the provider has none) tells, after a crash, a target that is already
+ * the renamed new file from the old file of the same name. A record without a valid end line was
+ * cut off while it was written: no rename had started.
  */
-public final class CommitRecord {
-  private static final String HEADER = "modelfs-commit\t1";
+final class CommitRecord {
+  private static final String HEADER = "modelfs-commit\t2";
 
   private CommitRecord() {}
 
-  /** The record's name for the shard set {@code base} in its directory. */
-  public static Path pathFor(Path dir, String base) {
-    return dir.resolve("." + base + ".modelfs-commit");
+  /** A pending rename; {@code key} is the temporary's file key, or {@code null}. */
+  record Rename(String tmp, String target, String key) {}
+
+  /** A record's content. */
+  record Content(List<Rename> renames, List<String> deletes) {}
+
+  /** What is found at a model's record name. */
+  enum State {
+    /** Nothing. */
+    ABSENT,
+    /** A record cut off while it was written, or damaged: no rename had started. */
+    INCOMPLETE,
+    /** A complete record of this model's files. */
+    VALID,
+    /** Something ModelFS did not write (another kind of file, names that are not this model's). */
+    FOREIGN
   }
 
-  /** A pending rename. */
-  public record Rename(String tmp, String target) {}
+  /** The outcome of reading a record. */
+  record Read(State state, Content content) {}
 
-  /**
-   * Commits a set of complete, forced temporary files: writes the record, renames each file,
-   * deletes {@code stale} files, forces the directory and removes the record.
-   */
-  public static void commit(Path dir, String base, List<Rename> renames, List<String> stale) throws IOException {
-    Path record = pathFor(dir, base);
-    for (Rename r : renames) {
-      if (!Files.exists(dir.resolve(r.tmp()))) {
-        throw new NoSuchFileException(dir.resolve(r.tmp()).toString(), null,
-            "a new shard vanished before the commit record was written; nothing was changed");
-      }
-    }
+  static Path path(ModelId id) {
+    return id.dir().resolve(SidecarNames.record(id.key()));
+  }
+
+  /** Writes and forces the record of {@code id} (which must not exist), then forces the directory. */
+  static void write(ModelId id, Content c) throws IOException {
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
-    for (Rename r : renames) {
-      sb.append("rename\t").append(r.tmp()).append('\t').append(r.target()).append('\n');
+    for (Rename r : c.renames()) {
+      sb.append("rename\t").append(r.tmp()).append('\t').append(r.target()).append('\t')
+          .append(r.key() == null ? "-" : r.key()).append('\n');
     }
-    for (String s : stale) {
-      sb.append("delete\t").append(s).append('\n');
+    for (String d : c.deletes()) {
+      sb.append("delete\t").append(d).append('\n');
     }
-    sb.append("end\n");
-    Path tmp = dir.resolve(record.getFileName() + ".tmp");
-    Files.writeString(tmp, sb, StandardCharsets.UTF_8);
-    Durable.force(tmp);
-    Durable.rename(tmp, record);
-    Durable.forceDirectory(dir);
-    apply(dir, renames, stale, true);
-    Files.deleteIfExists(record);
-    Durable.forceDirectory(dir);
-  }
-
-  /**
-   * Renames and deletes. In a live commit ({@code strict}) every temporary file must be there;
-   * in recovery a missing one was renamed before the crash.
-   */
-  private static void apply(Path dir, List<Rename> renames, List<String> stale, boolean strict) throws IOException {
-    for (Rename r : renames) {
-      Path from = dir.resolve(r.tmp());
-      if (strict || Files.exists(from)) {
-        Durable.rename(from, dir.resolve(r.target()));
+    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] end = ("end\t" + crc(body, body.length) + "\n").getBytes(StandardCharsets.UTF_8);
+    Path p = path(id);
+    try (SeekableByteChannel ch = Durable.createNew(p)) {
+      ByteBuffer b = ByteBuffer.allocate(body.length + end.length).put(body).put(end).flip();
+      while (b.hasRemaining()) {
+        ch.write(b);
       }
+      Durable.force(ch);
     }
-    for (String s : stale) {
-      Files.deleteIfExists(dir.resolve(s));
-    }
-    Durable.forceDirectory(dir);
+    Durable.forceDirectory(id.dir());
   }
 
-  /**
-   * Finishes the commit recorded for {@code base} in {@code dir}, if there is a complete record;
-   * deletes a cut-off one. Call only while holding the writer lock. Returns whether a commit was
-   * finished.
-   */
-  public static boolean recover(Path dir, String base) throws IOException {
-    Path record = pathFor(dir, base);
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(record, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      Files.deleteIfExists(dir.resolve(record.getFileName() + ".tmp"));
-      return false;
+  /** Reads the record of {@code id}, if any. */
+  static Read read(ModelId id) throws IOException {
+    Path p = path(id);
+    if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+      return new Read(State.ABSENT, null);
     }
-    if (lines.isEmpty() || !lines.get(0).equals(HEADER) || !lines.get(lines.size() - 1).equals("end")) {
-      Files.deleteIfExists(record);
-      return false;
+    if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.size(p) > (16 << 20)) {
+      return new Read(State.FOREIGN, null);
+    }
+    byte[] bytes = Files.readAllBytes(p);
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    int endAt = text.lastIndexOf("end\t");
+    if (!text.startsWith(HEADER + "\n") || endAt < 0 || !text.endsWith("\n")
+        || (endAt > 0 && text.charAt(endAt - 1) != '\n')) {
+      return new Read(text.startsWith(HEADER) || HEADER.startsWith(text) ? State.INCOMPLETE : State.FOREIGN, null);
+    }
+    int bodyBytes = text.substring(0, endAt).getBytes(StandardCharsets.UTF_8).length;
+    String sum = text.substring(endAt + 4, text.length() - 1);
+    if (!sum.equals(crc(bytes, bodyBytes))) {
+      return new Read(State.INCOMPLETE, null);
     }
     List<Rename> renames = new ArrayList<>();
-    List<String> stale = new ArrayList<>();
-    for (String line : lines.subList(1, lines.size() - 1)) {
+    List<String> deletes = new ArrayList<>();
+    for (String line : text.substring(HEADER.length() + 1, endAt).split("\n", -1)) {
+      if (line.isEmpty()) {
+        continue;
+      }
       String[] f = line.split("\t", -1);
-      if (f.length == 3 && f[0].equals("rename") && safe(f[1]) && safe(f[2])) {
-        renames.add(new Rename(f[1], f[2]));
-      } else if (f.length == 2 && f[0].equals("delete") && safe(f[1])) {
-        stale.add(f[1]);
+      if (f.length == 4 && f[0].equals("rename") && SidecarNames.isTempOf(id, f[1]) && id.isModelFile(f[2])
+          && f[2].equals(SidecarNames.tempTarget(f[1]))) {
+        renames.add(new Rename(f[1], f[2], f[3].equals("-") ? null : f[3]));
+      } else if (f.length == 2 && f[0].equals("delete") && id.isModelFile(f[1])) {
+        deletes.add(f[1]);
       } else {
-        throw new IOException(record + ": unreadable commit record line '" + line + "'");
+        return new Read(State.FOREIGN, null); // names outside this model: not a record of ours
       }
     }
-    apply(dir, renames, stale, false);
-    Files.deleteIfExists(record);
-    Durable.forceDirectory(dir);
-    return true;
+    return new Read(State.VALID, new Content(renames, deletes));
   }
 
-  /** A plain file name in the same directory (a record never reaches outside it). */
-  private static boolean safe(String name) {
-    return !name.isEmpty() && !name.contains("/") && !name.contains("\\") && !name.equals(".") && !name.equals("..");
+  /** Removes the record of {@code id} (a regular file only). */
+  static void remove(ModelId id) throws IOException {
+    SafeDir.deleteRegularFile(id.dir(), SidecarNames.record(id.key()));
   }
 
-  /**
-   * Whether an interrupted commit or a crashed writer left anything beside the model named
-   * {@code fileName} ({@code base}: the shard set's base when it is an SDNB name, else null).
-   */
-  public static boolean hasLeftovers(Path dir, String fileName, String base) throws IOException {
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        if (isLeftover(p.getFileName().toString(), fileName, base)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Deletes the temporary files an interrupted commit left beside the model named
-   * {@code fileName}: {@code .<fileName>.<hex>.tmp}, and for a shard set {@code base} also
-   * {@code .<base>.shard<k>-of-<N>.sdnb.<hex>.tmp}. Nothing of another model of the directory
-   * matches. Call only while holding the writer lock.
-   */
-  public static void removeLeftovers(Path dir, String fileName, String base) throws IOException {
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        String n = p.getFileName().toString();
-        if (n.endsWith(".tmp") && isLeftover(n, fileName, base)) {
-          Files.deleteIfExists(p);
-        }
-      }
-    }
-  }
-
-  private static boolean isLeftover(String n, String fileName, String base) {
-    if (n.equals("." + fileName + ".modelfs-journal")) {
-      return true;
-    }
-    if (n.startsWith("." + fileName + ".") && n.endsWith(".tmp") && !n.contains(".modelfs-")) {
-      return true;
-    }
-    if (base == null) {
-      return false;
-    }
-    if (n.equals("." + base + ".modelfs-commit") || n.equals("." + base + ".modelfs-commit.tmp")) {
-      return true;
-    }
-    if (!n.startsWith("." + base + ".shard") || !n.endsWith(".tmp")) {
-      return false;
-    }
-    String shard = n.substring(1, n.lastIndexOf('.', n.length() - 5));
-    org.modelfs.format.sdnb.ShardNames.Shard s = org.modelfs.format.sdnb.ShardNames.parse(shard);
-    return s != null && s.base().equals(base);
+  private static String crc(byte[] b, int length) {
+    CRC32 c = new CRC32();
+    c.update(b, 0, length);
+    return HexFormat.of().toHexDigits((int) c.getValue());
   }
 }

@@ -1,5 +1,7 @@
 package org.modelfs.cli;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -54,7 +55,7 @@ class FsCommandsTest {
   void lsListsADirectoryOrDescribesAFile() throws Exception {
     Path sdnb = tmp.resolve("m.sdnb");
     try (Model m = Models.open(Path.of(model))) {
-      ModelWriter.write(m.newest(), sdnb, WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(m.newest(), sdnb, WriteOptions.of(ModelFormat.SDNB));
     }
     MainTest.Result r = MainTest.run("ls", sdnb.toString(), "/params/layer0");
     assertEquals(0, r.code(), r.err());

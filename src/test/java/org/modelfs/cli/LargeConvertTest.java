@@ -1,5 +1,7 @@
 package org.modelfs.cli;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.File;
@@ -12,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ArrayStreams;
@@ -32,7 +33,7 @@ class LargeConvertTest {
     Path fb = tmp.resolve("big.fb");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 5, 15_000_000); // 5 × 60 MB
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), fb, WriteOptions.of(ModelFormat.FB));
+      ModelFiles.write(synthetic.tag(), fb, WriteOptions.of(ModelFormat.FB));
     }
     Files.delete(tmp.resolve("data.bin"));
     String expected = hashes(fb);

@@ -1,5 +1,7 @@
 package org.modelfs.cli;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,7 +24,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -38,7 +39,7 @@ class WriteCommandsTest {
   private Path sdnb(String name) throws IOException {
     Path out = tmp.resolve(name);
     try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {
-      ModelWriter.write(m.newest(), out, WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(m.newest(), out, WriteOptions.of(ModelFormat.SDNB));
     }
     return out;
   }
@@ -121,7 +122,7 @@ class WriteCommandsTest {
         assertArrayEquals(before.get(p), after.get(p), p);
       }
     }
-    assertFalse(Files.exists(org.modelfs.store.Journal.pathFor(model)), "no journal left behind");
+    assertEquals(java.util.List.of(), org.modelfs.testing.Sidecars.journals(model), "no journal left behind");
   }
 
   @Test

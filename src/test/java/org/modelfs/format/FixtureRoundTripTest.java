@@ -1,8 +1,9 @@
 package org.modelfs.format;
 
+import org.modelfs.store.ModelFiles;
+
 import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
-import org.modelfs.container.ModelWriter;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -57,7 +58,7 @@ public class FixtureRoundTripTest {
     if (opts != null) {
       file = tmp.resolve(outName);
       try (Model m = Models.open(fb)) {
-        ModelWriter.write(m.newest(), file, opts);
+        ModelFiles.write(m.newest(), file, opts);
       }
     }
     try (Model m = Models.open(file)) {

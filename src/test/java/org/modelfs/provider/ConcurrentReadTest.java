@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import java.io.IOException;
@@ -19,7 +21,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.FloatPattern;
 import org.modelfs.testing.SyntheticModels;
@@ -46,7 +47,7 @@ class ConcurrentReadTest {
     Path model = tmp.resolve(format.startsWith("sdz") ? "m.sdz" : format.equals("fb") ? "m.fb" : "m.sdnb");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), ARRAYS, ELEMENTS);
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, opts);
+      ModelFiles.write(synthetic.tag(), model, opts);
     }
     try (FileSystem fs = ModelFileSystems.open(model);
         FileChannel shared = FileChannel.open(fs.getPath("/params/big/w3"))) {

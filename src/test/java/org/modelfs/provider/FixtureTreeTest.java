@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +17,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.FixtureRoundTripTest;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -65,7 +66,7 @@ class FixtureTreeTest {
     if (opts != null) {
       file = tmp.resolve(outName);
       try (Model m = Models.open(fb)) {
-        ModelWriter.write(m.newest(), file, opts);
+        ModelFiles.write(m.newest(), file, opts);
       }
     }
     try (FileSystem fs = ModelFileSystems.open(file, Map.of())) {

@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -23,7 +25,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -62,7 +63,7 @@ class JimfsContainerTest {
     } else {
       Path local = Files.createDirectories(tmp.resolve("local")).resolve(outName);
       try (Model m = Models.open(fb)) {
-        ModelWriter.write(m.newest(), local, opts);
+        ModelFiles.write(m.newest(), local, opts);
       }
       try (Stream<Path> files = Files.list(local.getParent())) {
         for (Path f : files.toList()) {
@@ -92,7 +93,7 @@ class JimfsContainerTest {
   void writesIntoJimfsAndMountsByUri() throws Exception {
     Path target = Files.createDirectories(jimfs.getPath("/w")).resolve("mlp.sdz");
     try (Model m = Models.open(Path.of("examples/mlp_adam.fb"))) {
-      ModelWriter.write(m.newest(), target, WriteOptions.of(org.modelfs.model.ModelFormat.SDZ));
+      ModelFiles.write(m.newest(), target, WriteOptions.of(org.modelfs.model.ModelFormat.SDZ));
     }
     URI uri = ModelFileSystems.uri(target);
     try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {

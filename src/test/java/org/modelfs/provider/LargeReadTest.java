@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.SyntheticModels;
 
@@ -28,9 +29,9 @@ class LargeReadTest {
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 1, (int) ELEMENTS);
     List<String> models = List.of("big.sdnb", "big.sdz", "big.fb");
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), tmp.resolve("big.sdnb"), WriteOptions.of(ModelFormat.SDNB));
-      ModelWriter.write(synthetic.tag(), tmp.resolve("big.sdz"), WriteOptions.of(ModelFormat.SDZ));
-      ModelWriter.write(synthetic.tag(), tmp.resolve("big.fb"), WriteOptions.of(ModelFormat.FB));
+      ModelFiles.write(synthetic.tag(), tmp.resolve("big.sdnb"), WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(synthetic.tag(), tmp.resolve("big.sdz"), WriteOptions.of(ModelFormat.SDZ));
+      ModelFiles.write(synthetic.tag(), tmp.resolve("big.fb"), WriteOptions.of(ModelFormat.FB));
     }
     Files.delete(tmp.resolve("data.bin"));
     for (String m : models) {

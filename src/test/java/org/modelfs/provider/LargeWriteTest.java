@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -34,7 +35,7 @@ class LargeWriteTest {
   void twoGigabyteWriteWith256MegabyteHeap() throws Exception {
     Path model = tmp.resolve("m.sdnb");
     try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {
-      ModelWriter.write(m.newest(), model, WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(m.newest(), model, WriteOptions.of(ModelFormat.SDNB));
     }
     Process p = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",

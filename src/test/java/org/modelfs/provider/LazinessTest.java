@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -15,7 +17,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.SyntheticModels;
 
@@ -46,7 +47,7 @@ class LazinessTest {
         : format.equals("zip-tags") ? "m.zip" : "m.sdnb");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), ARRAYS, ELEMENTS);
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, opts);
+      ModelFiles.write(synthetic.tag(), model, opts);
     }
     Files.delete(tmp.resolve("data.bin"));
 

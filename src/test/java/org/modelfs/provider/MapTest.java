@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,7 +20,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.io.ByteSource;
@@ -51,7 +52,7 @@ class MapTest {
         : format.equals("zip-tags") ? "zip" : "sdnb"));
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 3, ELEMENTS);
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), out, opts);
+      ModelFiles.write(synthetic.tag(), out, opts);
     }
     return out;
   }

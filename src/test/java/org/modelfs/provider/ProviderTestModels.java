@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -10,7 +12,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -74,7 +75,7 @@ final class ProviderTestModels {
       case FB -> throw new AssertionError();
     };
     try (Model m = Models.open(EXAMPLE)) {
-      List<Path> written = ModelWriter.write(m.newest(), out, opts);
+      List<Path> written = ModelFiles.write(m.newest(), out, opts);
       if (format == Format.SHARDED && written.size() < 2) {
         throw new AssertionError("expected several shards, got " + written);
       }

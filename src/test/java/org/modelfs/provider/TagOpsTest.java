@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -20,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -39,7 +40,7 @@ class TagOpsTest {
   private Path sdnb() throws IOException {
     Path out = tmp.resolve("m.sdnb");
     try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {
-      ModelWriter.write(m.newest(), out, WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(m.newest(), out, WriteOptions.of(ModelFormat.SDNB));
     }
     return out;
   }

@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,7 +37,6 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.fb.gen.FlatGraph;
 import org.modelfs.testing.SyntheticModels;
@@ -61,7 +62,7 @@ class TreeLayoutTest {
     List<String> names = Arrays.stream(NameMappingTest.TABLE).map(r -> r[0]).toList();
     var synthetic = SyntheticModels.named(tmp.resolve("data.bin"), names, METADATA);
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), tmp.resolve("odd.sdnb"), WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(synthetic.tag(), tmp.resolve("odd.sdnb"), WriteOptions.of(ModelFormat.SDNB));
     }
     fs = ModelFileSystems.open(tmp.resolve("odd.sdnb"));
   }

@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.FloatPattern;
 import org.modelfs.testing.SyntheticModels;
@@ -38,7 +39,7 @@ class TwoProcessTest {
     Path model = tmp.resolve("m.sdnb");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 2, 2_000_000); // 8 MB each
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.SDNB));
     }
     return model;
   }

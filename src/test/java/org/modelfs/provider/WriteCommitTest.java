@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,7 +25,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -48,7 +49,7 @@ class WriteCommitTest {
       return Files.copy(fb, dir.resolve("model.fb"));
     }
     try (Model m = Models.open(fb)) {
-      ModelWriter.write(m.newest(), dir.resolve(outName), opts);
+      ModelFiles.write(m.newest(), dir.resolve(outName), opts);
     }
     return dir.resolve(outName);
   }
@@ -128,7 +129,7 @@ class WriteCommitTest {
       assertArrayEquals(container, Files.readAllBytes(model), "container untouched");
       assertTrue(((JournaledFileSystem) fs).hasPendingChanges(), "changes kept");
       assertEquals(3, Files.size(w));
-      assertTrue(Files.isDirectory(model.resolveSibling(".m.sdnb.modelfs-journal")), "journal kept");
+      assertEquals(1, org.modelfs.testing.Sidecars.journals(model).size(), "journal kept");
       assertThrows(IOException.class, fs::close, "close commits and fails the same way");
       assertTrue(fs.isOpen(), "a failed commit on close leaves the file system open");
       Files.setAttribute(w, "samediff:shape", new long[] {3});
@@ -314,14 +315,18 @@ class WriteCommitTest {
   @Test
   void leftoversOfACrashedWriterAreRemovedOnTheNextOpen() throws Exception {
     Path model = sdnb();
-    Files.createFile(model.resolveSibling(".m.sdnb.modelfs-lock")); // a writer was here (its lock died with it)
-    Path tmpFile = Files.write(model.resolveSibling(".m.sdnb.1234abcd.tmp"), new byte[10]);
-    Path journal = Files.createDirectories(model.resolveSibling(".m.sdnb.modelfs-journal"));
+    Path lock = Files.createFile(model.resolveSibling(".m.sdnb.modelfs-lock")); // its lock died with it
+    Path tmpFile = Files.write(model.resolveSibling(".m.sdnb.modelfs-0123456789abcdef0123456789abcdef.tmp"), new byte[10]);
+    Path journal = Files.createDirectories(model.resolveSibling(".m.sdnb.modelfs-journal-00112233445566778899aabbccddeeff"));
     Files.write(journal.resolve("param-1.bin"), new byte[10]);
+    // a name of the version before 0.2 (time-based, not provably ours): left where it is
+    Path older = Files.write(model.resolveSibling(".m.sdnb.1234abcd.tmp"), new byte[10]);
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
       assertTrue(Files.exists(fs.getPath("/params/layer0/W")));
     }
     assertFalse(Files.exists(tmpFile));
     assertFalse(Files.exists(journal));
+    assertFalse(Files.exists(lock), "the lock file goes with the lock that recovery took");
+    assertTrue(Files.exists(older));
   }
 }

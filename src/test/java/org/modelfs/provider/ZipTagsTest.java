@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
@@ -55,7 +56,7 @@ class ZipTagsTest {
     Path model = tmp.resolve("m.zip");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), PARAMS, ELEMENTS);
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
+      ModelFiles.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Files.move(fs.getPath("/tags/default"), fs.getPath("/tags/v1"));
@@ -112,7 +113,7 @@ class ZipTagsTest {
     Path model = tmp.resolve("odd.zip");
     try (var data = synthetic.data()) {
       String expected = ModelTsv.of(synthetic.tag());
-      ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
+      ModelFiles.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
       try (Model m = Models.open(model)) {
         assertEquals(ModelFormat.ZIP_TAGS, m.format());
         Tag t = m.newest();
@@ -132,7 +133,7 @@ class ZipTagsTest {
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 3, 300_000);
     Path model = tmp.resolve("m.zip");
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
+      ModelFiles.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
     }
     try (Model m = Models.open(model)) {
       for (var v : m.newest().arrays()) {
@@ -149,7 +150,7 @@ class ZipTagsTest {
     Path model = tmp.resolve("m.zip");
     var synthetic = SyntheticModels.named(tmp.resolve("data.bin"), List.of("a", "b/c"), Map.of("k", "v"));
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS).withDeflate(true));
+      ModelFiles.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS).withDeflate(true));
       try (Model m = Models.open(model)) {
         assertEquals(ModelTsv.of(synthetic.tag()), ModelTsv.of(m.newest()));
         assertEquals("deflated", m.newest().arrays().get(0).array().storage().label());
@@ -162,7 +163,7 @@ class ZipTagsTest {
     Path model = tmp.resolve("m.zip");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 2, 16);
     try (var data = synthetic.data()) {
-      ModelWriter.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
+      ModelFiles.write(synthetic.tag(), model, WriteOptions.of(ModelFormat.ZIP_TAGS));
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       RecursiveCopy.copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));

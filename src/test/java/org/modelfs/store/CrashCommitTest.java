@@ -129,12 +129,12 @@ class CrashCommitTest {
     Random rnd = new Random(SEED);
     for (Kind kind : List.of(Kind.SDNB, Kind.SHARDED)) {
       Path model = create(kind);
-      Path journal = Journal.pathFor(model);
       for (int k = 0; k < 4; k++) {
         Child c = Child.start(tmp, model, 1, "journal", 0, kind.metadata);
         try {
           c.await("WRITING");
-          assertTrue(Files.isDirectory(journal), kind + ": the child writes into " + journal);
+          Path journal = journalOf(model);
+          assertTrue(journal != null && Files.isDirectory(journal), kind + ": the child writes into a journal beside " + model);
           if (k == 3) {
             c.await("WRITTEN"); // every array journaled, nothing committed
           } else {
@@ -144,7 +144,7 @@ class CrashCommitTest {
           c.kill();
         }
         assertEquals(0, verify(model, kind, 0), kind + ": a killed writer that never committed changes nothing");
-        assertFalse(Files.exists(journal), kind + ": the next mount removes the stale journal");
+        assertEquals(null, journalOf(model), kind + ": the next mount removes the stale journal");
       }
     }
   }
@@ -207,7 +207,8 @@ class CrashCommitTest {
         }
         problems.add(interrupted(st, "none", 0, 0, 0, what, scenario++));
         problems.add(interrupted(st, "cut", 0, 0, 0, what, scenario++));
-        problems.add(interrupted(st, "tmp", 0, 0, 0, what, scenario++));
+        problems.add(interrupted(st, "lost-one", 0, 0, 0, what, scenario++));
+        problems.add(interrupted(st, "lost-all", 0, 0, 0, what, scenario++));
       }
     }
     problems.removeIf(x -> x == null);
@@ -228,26 +229,34 @@ class CrashCommitTest {
       int scenario) throws IOException {
     Path dir = tmp.resolve("state-" + scenario);
     copyShards(st.pristine(), dir);
+    ModelId id = ModelId.of(dir.resolve("m.sdnb"));
     if (st.lockFile()) {
-      Files.createFile(WriterLock.pathFor(dir.resolve("m.sdnb")));
+      Files.createFile(dir.resolve(SidecarNames.lock(id.key()))); // what a killed writer leaves
     }
-    StringBuilder rec = new StringBuilder("modelfs-commit\t1\n");
     List<String> tmps = new ArrayList<>();
+    List<CommitRecord.Rename> renames = new ArrayList<>();
     for (String n : st.newShards()) {
-      String t = "." + n + "." + Long.toHexString(System.nanoTime()) + ".tmp";
+      String t = SidecarNames.newTemp(n);
       Files.copy(st.next().resolve(n), dir.resolve(t));
       tmps.add(t);
-      rec.append("rename\t").append(t).append('\t').append(n).append('\n');
+      renames.add(new CommitRecord.Rename(t, n, Durable.stamp(dir.resolve(t)).key()));
     }
-    for (String n : st.stale()) {
-      rec.append("delete\t").append(n).append('\n');
-    }
-    Path recordPath = CommitRecord.pathFor(dir, "m");
+    Path recordPath = CommitRecord.path(id);
     switch (record) {
-      case "complete" -> Files.writeString(recordPath, rec + "end\n");
-      case "cut" -> Files.writeString(recordPath, rec.substring(0, rec.length() - 7));
-      case "tmp" -> Files.writeString(dir.resolve(recordPath.getFileName() + ".tmp"), rec + "end\n");
+      case "complete", "lost-one", "lost-all" -> CommitRecord.write(id, new CommitRecord.Content(renames, st.stale()));
+      case "cut" -> {
+        CommitRecord.write(id, new CommitRecord.Content(renames, st.stale()));
+        byte[] b = Files.readAllBytes(recordPath);
+        Files.write(recordPath, java.util.Arrays.copyOf(b, b.length - 7)); // a crash while it was written
+      }
       default -> { }
+    }
+    if (record.equals("lost-one")) {
+      Files.delete(dir.resolve(tmps.get(tmps.size() - 1))); // a tmp cleaner, before any rename
+    } else if (record.equals("lost-all")) {
+      for (String t : tmps) {
+        Files.delete(dir.resolve(t));
+      }
     }
     for (int i = 0; i < renamed; i++) {
       Files.move(dir.resolve(tmps.get(i)), dir.resolve(st.newShards().get(i)), StandardCopyOption.REPLACE_EXISTING);
@@ -422,16 +431,15 @@ class CrashCommitTest {
    * {@code none}.
    */
   private static String crashState(Path model) throws IOException {
-    Path dir = model.toAbsolutePath().getParent();
-    if (Files.exists(CommitRecord.pathFor(dir, "m"))) {
+    if (Files.exists(CommitRecord.path(ModelId.of(model)))) {
       return "record";
     }
-    try (Stream<Path> s = Files.list(dir)) {
+    try (Stream<Path> s = Files.list(model.toAbsolutePath().getParent())) {
       if (s.anyMatch(p -> p.getFileName().toString().endsWith(".tmp"))) {
         return "tmp";
       }
     }
-    return Files.isDirectory(Journal.pathFor(model)) ? "journal" : "none";
+    return journalOf(model) != null ? "journal" : "none";
   }
 
   /** The shard limit a commit to {@code generation} uses: the shard count changes every other commit. */
@@ -471,7 +479,7 @@ class CrashCommitTest {
         case ZIP_TAGS -> WriteOptions.of(ModelFormat.ZIP_TAGS);
         case FB -> WriteOptions.of(ModelFormat.FB);
       };
-      ModelWriter.write(s.tag(), model, o);
+      ModelFiles.write(s.tag(), model, o);
     }
     Files.delete(data);
     return model;
@@ -541,6 +549,17 @@ class CrashCommitTest {
     return gen;
   }
 
+  /** The journal directory a writer of {@code model} has (or left) beside it, or null. */
+  static Path journalOf(Path model) throws IOException {
+    ModelId id = ModelId.of(model);
+    for (String n : SafeDir.names(id.dir())) {
+      if (SidecarNames.isJournal(id.key(), n)) {
+        return id.dir().resolve(n);
+      }
+    }
+    return null;
+  }
+
   /** Only the model's file(s) and its lock file are left: no .tmp, journal or commit record. */
   private static void assertClean(Path model, Kind kind, String when) throws IOException {
     Path dir = model.toAbsolutePath().getParent();
@@ -548,7 +567,7 @@ class CrashCommitTest {
     try (Stream<Path> s = Files.list(dir)) {
       s.forEach(p -> names.add(p.getFileName().toString()));
     }
-    String lock = WriterLock.pathFor(model).getFileName().toString();
+    String lock = SidecarNames.lock(ModelId.of(model).key());
     List<String> stray = new ArrayList<>();
     int shards = -1;
     for (String n : names) {

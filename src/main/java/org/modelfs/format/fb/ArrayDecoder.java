@@ -16,7 +16,7 @@ import org.modelfs.model.Shapes;
  */
 public final class ArrayDecoder {
   /** ND4J's maximum rank. */
-  public static final int MAX_RANK = 32;
+  public static final int MAX_RANK = org.modelfs.model.Shapes.MAX_RANK;
 
   private ArrayDecoder() {}
 

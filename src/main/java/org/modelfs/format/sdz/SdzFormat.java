@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -317,17 +316,16 @@ public final class SdzFormat {
   }
 
   /**
-   * Writes the parts as a zip to {@code out} (a fresh file), STORED and aligned or DEFLATED.
-   * STORED zips go through {@link StoredZipWriter} (arrays copied in the kernel) unless they need
-   * Zip64 or {@code out} has no {@code FileChannel}.
+   * Writes the parts as a zip into {@code ch} (an empty file opened for writing, and for reading
+   * where it is a {@code FileChannel}; named {@code what} in messages), STORED and aligned or
+   * DEFLATED. STORED zips go through {@link StoredZipWriter} (arrays copied in the kernel) unless
+   * they need Zip64 or the file has no {@code FileChannel}. {@code ch} stays open.
    */
-  public static void write(List<Part> parts, Path out, boolean deflate) throws IOException {
-    if (!deflate && StoredZipWriter.write(parts, out)) {
+  public static void write(List<Part> parts, SeekableByteChannel ch, boolean deflate, String what) throws IOException {
+    if (!deflate && ch instanceof java.nio.channels.FileChannel fc && StoredZipWriter.write(parts, fc, what)) {
       return;
     }
-    try (SeekableByteChannel ch = Files.newByteChannel(out, StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        ZipArchiveOutputStream zos = new ZipArchiveOutputStream(ch)) {
+    try (ZipArchiveOutputStream zos = new ZipArchiveOutputStream(new KeepOpen(ch))) {
       for (Part p : parts) {
         ZipArchiveEntry ze = new ZipArchiveEntry(p.name());
         if (deflate) {
@@ -344,6 +342,49 @@ public final class SdzFormat {
       }
       zos.finish();
     }
+  }
+
+  /** The caller's channel, which the zip writer may not close (the caller still forces it). */
+  private record KeepOpen(SeekableByteChannel ch) implements SeekableByteChannel {
+    @Override
+    public int read(java.nio.ByteBuffer dst) throws IOException {
+      return ch.read(dst);
+    }
+
+    @Override
+    public int write(java.nio.ByteBuffer src) throws IOException {
+      return ch.write(src);
+    }
+
+    @Override
+    public long position() throws IOException {
+      return ch.position();
+    }
+
+    @Override
+    public SeekableByteChannel position(long newPosition) throws IOException {
+      ch.position(newPosition);
+      return this;
+    }
+
+    @Override
+    public long size() throws IOException {
+      return ch.size();
+    }
+
+    @Override
+    public SeekableByteChannel truncate(long size) throws IOException {
+      ch.truncate(size);
+      return this;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return ch.isOpen();
+    }
+
+    @Override
+    public void close() {}
   }
 
   /** Keeps an entry's writer from closing the zip stream. */

@@ -5,8 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,27 +41,20 @@ final class StoredZipWriter {
   private record Written(byte[] name, long headerOffset, long dataStart, long size, long crc) {}
 
   /**
-   * Writes {@code parts} as a STORED, aligned zip to {@code out} (a fresh file) and returns true;
-   * returns false without creating anything when the zip needs Zip64 or {@code out}'s file
-   * system has no {@code FileChannel}.
+   * Writes {@code parts} as a STORED, aligned zip into {@code ch} (an empty file opened for
+   * reading and writing, named {@code what} in messages) and returns true; returns false without
+   * writing anything when the zip needs Zip64.
    */
-  static boolean write(List<SdzFormat.Part> parts, Path out) throws IOException {
+  static boolean write(List<SdzFormat.Part> parts, FileChannel ch, String what) throws IOException {
     if (!fits(parts, LIMIT)) {
       return false;
     }
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.READ);
-    } catch (UnsupportedOperationException e) {
-      return false;
-    }
-    try (ch) {
+    {
       int[] dos = dosTime(LocalDateTime.now());
       List<Written> entries = new ArrayList<>();
       List<Written> written;
       // the disk writes while the entries are copied and while their CRCs are read back
-      try (EarlyWriteback wb = EarlyWriteback.start(ch, out.toString())) {
+      try (EarlyWriteback wb = EarlyWriteback.start(ch, what)) {
         writeEntries(ch, parts, dos, entries);
         written = withCrcs(ch, entries);
         wb.finish();

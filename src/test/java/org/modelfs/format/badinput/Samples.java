@@ -1,5 +1,7 @@
 package org.modelfs.format.badinput;
 
+import org.modelfs.store.ModelFiles;
+
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -12,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import org.modelfs.model.ModelFormat;
 import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
@@ -92,7 +93,7 @@ final class Samples {
   static List<Path> writeSynthetic(Path work, Path out, WriteOptions options, String prefix, long[] w1Shape,
       DType w1Type) throws IOException {
     try (ChannelSource data = syntheticData(work.resolve("synthetic-" + System.nanoTime() + ".bin"))) {
-      return ModelWriter.write(syntheticTag(data, prefix, w1Shape, w1Type), out, options);
+      return ModelFiles.write(syntheticTag(data, prefix, w1Shape, w1Type), out, options);
     }
   }
 
@@ -101,7 +102,7 @@ final class Samples {
     Path in = work.resolve("fixture-" + System.nanoTime() + ".fb");
     Files.write(in, fb);
     try (Model m = Models.open(in)) {
-      return ModelWriter.write(m.newest(), out, options);
+      return ModelFiles.write(m.newest(), out, options);
     }
   }
 

@@ -1,5 +1,7 @@
 package org.modelfs.format.badinput;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,7 +52,7 @@ final class ZipTagsSamples {
           Tag v1 = new Tag("v1", t.graph(), t.variables(), t.updater(), t.trainingConfig(), Map.of());
           Tag v2 = new Tag("v2", t.graph(), t.variables(), t.updater(), t.trainingConfig(),
               Map.of("model.name", "two words", "note", "100%"));
-          ModelWriter.writeTags(List.of(v1, v2), out, WriteOptions.of(ModelFormat.ZIP_TAGS));
+          ModelFiles.writeTags(List.of(v1, v2), out, WriteOptions.of(ModelFormat.ZIP_TAGS));
         }
         written = Files.readAllBytes(out);
       }

@@ -1,5 +1,7 @@
 package org.modelfs.format.fb;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -27,7 +29,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.format.ModelFormatException;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.fb.gen.FlatGraph;
@@ -65,7 +66,7 @@ class GraphJsonTest {
     if (format.equals("sdnb")) {
       Path sdnb = tmp.resolve("out.sdnb");
       try (Model m = Models.open(file)) {
-        ModelWriter.write(m.newest(), sdnb, WriteOptions.of(ModelFormat.SDNB));
+        ModelFiles.write(m.newest(), sdnb, WriteOptions.of(ModelFormat.SDNB));
       }
       file = sdnb;
     }
@@ -259,7 +260,7 @@ class GraphJsonTest {
     if (format.equals("sdnb")) {
       file = tmp.resolve("in.sdnb");
       try (Model m = Models.open(Fixtures.get("tf-import/simplewhile_1.fb"))) {
-        ModelWriter.write(m.newest(), file, WriteOptions.of(ModelFormat.SDNB));
+        ModelFiles.write(m.newest(), file, WriteOptions.of(ModelFormat.SDNB));
       }
     }
     byte[] orig = Files.readAllBytes(file);

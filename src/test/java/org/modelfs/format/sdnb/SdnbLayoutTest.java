@@ -1,5 +1,7 @@
 package org.modelfs.format.sdnb;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,7 +13,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.io.ChannelSource;
@@ -29,7 +30,7 @@ class SdnbLayoutTest {
     Path out = tmp.resolve("m.sdnb");
     var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 3, 300_000); // 1.2 MB each: appended
     try (var d = syn.data()) {
-      ModelWriter.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDNB));
     }
     ByteBuffer h = ByteBuffer.wrap(Files.readAllBytes(out)).order(ByteOrder.BIG_ENDIAN);
     assertEquals(0x53444E42, h.getInt(0), "magic SDNB");
@@ -71,7 +72,7 @@ class SdnbLayoutTest {
     var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 4, 300_000);
     List<Path> files;
     try (var d = syn.data()) {
-      files = ModelWriter.write(syn.tag(), tmp.resolve("s.sdnb"),
+      files = ModelFiles.write(syn.tag(), tmp.resolve("s.sdnb"),
           WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(2_000_000));
     }
     assertEquals(5, files.size(), "graph shard + one weight shard per 1.2 MB array");
@@ -84,10 +85,10 @@ class SdnbLayoutTest {
     }
     // rewriting with another N removes the stale shards of the same base
     try (Model m = Models.open(tmp.resolve("s.sdnb"))) {
-      ModelWriter.write(m.newest(), tmp.resolve("t.sdnb"), WriteOptions.of(ModelFormat.SDNB));
+      ModelFiles.write(m.newest(), tmp.resolve("t.sdnb"), WriteOptions.of(ModelFormat.SDNB));
     }
     try (Model m = Models.open(tmp.resolve("t.sdnb"))) {
-      ModelWriter.write(m.newest(), tmp.resolve("s.sdnb"),
+      ModelFiles.write(m.newest(), tmp.resolve("s.sdnb"),
           WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(3_000_000));
     }
     try (var ls = Files.list(tmp)) {

@@ -1,5 +1,7 @@
 package org.modelfs.format.sdz;
 
+import org.modelfs.store.ModelFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -13,7 +15,6 @@ import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.io.SliceSource;
@@ -31,7 +32,7 @@ class SdzLayoutTest {
     Path out = tmp.resolve("m.sdz");
     var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 2, 300_000);
     try (var d = syn.data()) {
-      ModelWriter.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDZ));
+      ModelFiles.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDZ));
     }
     try (ZipFile zf = ZipFile.builder().setPath(out).get()) {
       var entries = Collections.list(zf.getEntries());
@@ -74,7 +75,7 @@ class SdzLayoutTest {
     Path out = tmp.resolve("d.sdz");
     var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 2, 1000);
     try (var d = syn.data()) {
-      ModelWriter.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDZ).withDeflate(true));
+      ModelFiles.write(syn.tag(), out, WriteOptions.of(ModelFormat.SDZ).withDeflate(true));
     }
     try (Model m = Models.open(out)) {
       for (Variable v : m.newest().variables()) {

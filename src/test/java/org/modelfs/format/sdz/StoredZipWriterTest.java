@@ -79,7 +79,7 @@ class StoredZipWriterTest {
       for (SdzFormat.Part p : parts) {
         expected.put(p.name(), bytes(p));
       }
-      assertTrue(StoredZipWriter.write(parts, out));
+      assertTrue(writeStored(parts, out));
     }
 
     try (java.util.zip.ZipFile zf = new java.util.zip.ZipFile(out.toFile())) {
@@ -132,7 +132,7 @@ class StoredZipWriterTest {
     var syn = SyntheticModels.floats(tmp.resolve("d.bin"), 1, 1000);
     Path out = tmp.resolve("m.sdz");
     try (var d = syn.data()) {
-      assertTrue(StoredZipWriter.write(parts(syn.tag()), out));
+      assertTrue(writeStored(parts(syn.tag()), out));
     }
     try (FileChannel ch = FileChannel.open(out)) {
       ByteBuffer h = ByteBuffer.allocate(30).order(ByteOrder.LITTLE_ENDIAN);
@@ -167,7 +167,10 @@ class StoredZipWriterTest {
     try (var d = syn.data(); FileSystem jimfs = Jimfs.newFileSystem(Configuration.unix())) {
       Path out = Files.createDirectory(jimfs.getPath("/m")).resolve("m.sdz");
       List<SdzFormat.Part> parts = parts(syn.tag());
-      SdzFormat.write(parts, out, false);
+      try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(out, java.nio.file.StandardOpenOption.CREATE_NEW,
+          java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.READ)) {
+        SdzFormat.write(parts, ch, false, out.toString());
+      }
       try (Model m = Models.open(out)) {
         assertEquals(ModelTsv.of(syn.tag()).replace("default", "v2"), ModelTsv.of(m.newest()).replace("default", "v2"));
       }
@@ -186,5 +189,13 @@ class StoredZipWriterTest {
     assertEquals((13 << 11) | (45 << 5) | 29, t[0]);
     assertEquals(((2026 - 1980) << 9) | (11 << 5) | 22, t[1]);
     assertEquals((0 << 9) | (1 << 5) | 1, StoredZipWriter.dosTime(LocalDateTime.of(1970, 1, 1, 0, 0))[1]);
+  }
+
+  /** What the store does: a new file opened for reading and writing, the zip written into it. */
+  private static boolean writeStored(List<SdzFormat.Part> parts, Path out) throws java.io.IOException {
+    try (FileChannel ch = FileChannel.open(out, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.READ)) {
+      return StoredZipWriter.write(parts, ch, out.toString());
+    }
   }
 }

@@ -1,0 +1,54 @@
+package org.modelfs.container;
+
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.util.List;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.model.Tag;
+
+/**
+ * The files a model is written as, decided before any of them is created: their names in the
+ * model's directory (one for every format but the sharded SDNB, whose shards are
+ * {@code <base>.shard<k>-of-<N>.sdnb}) and how to stream each into a channel the caller opened.
+ * The store ({@code org.modelfs.store}) decides where the bytes go, forces them, checks them with
+ * {@link #verify} and installs them; this layer never opens, renames or deletes a file.
+ *
+ * @param tags what is written, oldest tag first
+ * @param options format and its options
+ * @param files the files, in the order a reader needs them (shard 0 first)
+ */
+public record ContainerPlan(List<Tag> tags, WriteOptions options, List<PlannedFile> files) {
+  public ContainerPlan {
+    tags = List.copyOf(tags);
+    files = List.copyOf(files);
+  }
+
+  /** One file of the plan: its final name and how to write it. */
+  public record PlannedFile(String name, Body body) {}
+
+  /** Streams one file's bytes into {@code out}, an empty channel opened for writing (and reading). */
+  @FunctionalInterface
+  public interface Body {
+    void writeTo(SeekableByteChannel out, String what) throws IOException;
+  }
+
+  /** The format written. */
+  public ModelFormat format() {
+    return options.format();
+  }
+
+  /** Whether the plan is a shard set (several files that make one model). */
+  public boolean sharded() {
+    return options.format() == ModelFormat.SHARDED_SDNB;
+  }
+
+  /**
+   * Reasons the model read back from the written files is not the one planned; empty when it
+   * is. See {@link ReadBack}.
+   */
+  public List<String> verify(Model reread) {
+    return ReadBack.differences(tags, options, reread);
+  }
+}

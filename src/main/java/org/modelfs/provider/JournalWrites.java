@@ -1,0 +1,180 @@
+package org.modelfs.provider;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import org.modelfs.io.ChannelSource;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.DType;
+import org.modelfs.model.GraphRef;
+import org.modelfs.model.Shapes;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.Variable;
+import org.modelfs.tree.Dir;
+import org.modelfs.tree.FileNode;
+import org.modelfs.tree.ModelTree;
+
+/**
+ * Bytes written through a mount: a write channel streams into a new journal file; when it is
+ * closed, the file becomes the content of the path it was opened on (an array with its dtype,
+ * shape and order, updater state, a graph, metadata or training.json text). Runs under the
+ * session's change lock ({@link ModelChanges}).
+ */
+final class JournalWrites {
+  private final ModelChanges changes;
+  private final ModelFileSystem fs;
+
+  private static final long MAX_TEXT_BYTES = 64L << 20;
+
+  JournalWrites(ModelChanges changes) {
+    this.changes = changes;
+    this.fs = changes.fs();
+  }
+
+  FileChannel openForWrite(ModelPath path, Set<? extends OpenOption> options, ArrayAttributes attrs)
+      throws IOException {
+    changes.lock();
+    try {
+      changes.begin();
+      ModelTree.Found found = fs.lookup(path);
+      if (found != null && found.node() instanceof Dir) {
+        throw new FileSystemException(path.toString(), null, "is a directory");
+      }
+      if (found != null && options.contains(StandardOpenOption.CREATE_NEW)) {
+        throw new FileAlreadyExistsException(path.toString());
+      }
+      if (found == null && !options.contains(StandardOpenOption.CREATE)
+          && !options.contains(StandardOpenOption.CREATE_NEW)) {
+        throw new NoSuchFileException(path.toString());
+      }
+      Target t = changes.target(path);
+      if (found == null && t.area() == Target.Area.UPDATER && t.tag().variable(t.name()) == null) {
+        throw new NoSuchFileException(path.toString(), null, "no parameter '" + t.name() + "' to hold updater state");
+      }
+      Path data = changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT));
+      FileChannel ch = FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      try {
+        if (found != null && !options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+          copyContent((FileNode) found.node(), ch);
+          ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
+        }
+      } catch (IOException | RuntimeException e) {
+        ch.close();
+        throw e;
+      }
+      String tagName = t.tag().name();
+      return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
+          size -> install(tagName, t, data, size, attrs, path.toString()), fs.resources()));
+    } finally {
+      changes.unlock();
+    }
+  }
+
+  private static void copyContent(FileNode node, FileChannel out) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    long pos = 0;
+    int n;
+    while ((n = node.content().read(buf.clear(), pos)) > 0) {
+      buf.flip();
+      while (buf.hasRemaining()) {
+        out.write(buf);
+      }
+      pos += n;
+    }
+  }
+
+  /** Makes the journal file {@code data} the content of the file a write channel was opened on. */
+  private void install(String tagName, Target t, Path data, long size, ArrayAttributes attrs, String path)
+      throws IOException {
+    changes.lock();
+    try {
+      if (!fs.isOpen()) {
+        throw new FileSystemException(path, null,
+            "the file system was closed while this file was open for writing; its new bytes were not committed");
+      }
+      Tag tag = changes.tag(tagName, path);
+      switch (t.area()) {
+        case PARAM -> {
+          Variable v = tag.variable(t.name());
+          ArrayData a = array(v == null ? null : v.array(), v == null ? null : v.dtype(),
+              v == null ? null : v.shape(), data, size, attrs);
+          tag = TagEdits.withArray(tag, t.name(), a, attrs.kind());
+        }
+        case UPDATER -> {
+          ArrayData old = null;
+          for (UpdaterState u : tag.updater()) {
+            if (u.paramName().equals(t.name())) {
+              old = u.arrays().get(t.key());
+            }
+          }
+          Variable v = tag.variable(t.name());
+          ArrayData base = old != null ? old : v == null ? null : v.array();
+          tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, data, size, attrs));
+        }
+        case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(fs.resources().add(ChannelSource.open(data)), 0, size,
+            GraphRef.Convention.SDNB), path);
+        case GRAPH_JSON -> {
+          // derived from graph: a copy of what it already shows (a recursive copy of a tag) is
+          // accepted and changes nothing; anything else is refused
+          byte[] now = org.modelfs.format.fb.GraphJson.render(tag, fs.container());
+          if (size != now.length || !java.util.Arrays.equals(now, Files.readAllBytes(data))) {
+            throw new AccessDeniedException(path, null, "graph.json is a rendering of graph; write graph instead");
+          }
+          return;
+        }
+        case METADATA -> tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
+        case TRAINING -> tag = TagEdits.withTraining(tag, text(data, size, path));
+        default -> throw new AccessDeniedException(path);
+      }
+      changes.apply(tag);
+    } finally {
+      changes.unlock();
+    }
+  }
+
+  /**
+   * The array a written file holds: its bytes in the journal, the type, shape and order of the
+   * array it replaces (or FLOAT, 1-D, c for a new one) unless attributes say otherwise; a 1-D
+   * shape follows the new length.
+   */
+  private ArrayData array(ArrayData old, DType declared, long[] declaredShape, Path data, long size,
+      ArrayAttributes attrs) throws IOException {
+    DType dtype = attrs.dtype() != null ? attrs.dtype() : old != null ? old.dtype() : declared != null ? declared : DType.FLOAT;
+    char order = attrs.order() != 0 ? attrs.order() : old != null ? old.order() : 'c';
+    long[] shape = attrs.shape();
+    if (shape == null) {
+      shape = old != null ? old.shape() : declaredShape;
+      if (shape == null || shape.length == 1 && dtype.width() > 0 && Shapes.byteLength(shape, dtype.width()) != size) {
+        shape = new long[] {dtype.width() == 0 ? 0 : size / dtype.width()};
+      }
+    }
+    ChannelSource src = fs.resources().add(ChannelSource.open(data));
+    return new ArrayData(dtype, shape, order, size == 0, src, 0, size, false, ArrayData.Storage.JOURNAL);
+  }
+
+  private static String text(Path data, long size, String path) throws IOException {
+    if (size > MAX_TEXT_BYTES) {
+      throw new FileSystemException(path, null, "a text file of a model holds at most " + MAX_TEXT_BYTES + " bytes");
+    }
+    byte[] b = Files.readAllBytes(data);
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+    } catch (CharacterCodingException e) {
+      throw new FileSystemException(path, null, "metadata and training.json hold UTF-8 text: " + e.getMessage());
+    }
+  }
+}
