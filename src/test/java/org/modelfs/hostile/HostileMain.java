@@ -5,6 +5,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
@@ -21,8 +22,12 @@ public final class HostileMain {
     Path model = Path.of(args[1]);
     switch (args[0]) {
       case "write" -> write(model, args[2], Float.parseFloat(args[3]));
-      case "loop" -> loop(model, Integer.parseInt(args[2]));
-      case "try-writer" -> tryWriter(model);
+      case "loop" -> loop(model, Integer.parseInt(args[2]), args.length > 3 ? Long.parseLong(args[3]) : 0);
+      case "try-writer" -> {
+        for (int i = 1; i < args.length; i++) {
+          tryWriter(Path.of(args[i]));
+        }
+      }
       default -> throw new IllegalArgumentException(args[0]);
     }
     System.out.flush();
@@ -44,10 +49,11 @@ public final class HostileMain {
   }
 
   /** {@code count} commits; commit k writes the value k into every param. */
-  private static void loop(Path model, int count) {
+  private static void loop(Path model, int count, long maxShardBytes) {
+    Map<String, Object> env = maxShardBytes > 0 ? Map.of("maxShardBytes", maxShardBytes) : Map.of();
     for (int k = 1; k <= count; k++) {
       try {
-        try (FileSystem fs = ModelFileSystems.open(model)) {
+        try (FileSystem fs = ModelFileSystems.open(model, env)) {
           List<Path> params;
           try (Stream<Path> s = Files.walk(fs.getPath("/params"))) {
             params = s.filter(Files::isRegularFile).toList();
@@ -73,14 +79,17 @@ public final class HostileMain {
       try {
         Path w0 = fs.getPath("/params/w0");
         Files.write(w0, HostileSupport.fill((int) (Files.size(w0) / 4), -1));
-        System.out.println("ACQUIRED");
+        System.out.println("ACQUIRED " + model.getFileName());
       } catch (IOException e) {
-        System.out.println("REFUSED " + e);
+        System.out.println("REFUSED " + model.getFileName() + " " + e);
       } finally {
         ((JournaledFileSystem) fs).rollback();
       }
+    } catch (IOException e) {
+      System.out.println("REFUSED " + model.getFileName() + " " + e);
     } catch (Throwable t) {
-      System.out.println("ERROR " + t);
+      System.out.println("ERROR " + model.getFileName() + " " + t);
     }
+    System.out.flush();
   }
 }
