@@ -122,10 +122,10 @@ class CommitValidityHostileTest {
   }
 
   /**
-   * Fault 4c: 1,000 new tags (each with a param) in sdz and zip-tags. FAILS TODAY for both: the
+   * Fault 4c: 1,000 new tags (every 100th with a param) in sdz and zip-tags. FAILS TODAY for both: the
    * commit succeeds and writes a model its own reader refuses — sdz: "ZIP central directory ...
    * at least 1001 entries, more than the 1000 an SDZ may hold"; zip-tags: "'tags.txt' ... lists
-   * 1001 tags (1 to 1000 allowed)". (~12 s: the slowest test of the suite.)
+   * 1001 tags (1 to 1000 allowed)".
    */
   @Test
   void fault4c_thousandTagsAreRefusedOrReadable() throws Exception {
@@ -136,7 +136,9 @@ class CommitValidityHostileTest {
       assertRefusedAndUnchanged(pr, f[1] + " + 1000 tags", m, commitOf(m, Map.of(), fs -> {
         for (int i = 0; i < 1000; i++) {
           Files.createDirectory(fs.getPath("/tags/t" + i));
-          Files.write(fs.getPath("/tags/t" + i + "/params/w0"), fill(4, i));
+          if (i % 100 == 0) { // a param in some of them (one in each makes the commit take ~10 s)
+            Files.write(fs.getPath("/tags/t" + i + "/params/w0"), fill(4, i));
+          }
         }
       }));
     }

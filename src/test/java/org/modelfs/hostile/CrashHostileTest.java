@@ -99,7 +99,7 @@ class CrashHostileTest {
           pr.add("kill " + i + ": child said " + first);
           continue;
         }
-        long delayNanos = TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(600));
+        long delayNanos = TimeUnit.MILLISECONDS.toNanos(rnd.nextInt(300));
         long t0 = System.nanoTime();
         if (i % 2 == 1) { // wait until a roll-forward record is there and a temporary has been renamed
           int withRecord = -1; // *.tmp files when the record was first seen
