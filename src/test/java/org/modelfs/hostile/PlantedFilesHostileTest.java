@@ -87,11 +87,13 @@ class PlantedFilesHostileTest {
   }
 
   /**
-   * Fault 1: a planted journal path. FAILS TODAY: the symlinked journal's target directory is
-   * emptied (files deleted through the link); a regular file at the journal path makes the
-   * write fail (FileAlreadyExistsException); a real directory holding a subdirectory has its files
-   * deleted and the write fails (DirectoryNotEmptyException). (Exact messages in the run log of
-   * the commit that added this suite.)
+   * Fault 1: a planted journal path. FAILS TODAY (8 problems). Symlink to the victim dir: even
+   * the READ-ONLY mount runs recovery, follows the link and deletes the victim's files
+   * (precious.txt, data.bin gone), then fails with DirectoryNotEmptyException on victim/sub;
+   * CLI tree exits 1; the writer fails the same way. Regular file at the journal path: read-only
+   * and tree work, the write fails with FileAlreadyExistsException. Real directory holding
+   * a subdirectory: read-only mount, tree and writer all fail with DirectoryNotEmptyException
+   * (whether the planted files are deleted first depends on the directory listing order).
    */
   @Test
   void fault1_plantedJournalPathIsNeverFollowedNorDeleted() throws Exception {

@@ -227,8 +227,10 @@ class TransactionHostileTest {
    * close() leaves the file system open"), so the next mount of the same JVM is refused
    * ("another writer is changing this model"); shape33 — close() throws only AFTER renaming a
    * rank-33 fb over the model (remount fails: "rank 33 out of range"), so the model no longer
-   * opens (fault 4a); training-not-utf8 — close() throws and the next mount works; in every case
-   * {@code .m.fb.modelfs-lock} is left after all mounts are closed, also after a normal close.
+   * opens (fault 4a); training-not-utf8 — already the write is refused with a
+   * FileSystemException ("metadata and training.json hold UTF-8 text"), so there is nothing to
+   * commit and the next mount works; in every case {@code .m.fb.modelfs-lock} is
+   * left after all mounts are closed, also after a normal write + close.
    */
   @Test
   void fault11_closeAlwaysClosesAndReleases() throws Exception {
@@ -255,6 +257,7 @@ class TransactionHostileTest {
             }
           }
         });
+        System.out.println("fault11 " + how + ": close() threw " + e);
         assertNotNull(e, "the commit was not refused");
       });
       pr.check(how + ": a new mount (same JVM) can then write and commit", () -> {
