@@ -37,6 +37,24 @@ final class Validation {
       }
     }
     for (Tag t : tags) {
+      text(out, "/tags/" + t.name(), "the tag name", t.name());
+      for (Variable v : t.variables()) {
+        text(out, "/tags/" + t.name() + "/params", "the name '" + v.name() + "'", v.name());
+      }
+      for (UpdaterState u : t.updater()) {
+        for (String k : u.arrays().keySet()) {
+          text(out, "/tags/" + t.name() + "/updater", "the key '" + k + "' of '" + u.paramName() + "'", k);
+        }
+      }
+      for (Map.Entry<String, String> m : t.metadata().entrySet()) {
+        text(out, "/tags/" + t.name() + "/metadata", "the key '" + m.getKey() + "'", m.getKey());
+        text(out, "/tags/" + t.name() + "/metadata/" + m.getKey(), "the value", m.getValue());
+      }
+      if (t.trainingConfig() != null) {
+        text(out, "/tags/" + t.name() + "/training.json", "the text", t.trainingConfig());
+      }
+    }
+    for (Tag t : tags) {
       String prefix = "/tags/" + t.name() + "/";
       List<String> names = new ArrayList<>();
       t.variables().forEach(v -> names.add(v.name()));
@@ -61,6 +79,23 @@ final class Validation {
       }
     }
     return out;
+  }
+
+  /**
+   * Every name and text of a model is stored as UTF-8: a Java string with an unpaired surrogate
+   * has no UTF-8 form (it would be stored as '?', and two such names would become one).
+   */
+  private static void text(List<String> out, String path, String what, String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        out.add(path + ": " + what + " holds an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
+            + " at index " + i + "), which has no UTF-8 form");
+        return;
+      }
+    }
   }
 
   private static void check(List<String> out, String path, ArrayData a) {

@@ -18,10 +18,13 @@ import java.util.zip.CRC32;
  * names, and which files of the old model are then deleted. It is written (with
  * {@code CREATE_NEW}) and forced only after every new file is complete and verified, so a crash
  * before it leaves the old model (the temporaries are garbage) and a crash after it is finished
- * by {@link Recovery}.
+ * by {@link Recovery}. Its name is new for every commit
+ * ({@link SidecarNames#newRecord}), so nothing planted at a fixed name is ever written through.
  *
  * <p>Format (UTF-8 lines, tab-separated): {@code modelfs-commit 2}; per new file
- * {@code rename <temporary> <target> <file key>}; per old file {@code delete <name>};
+ * {@code rename <temporary> <target> <file key>}; per old file a rename replaces
+ * {@code keep <backup> <target>} (a hard link made before the first rename: the way back to the
+ * old model); per old file that goes {@code delete <name>};
  * {@code end <CRC-32 of every byte before this line, 8 hex digits>}. The file key (device and
  * inode, {@code -} where the provider has none) tells, after a crash, a target that is already
  * the renamed new file from the old file of the same name. A record without a valid end line was
@@ -35,8 +38,11 @@ final class CommitRecord {
   /** A pending rename; {@code key} is the temporary's file key, or {@code null}. */
   record Rename(String tmp, String target, String key) {}
 
+  /** A hard link {@code backup} to the old file at {@code target}, made before any rename. */
+  record Backup(String backup, String target) {}
+
   /** A record's content. */
-  record Content(List<Rename> renames, List<String> deletes) {}
+  record Content(List<Rename> renames, List<Backup> backups, List<String> deletes) {}
 
   /** What is found at a model's record name. */
   enum State {
@@ -51,25 +57,48 @@ final class CommitRecord {
   }
 
   /** The outcome of reading a record. */
-  record Read(State state, Content content) {}
+  record Read(Path path, State state, Content content) {}
 
-  static Path path(ModelId id) {
-    return id.dir().resolve(SidecarNames.record(id.key()));
+  /** Every record of {@code id} in its directory (normally none; one while a commit installs its files). */
+  static List<Read> all(ModelId id) throws IOException {
+    List<Read> out = new ArrayList<>();
+    for (String n : SafeDir.names(id.dir())) {
+      if (SidecarNames.isRecord(id.key(), n)) {
+        out.add(read(id, id.dir().resolve(n)));
+      }
+    }
+    return out;
   }
 
-  /** Writes and forces the record of {@code id} (which must not exist), then forces the directory. */
-  static void write(ModelId id, Content c) throws IOException {
+  /** Whether a complete record of {@code id} is there: a commit is installing files, or crashed doing so. */
+  static boolean anyValid(ModelId id) throws IOException {
+    for (Read r : all(id)) {
+      if (r.state() == State.VALID) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Writes and forces a new record of {@code id} (a new random name, {@code CREATE_NEW}), then
+   * forces the directory. Returns its path.
+   */
+  static Path write(ModelId id, Content c) throws IOException {
     StringBuilder sb = new StringBuilder(HEADER).append('\n');
     for (Rename r : c.renames()) {
       sb.append("rename\t").append(r.tmp()).append('\t').append(r.target()).append('\t')
           .append(r.key() == null ? "-" : r.key()).append('\n');
+    }
+    for (Backup b : c.backups()) {
+      sb.append("keep\t").append(b.backup()).append('\t').append(b.target()).append('\n');
     }
     for (String d : c.deletes()) {
       sb.append("delete\t").append(d).append('\n');
     }
     byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
     byte[] end = ("end\t" + crc(body, body.length) + "\n").getBytes(StandardCharsets.UTF_8);
-    Path p = path(id);
+    Path p = id.dir().resolve(SidecarNames.newRecord(id.key()));
     try (SeekableByteChannel ch = Durable.createNew(p)) {
       ByteBuffer b = ByteBuffer.allocate(body.length + end.length).put(body).put(end).flip();
       while (b.hasRemaining()) {
@@ -78,31 +107,32 @@ final class CommitRecord {
       Durable.force(ch);
     }
     Durable.forceDirectory(id.dir());
+    return p;
   }
 
-  /** Reads the record of {@code id}, if any. */
-  static Read read(ModelId id) throws IOException {
-    Path p = path(id);
+  /** Reads the record at {@code p}, a record name of {@code id}. */
+  static Read read(ModelId id, Path p) throws IOException {
     if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-      return new Read(State.ABSENT, null);
+      return new Read(p, State.ABSENT, null);
     }
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) || Files.size(p) > (16 << 20)) {
-      return new Read(State.FOREIGN, null);
+      return new Read(p, State.FOREIGN, null);
     }
     byte[] bytes = Files.readAllBytes(p);
     String text = new String(bytes, StandardCharsets.UTF_8);
     int endAt = text.lastIndexOf("end\t");
     if (!text.startsWith(HEADER + "\n") || endAt < 0 || !text.endsWith("\n")
         || (endAt > 0 && text.charAt(endAt - 1) != '\n')) {
-      return new Read(text.startsWith(HEADER) || HEADER.startsWith(text) ? State.INCOMPLETE : State.FOREIGN, null);
+      return new Read(p, text.startsWith(HEADER) || HEADER.startsWith(text) ? State.INCOMPLETE : State.FOREIGN, null);
     }
     int bodyBytes = text.substring(0, endAt).getBytes(StandardCharsets.UTF_8).length;
     String sum = text.substring(endAt + 4, text.length() - 1);
     if (!sum.equals(crc(bytes, bodyBytes))) {
-      return new Read(State.INCOMPLETE, null);
+      return new Read(p, State.INCOMPLETE, null);
     }
     List<Rename> renames = new ArrayList<>();
     List<String> deletes = new ArrayList<>();
+    List<Backup> backups = new ArrayList<>();
     for (String line : text.substring(HEADER.length() + 1, endAt).split("\n", -1)) {
       if (line.isEmpty()) {
         continue;
@@ -111,18 +141,21 @@ final class CommitRecord {
       if (f.length == 4 && f[0].equals("rename") && SidecarNames.isTempOf(id, f[1]) && id.isModelFile(f[2])
           && f[2].equals(SidecarNames.tempTarget(f[1]))) {
         renames.add(new Rename(f[1], f[2], f[3].equals("-") ? null : f[3]));
+      } else if (f.length == 3 && f[0].equals("keep") && SidecarNames.isBackupOf(id, f[1])
+          && f[2].equals(SidecarNames.backupTarget(f[1]))) {
+        backups.add(new Backup(f[1], f[2]));
       } else if (f.length == 2 && f[0].equals("delete") && id.isModelFile(f[1])) {
         deletes.add(f[1]);
       } else {
-        return new Read(State.FOREIGN, null); // names outside this model: not a record of ours
+        return new Read(p, State.FOREIGN, null); // names outside this model: not a record of ours
       }
     }
-    return new Read(State.VALID, new Content(renames, deletes));
+    return new Read(p, State.VALID, new Content(renames, backups, deletes));
   }
 
-  /** Removes the record of {@code id} (a regular file only). */
-  static void remove(ModelId id) throws IOException {
-    SafeDir.deleteRegularFile(id.dir(), SidecarNames.record(id.key()));
+  /** Removes the record at {@code p} (a regular file only). */
+  static void remove(Path p) throws IOException {
+    SafeDir.deleteRegularFile(p.getParent(), p.getFileName().toString());
   }
 
   private static String crc(byte[] b, int length) {

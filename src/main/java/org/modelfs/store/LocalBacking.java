@@ -86,7 +86,7 @@ public final class LocalBacking implements Backing {
         m.close();
       }
       if (System.nanoTime() > deadline) {
-        throw new FileSystemException(spelling.toString(), CommitRecord.path(id).toString(),
+        throw new FileSystemException(spelling.toString(), null,
             "the model's files kept changing while it was opened (a commit installing them for over "
                 + TimeUnit.NANOSECONDS.toSeconds(INSTALL_WAIT_NANOS) + " s, or one that crashed where this"
                 + " process cannot take the lock to finish it)");
@@ -95,8 +95,9 @@ public final class LocalBacking implements Backing {
     }
   }
 
+  /** Whether a multi-file commit is installing its files (only shard sets have those). */
   private boolean installing() throws IOException {
-    return CommitRecord.read(id).state() == CommitRecord.State.VALID;
+    return id.shardBase() != null && CommitRecord.anyValid(id);
   }
 
   private static void pause(int attempt) throws IOException {
@@ -178,10 +179,11 @@ public final class LocalBacking implements Backing {
    * ({@code CREATE_NEW}, random name) and forced; (3) the temporaries are opened with the
    * format's reader and checked against the plan ({@link ContainerPlan#verify}) — a model ModelFS
    * could not read back never replaces anything; (4) a single new file with nothing else to
-   * remove is renamed over its target; otherwise a {@link CommitRecord} is written and forced, the
+   * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
+   * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
    * temporaries renamed in order, the files of the old model that the new one does not reuse
-   * (old shards, the single file a shard set replaces, or the reverse) deleted, and the record
-   * removed; (5) the directory is forced. A failure before the record leaves the old model and
+   * (old shards, the single file a shard set replaces, or the reverse) deleted, the backups and the
+   * record removed; (5) the directory is forced. A failure before the record leaves the old model and
    * deletes the temporaries; a failure after it is finished by {@link Recovery} at once if it can
    * be, else at the next open.
    */
@@ -206,6 +208,11 @@ public final class LocalBacking implements Backing {
           temps.add(t);
           f.body().writeTo(ch, t.toString());
           Durable.force(ch);
+        } catch (RuntimeException e) {
+          FileSystemException refused = new FileSystemException(spelling.toString(), null, "commit refused: the "
+              + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
+          refused.initCause(e);
+          throw refused;
         }
         targets.add(f.name());
       }
@@ -228,7 +235,28 @@ public final class LocalBacking implements Backing {
         renames.add(new CommitRecord.Rename(temps.get(i).getFileName().toString(), targets.get(i),
             s == null ? null : s.key()));
       }
-      CommitRecord.write(id, new CommitRecord.Content(renames, remove));
+      // the way back: a hard link to every old file a rename will replace, made before the record
+      List<CommitRecord.Backup> backups = new ArrayList<>();
+      for (String target : targets) {
+        if (Files.isRegularFile(dir.resolve(target), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          String b = SidecarNames.newBackup(target);
+          try {
+            Files.createLink(dir.resolve(b), dir.resolve(target));
+            backups.add(new CommitRecord.Backup(b, target));
+          } catch (UnsupportedOperationException | IOException e) {
+            // no hard links here: the commit goes on without its way back (the record says which)
+          }
+        }
+      }
+      Path record;
+      try {
+        record = CommitRecord.write(id, new CommitRecord.Content(renames, backups, remove));
+      } catch (IOException | RuntimeException e) {
+        for (CommitRecord.Backup b : backups) {
+          SafeDir.deleteRegularFile(dir, b.backup());
+        }
+        throw e;
+      }
       recorded = true;
       try {
         for (int i = 0; i < temps.size(); i++) {
@@ -238,7 +266,10 @@ public final class LocalBacking implements Backing {
           SafeDir.deleteRegularFile(dir, n);
         }
         Durable.forceDirectory(dir);
-        CommitRecord.remove(id);
+        for (CommitRecord.Backup b : backups) {
+          SafeDir.deleteRegularFile(dir, b.backup());
+        }
+        CommitRecord.remove(record);
         Durable.forceDirectory(dir);
       } catch (IOException | RuntimeException e) {
         try {

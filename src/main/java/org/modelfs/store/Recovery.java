@@ -15,9 +15,11 @@ import java.util.List;
  *
  * <p>A commit record is rolled forward only when every new file is either still at its
  * temporary name or already renamed (its target has the temporary's file key). When some
- * temporaries are gone (a tmp cleaner, a backup that skips {@code *.tmp}) and nothing was
- * renamed yet, the old model is complete: the partial new one is dropped. When some files were
- * renamed and others are lost, neither generation is whole; that is reported, and nothing is
+ * temporaries are gone (a tmp cleaner, a backup that skips {@code *.tmp}), the commit is rolled
+ * back instead: each file already renamed over an old one gets the old one back from its backup
+ * link ({@code keep} lines), a renamed file that had no old one is removed (its file key proves it
+ * is the commit's), the remaining temporaries are dropped — the old model is whole again. Only if
+ * a needed backup is gone too is neither generation whole; that is reported, and nothing is
  * deleted.
  */
 final class Recovery {
@@ -25,9 +27,9 @@ final class Recovery {
 
   /** Whether anything of a crashed writer of {@code id} is there (reads the directory only). */
   static boolean needed(ModelId id) throws IOException {
-    String record = SidecarNames.record(id.key());
     for (String n : SafeDir.names(id.dir())) {
-      if (n.equals(record) || SidecarNames.isTempOf(id, n) || SidecarNames.isJournal(id.key(), n)) {
+      if (SidecarNames.isRecord(id.key(), n) || SidecarNames.isTempOf(id, n) || SidecarNames.isBackupOf(id, n)
+          || SidecarNames.isJournal(id.key(), n)) {
         return true;
       }
     }
@@ -45,14 +47,15 @@ final class Recovery {
     }
     ModelId id = lock.id();
     boolean rolled = false;
-    CommitRecord.Read r = CommitRecord.read(id);
-    if (r.state() == CommitRecord.State.VALID) {
-      rolled = finish(id, r.content());
-    } else if (r.state() == CommitRecord.State.INCOMPLETE) {
-      CommitRecord.remove(id);
+    for (CommitRecord.Read r : CommitRecord.all(id)) {
+      if (r.state() == CommitRecord.State.VALID) {
+        rolled |= finish(id, r);
+      } else if (r.state() == CommitRecord.State.INCOMPLETE) {
+        CommitRecord.remove(r.path());
+      }
     }
     for (String n : SafeDir.names(id.dir())) {
-      if (SidecarNames.isTempOf(id, n)) {
+      if (SidecarNames.isTempOf(id, n) || SidecarNames.isBackupOf(id, n)) {
         SafeDir.deleteRegularFile(id.dir(), n);
       } else if (SidecarNames.isJournal(id.key(), n)) {
         SafeDir.deleteJournal(id.dir(), n);
@@ -62,10 +65,11 @@ final class Recovery {
     return rolled;
   }
 
-  private static boolean finish(ModelId id, CommitRecord.Content c) throws IOException {
+  private static boolean finish(ModelId id, CommitRecord.Read record) throws IOException {
+    CommitRecord.Content c = record.content();
     Path dir = id.dir();
     List<CommitRecord.Rename> pending = new ArrayList<>();
-    List<String> done = new ArrayList<>();
+    List<CommitRecord.Rename> done = new ArrayList<>();
     List<String> lost = new ArrayList<>();
     for (CommitRecord.Rename r : c.renames()) {
       Durable.Stamp tmp = Durable.stamp(dir.resolve(r.tmp()));
@@ -73,7 +77,7 @@ final class Recovery {
       if (tmp != null && tmp.regular() && (r.key() == null || r.key().equals(tmp.key()))) {
         pending.add(r);
       } else if (tmp == null && target != null && (r.key() == null || r.key().equals(target.key()))) {
-        done.add(r.target());
+        done.add(r);
       } else {
         lost.add(r.tmp());
       }
@@ -85,20 +89,56 @@ final class Recovery {
       for (String d : c.deletes()) {
         SafeDir.deleteRegularFile(dir, d);
       }
-      Durable.forceDirectory(dir);
-      CommitRecord.remove(id);
-      Durable.forceDirectory(dir);
+      finishRecord(id, record, c);
       return true;
     }
-    if (done.isEmpty()) {
-      // nothing was renamed yet: the old model is whole; the incomplete new one is dropped
-      CommitRecord.remove(id);
-      Durable.forceDirectory(dir);
-      return false;
+    // roll back: every renamed file gets its old file back, or goes if there was none
+    List<String> unrecoverable = new ArrayList<>();
+    for (CommitRecord.Rename r : done) {
+      CommitRecord.Backup b = backupOf(c, r.target());
+      if (b != null && (r.key() == null || Durable.stamp(dir.resolve(b.backup())) == null)) {
+        unrecoverable.add(r.target());
+      } else if (b == null && r.key() == null) {
+        unrecoverable.add(r.target());
+      }
     }
-    throw new FileSystemException(CommitRecord.path(id).toString(), null, "an interrupted commit of " + id
-        + " had installed " + done + " when the new files " + lost + " were removed by something else;"
-        + " neither the old nor the new model is complete and ModelFS cannot repair it. Nothing was deleted:"
-        + " restore the model from a copy, then remove this record");
+    if (!unrecoverable.isEmpty()) {
+      throw new FileSystemException(record.path().toString(), null, "an interrupted commit of " + id
+          + " had installed " + unrecoverable + " when some of its new files " + lost + " were removed by"
+          + " something else, and the way back to the old files is gone too: neither the old nor the new model"
+          + " is complete and ModelFS cannot repair it. Nothing was deleted: restore the model from a copy,"
+          + " then remove this record");
+    }
+    for (CommitRecord.Rename r : done) {
+      CommitRecord.Backup b = backupOf(c, r.target());
+      if (b != null) {
+        Durable.rename(dir.resolve(b.backup()), dir.resolve(r.target()));
+      } else {
+        SafeDir.deleteRegularFile(dir, r.target());
+      }
+    }
+    for (CommitRecord.Rename r : pending) {
+      SafeDir.deleteRegularFile(dir, r.tmp());
+    }
+    finishRecord(id, record, c);
+    return false;
+  }
+
+  private static void finishRecord(ModelId id, CommitRecord.Read record, CommitRecord.Content c) throws IOException {
+    Durable.forceDirectory(id.dir());
+    for (CommitRecord.Backup b : c.backups()) {
+      SafeDir.deleteRegularFile(id.dir(), b.backup());
+    }
+    CommitRecord.remove(record.path());
+    Durable.forceDirectory(id.dir());
+  }
+
+  private static CommitRecord.Backup backupOf(CommitRecord.Content c, String target) {
+    for (CommitRecord.Backup b : c.backups()) {
+      if (b.target().equals(target)) {
+        return b;
+      }
+    }
+    return null;
   }
 }

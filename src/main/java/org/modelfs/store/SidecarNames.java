@@ -16,8 +16,10 @@ import java.util.regex.Pattern;
  *   .&lt;key&gt;.modelfs-lock                      the writer lock (removed by its last holder)
  *   .&lt;key&gt;.modelfs-journal-&lt;32 hex&gt;         a writer's journal directory (random, 0700)
  *       &lt;kind&gt;-&lt;n&gt;.bin                        one journaled file in it
- *   .&lt;key&gt;.modelfs-commit                    the roll-forward record of a multi-file commit
+ *   .&lt;key&gt;.modelfs-commit-&lt;32 hex&gt;          the roll-forward record of a multi-file commit
  *   .&lt;target&gt;.modelfs-&lt;32 hex&gt;.tmp          a commit's new file before its rename
+ *   .&lt;target&gt;.modelfs-&lt;32 hex&gt;.old          a hard link to the file a multi-file commit replaces,
+ *                                              until the commit is complete (its way back)
  * </pre>
  *
  * The random parts (128 bits from {@link SecureRandom}) make the names unguessable: nobody can
@@ -27,6 +29,7 @@ import java.util.regex.Pattern;
 public final class SidecarNames {
   private static final String TEMP_MARK = ".modelfs-";
   private static final Pattern TEMP = Pattern.compile("\\.(.+)\\.modelfs-([0-9a-f]{32})\\.tmp", Pattern.DOTALL);
+  private static final Pattern BACKUP = Pattern.compile("\\.(.+)\\.modelfs-([0-9a-f]{32})\\.old", Pattern.DOTALL);
   private static final Pattern JOURNAL_DATA = Pattern.compile("[a-z_]{1,32}-[0-9]{1,19}\\.bin");
   private static final Pattern HEX32 = Pattern.compile("[0-9a-f]{32}");
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -64,9 +67,16 @@ public final class SidecarNames {
     return JOURNAL_DATA.matcher(name).matches();
   }
 
-  /** The roll-forward record of {@code key}. */
-  public static String record(String key) {
-    return "." + key + ".modelfs-commit";
+  /** A new roll-forward record name for {@code key}. */
+  public static String newRecord(String key) {
+    return "." + key + ".modelfs-commit-" + random();
+  }
+
+  /** Whether {@code name} is a roll-forward record name of {@code key}. */
+  public static boolean isRecord(String key, String name) {
+    String prefix = "." + key + ".modelfs-commit-";
+    return name.length() == prefix.length() + 32 && name.startsWith(prefix)
+        && HEX32.matcher(name.substring(prefix.length())).matches();
   }
 
   /** A new temporary name for the file {@code target}. */
@@ -77,6 +87,23 @@ public final class SidecarNames {
   /** The file a temporary name was made for, or {@code null} if {@code name} is not one. */
   public static String tempTarget(String name) {
     Matcher m = TEMP.matcher(name);
+    return m.matches() ? m.group(1) : null;
+  }
+
+  /** A new backup name for the file {@code target} (not {@code *.tmp}: tmp cleaners leave it). */
+  public static String newBackup(String target) {
+    return "." + target + TEMP_MARK + random() + ".old";
+  }
+
+  /** Whether {@code name} is a backup of one of {@code id}'s files. */
+  public static boolean isBackupOf(ModelId id, String name) {
+    Matcher m = BACKUP.matcher(name);
+    return m.matches() && id.isModelFile(m.group(1));
+  }
+
+  /** The file a backup name was made for, or {@code null}. */
+  public static String backupTarget(String name) {
+    Matcher m = BACKUP.matcher(name);
     return m.matches() ? m.group(1) : null;
   }
 

@@ -239,7 +239,8 @@ class TransactionHostileTest {
     Path m0 = create(dir0.resolve("m.fb"), Map.of(), uniformParams(2, 4, 1f));
     pr.check("no lock file after creating (write + close)", () -> assertNoLockFiles(dir0));
     // changes a commit must refuse: a 33-dim shape, a training.json that is not UTF-8, 5 bytes in a FLOAT param
-    for (String how : List.of("shape33", "training-not-utf8", "odd-bytes")) {
+    // (a 33-dim shape is refused by setAttribute itself now, so it leaves nothing for close to refuse: fault 4a)
+    for (String how : List.of("training-not-utf8", "odd-bytes")) {
       Path dir = Files.createDirectories(tmp.resolve(how));
       Path m = create(dir.resolve("m.fb"), Map.of(), uniformParams(2, 4, 1f));
       pr.check(how + ": close() of a refused commit throws an IOException", () -> {
