@@ -24,7 +24,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
 
 /**
- * Opens any supported model file by its content (PRODUCT.md §1 detection: SDNB magic, a zip
+ * Opens any supported model file by its content (docs/FORMATS.md §1 detection: SDNB magic, a zip
  * with {@code tags.txt} and {@code <tag>/graph.fb} = zip-tags, other zips = SDZ, else fb) into a {@link Model}
  * index; the writing side is {@link ModelWriter}.
  */

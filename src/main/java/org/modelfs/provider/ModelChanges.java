@@ -45,7 +45,7 @@ import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
 
 /**
- * The write side of a mount (PRODUCT.md §6): journaled changes, validation, commit and
+ * The write side of a mount (docs/FILESYSTEM.md §7): journaled changes, validation, commit and
  * rollback. New bytes stream into journal files beside the container; each change swaps a new
  * set of tags into the file system, so reads see it at once; a commit writes a complete new
  * container through {@link ModelWriter} (temporary file, force, atomic rename) and remounts it.
