@@ -35,8 +35,8 @@ public final class Models {
   private Models() {}
 
   /**
-   * Opens {@code path}: an fb, SDNB or SDZ file, one shard of a sharded SDNB, or the base name of
-   * one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
+   * Opens {@code path}: an fb, SDNB, SDZ or zip-tags file, one shard of a sharded SDNB, or the
+   * base name of one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
    */
   public static Model open(Path path) throws IOException {
     Closer closer = new Closer();

@@ -354,8 +354,8 @@ final class ModelChanges {
 
   /**
    * Directories below {@code params/}, {@code updater/} and {@code metadata/} are virtual: they
-   * exist while a name lives below them, so creating one succeeds without a trace. Tags are
-   * created by the tag commands (not by this version).
+   * exist while a name lives below them, so creating one succeeds without a trace. Creating
+   * {@code tags/<name>} makes a new, empty newest tag (docs/FILESYSTEM.md §7).
    */
   void createDirectory(ModelPath dir) throws IOException {
     lock.lock();
