@@ -46,8 +46,9 @@ public final class ModelFileSystems {
 
   /**
    * Mounts the model at {@code model} (any format, on any file system) with the options of
-   * PRODUCT.md §4 ({@code readOnly}, {@code format}, …). The file system is not registered for
-   * {@code Path.of(URI)}; use {@code FileSystems.newFileSystem(uri(model), env)} for that.
+   * docs/FILESYSTEM.md §6.1 ({@code readOnly}, {@code format}, …). The file system is not
+   * registered for {@code Path.of(URI)}; use {@code FileSystems.newFileSystem(uri(model), env)}
+   * for that.
    */
   public static FileSystem open(Path model, Map<String, ?> env) throws IOException {
     return provider().newFileSystem(model, env);

@@ -3,7 +3,7 @@ package org.modelfs;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * The attributes of one file of a mounted model (PRODUCT.md §3): the basic ones, plus what the
+ * The attributes of one file of a mounted model (docs/FILESYSTEM.md §4): the basic ones, plus what the
  * array of a {@code params/…} or {@code updater/…} file is. For other files and directories the
  * array attributes are {@code null}.
  */

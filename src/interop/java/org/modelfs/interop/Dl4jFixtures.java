@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * Locates the DL4J 1.0.0-M2.1 fixture files ({@code *.fb} with {@code *.expected.tsv} beside them),
- * copied from {@code /work/shared/fixtures} into the test classpath folder
+ * kept in the test classpath folder
  * {@code fixtures/dl4j-1.0.0-M2.1} ({@code src/test/resources/fixtures/dl4j-1.0.0-M2.1}).
  */
 public final class Dl4jFixtures {

@@ -32,7 +32,7 @@ import org.nd4j.linalg.learning.GradientUpdater;
  *
  * <p>Built either from a format-A file ({@link #load(Path)}: {@code SameDiff.load(file, true)}) or
  * from an in-memory {@link SameDiff} ({@link #of(SameDiff)}). {@link #toTsv()} renders exactly the
- * {@code *.expected.tsv} format of {@code /work/shared/fixtures/README.md}.
+ * {@code *.expected.tsv} format of {@code src/test/resources/fixtures/README.md}.
  *
  * <p>Hash definition ({@link #sha256Hex(INDArray)}, {@link #cOrderLeBytes(INDArray)}): the elements
  * in C (row-major) order, each element little-endian with {@link DataType#width()} bytes (BOOL,

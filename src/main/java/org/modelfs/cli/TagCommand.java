@@ -15,7 +15,8 @@ import java.util.Set;
 /**
  * {@code tag list|add|rm|mv}: the tags of a model through its {@code tags/} directory.
  * {@code add NAME [--from TAG]} clones a tag (the newest by default) into a new newest tag;
- * only SDZ holds several tags, so a commit into another format fails with that reason.
+ * only SDZ and zip-tags hold several tags ({@code ModelFormat.holdsTags()}), so a commit into
+ * another format fails with that reason.
  */
 final class TagCommand implements Command {
   @Override

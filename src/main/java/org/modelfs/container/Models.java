@@ -23,7 +23,7 @@ import org.modelfs.io.Closer;
 import org.modelfs.model.Model;
 
 /**
- * Opens any supported model file by its content (PRODUCT.md §1 detection: SDNB magic, a zip
+ * Opens any supported model file by its content (docs/FORMATS.md §1 detection: SDNB magic, a zip
  * with {@code tags.txt} and {@code <tag>/graph.fb} = zip-tags, other zips = SDZ, else fb) into a {@link Model}
  * index; the writing side is {@link ModelWriter}.
  */
@@ -34,8 +34,8 @@ public final class Models {
   private Models() {}
 
   /**
-   * Opens {@code path}: an fb, SDNB or SDZ file, one shard of a sharded SDNB, or the base name of
-   * one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
+   * Opens {@code path}: an fb, SDNB, SDZ or zip-tags file, one shard of a sharded SDNB, or the
+   * base name of one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
    */
   public static Model open(Path path) throws IOException {
     Closer closer = new Closer();

@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Tag names and the {@code tags.txt} list both tagged formats keep (PRODUCT.md §2): a name is
+ * Tag names and the {@code tags.txt} list both tagged formats keep (docs/FILESYSTEM.md §1.1, docs/FORMATS.md §7.5, §8.1): a name is
  * {@code [A-Za-z0-9][A-Za-z0-9._-]{0,127}}, unique ignoring case; the list is UTF-8, one name
  * per line, oldest first.
  */

@@ -14,7 +14,7 @@ import org.modelfs.io.ByteSource;
  */
 public record GraphRef(ByteSource source, long offset, long length, Convention convention) {
 
-  /** The two meanings of {@code FlatArray.shape/buffer/byteOrder} (formats.md §2.3). */
+  /** The two meanings of {@code FlatArray.shape/buffer/byteOrder} (docs/FORMATS.md §3.3). */
   public enum Convention {
     /** Format A: shape = full shapeInfo, byteOrder = endianness, data big-endian. */
     LEGACY,

@@ -2,17 +2,17 @@ package org.modelfs.model;
 
 import java.util.Locale;
 
-/** The container formats ModelFS reads and writes (PRODUCT.md §1), with their CLI tokens. */
+/** The container formats ModelFS reads and writes (docs/FORMATS.md §1), with their CLI tokens. */
 public enum ModelFormat {
-  /** The original single FlatBuffers file of {@code SameDiff.save} (formats.md §3). */
+  /** The original single FlatBuffers file of {@code SameDiff.save} (docs/FORMATS.md §4). */
   FB("fb"),
-  /** One SDNB file (formats.md §4). */
+  /** One SDNB file (docs/FORMATS.md §5). */
   SDNB("sdnb"),
-  /** SDNB split over {@code <base>.shard<k>-of-<N>.sdnb} files (formats.md §5). */
+  /** SDNB split over {@code <base>.shard<k>-of-<N>.sdnb} files (docs/FORMATS.md §6). */
   SHARDED_SDNB("sdnb-sharded"),
-  /** A zip of SDNB file(s) (formats.md §6). */
+  /** A zip of SDNB file(s) (docs/FORMATS.md §7). */
   SDZ("sdz"),
-  /** The tagged zip of the 2020 format decision (formats.md §7). */
+  /** The tagged zip of the 2020 format decision (docs/FORMATS.md §8). */
   ZIP_TAGS("zip-tags");
 
   private final String token;

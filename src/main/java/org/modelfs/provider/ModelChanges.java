@@ -18,7 +18,7 @@ import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.Snapshot;
 
 /**
- * The write session of a mount (docs/FILESYSTEM.md, "Writing"): it owns the change lock, the
+ * The write session of a mount (docs/FILESYSTEM.md §7): it owns the change lock, the
  * writer lease and the journal, knows whether anything is pending, and commits or rolls back.
  * What a change does to the tree is {@link JournalWrites} (bytes written through channels) and
  * {@link StructureEdits} (delete, directories, tags, links, attributes); where the bytes land

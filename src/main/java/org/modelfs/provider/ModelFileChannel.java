@@ -209,7 +209,10 @@ final class ModelFileChannel extends FileChannel {
     return tryLock(pos, size, shared);
   }
 
-  /** Shared locks only (the file is read-only); they guard nothing but are valid until released. */
+  /**
+   * Shared locks only (this channel only reads); they exclude no one but are valid until
+   * released.
+   */
   @Override
   public FileLock tryLock(long pos, long size, boolean shared) throws IOException {
     if (!shared) {

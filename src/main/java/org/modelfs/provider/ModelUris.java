@@ -6,7 +6,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The {@code samediff:<container URI>!<path>} URI form (PRODUCT.md §4): building one, and
+ * The {@code samediff:<container URI>!<path>} URI form (docs/FILESYSTEM.md §6): building one, and
  * splitting one into the container's URI and the path inside. The inner path is
  * percent-encoded (including {@code !} and {@code %}), so the container part ends at the last
  * {@code !/}, and containers that are themselves inside a {@code jar:} or {@code samediff:}

@@ -6,7 +6,7 @@ import java.util.Set;
 import org.modelfs.model.ModelFormat;
 
 /**
- * The {@code env} map of {@code newFileSystem} (PRODUCT.md §4), checked: unknown keys and bad
+ * The {@code env} map of {@code newFileSystem} (docs/FILESYSTEM.md §6.1), checked: unknown keys and bad
  * values are refused with {@link IllegalArgumentException} naming the key.
  *
  * @param create make a new empty model

@@ -103,7 +103,7 @@ final class StructureEdits {
   /**
    * Directories below {@code params/}, {@code updater/} and {@code metadata/} are virtual: they
    * exist while a name lives below them, so creating one succeeds without a trace. A directory
-   * {@code /tags/<name>} creates an empty tag.
+   * {@code /tags/<name>} makes a new, empty newest tag (docs/FILESYSTEM.md §7).
    */
   void createDirectory(ModelPath dir) throws IOException {
     changes.lock();

@@ -13,7 +13,7 @@ import org.modelfs.model.Variable;
 import org.modelfs.tree.NameMapping;
 
 /**
- * What a commit checks before writing anything (PRODUCT.md §6): every VARIABLE and CONSTANT
+ * What a commit checks before writing anything (docs/FILESYSTEM.md §7): every VARIABLE and CONSTANT
  * holds an array of exactly {@code prod(shape) × width} bytes, updater state arrays too, and
  * the target format can hold the tags. Each problem names the path and the reason.
  */

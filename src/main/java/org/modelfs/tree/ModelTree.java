@@ -16,7 +16,7 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 
 /**
- * The virtual tree of a model (PRODUCT.md §2): {@code tags/<tag>/…} for every tag and, at the
+ * The virtual tree of a model (docs/FILESYSTEM.md §1): {@code tags/<tag>/…} for every tag and, at the
  * root, the entries of the newest tag. Built from the index alone; lookups take the canonical
  * spelling of a path or any other spelling of the same names.
  */

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Maps arbitrary variable (or state key) names to path segments and back (PRODUCT.md §2): a name
+ * Maps arbitrary variable (or state key) names to path segments and back (docs/FILESYSTEM.md §2): a name
  * is split on {@code /} into directories unless a segment would be empty, {@code .} or
  * {@code ..}, or a segment prefix of it is itself a name; then it stays one segment with
  * {@code /} written {@code %2F}. In every segment {@code %} is written {@code %25} and NUL

@@ -38,9 +38,10 @@ import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.SamediffFileAttributes;
 
 /**
- * A mounted model has one read-only file store of type {@code samediff} that supports exactly the
- * {@code basic} and {@code samediff} views; other views are answered with {@code null} (typed) or
- * {@link UnsupportedOperationException} (by name), never with anything else.
+ * A mounted model has one file store of type {@code samediff} (read-only exactly when the mount
+ * is) that supports exactly the {@code basic} and {@code samediff} views; other views are
+ * answered with {@code null} (typed) or {@link UnsupportedOperationException} (by name), never
+ * with anything else.
  */
 class FileStoreTest {
   @TempDir static Path tmp;

@@ -21,7 +21,7 @@ import org.modelfs.format.WriteOptions;
 import org.modelfs.testing.SyntheticModels;
 
 /**
- * Opening, walking, listing and reading attributes touch no array data (PRODUCT.md §5): on a
+ * Opening, walking, listing and reading attributes touch no array data (docs/FILESYSTEM.md §5, docs/FORMATS.md §9): on a
  * 200 MB model the process reads only a few hundred kilobytes, counted by the kernel
  * ({@code rchar} in {@code /proc/self/io}, every byte read by any read call; Linux only).
  * DEFLATED SDZ is left out: its entry must be inflated to reach the index at its end.

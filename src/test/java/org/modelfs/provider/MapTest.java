@@ -29,7 +29,7 @@ import org.modelfs.testing.FloatPattern;
 import org.modelfs.testing.SyntheticModels;
 
 /**
- * {@code FileChannel.map(READ_ONLY)} on a parameter (PRODUCT.md §5): for an array stored raw
+ * {@code FileChannel.map(READ_ONLY)} on a parameter (docs/FILESYSTEM.md §5): for an array stored raw
  * (SDNB blob, STORED SDZ entry) it is a mapping of the container file itself — same bytes at the
  * array's offset, and a change made to the container shows through it; big-endian and deflated
  * arrays map a little-endian copy.

@@ -25,7 +25,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
 /**
- * The {@code env} keys of PRODUCT.md §4 at every entry point: valid values are accepted as
+ * The {@code env} keys of docs/FILESYSTEM.md §6.1 at every entry point: valid values are accepted as
  * strings and as typed values, unknown keys and bad values are refused with an
  * {@link IllegalArgumentException} that names the key.
  */

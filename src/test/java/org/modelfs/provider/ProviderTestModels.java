@@ -88,7 +88,7 @@ final class ProviderTestModels {
     return Models.findShards(base);
   }
 
-  /** {@code samediff:<file URI>}, the registry form of the brief and of PRODUCT.md §4. */
+  /** {@code samediff:<file URI>}, the registry form of docs/FILESYSTEM.md §6. */
   static URI uri(Path file) {
     return URI.create("samediff:" + file.toUri());
   }

@@ -41,7 +41,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributeView;
 
 /**
- * A mounted model is read-only: every mutating NIO call is refused with
+ * A model mounted with {@code readOnly=true}: every mutating NIO call is refused with
  * {@link ReadOnlyFileSystemException} (or {@link NonWritableChannelException} on an open
  * channel), access checks say so, and neither the tree nor the container file changes.
  */

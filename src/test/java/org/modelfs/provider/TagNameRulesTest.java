@@ -19,7 +19,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.Fixtures;
 
 /**
- * The tag-name rules of PRODUCT.md §2 through {@code Files.*}: names are
+ * The tag-name rules of docs/FILESYSTEM.md §1.1 through {@code Files.*}: names are
  * {@code [A-Za-z0-9][A-Za-z0-9._-]{0,127}} and unique ignoring case; a bad name is refused with
  * the rule in the message, a duplicate in another case with the existing name.
  */

@@ -43,7 +43,7 @@ import org.modelfs.testing.SyntheticModels;
 import org.modelfs.tree.NameMappingTest;
 
 /**
- * The tree of PRODUCT.md §2 through the NIO API, on a model whose names exercise every mapping
+ * The tree of docs/FILESYSTEM.md §1–§2 through the NIO API, on a model whose names exercise every mapping
  * rule: canonical listings, other spellings, case-insensitive tags, virtual directories, the
  * root aliases, and what each file holds.
  */

@@ -33,7 +33,7 @@ import org.modelfs.testing.ModelTsv;
 import org.modelfs.testing.TreeTsv;
 
 /**
- * Journaled writes and commit through {@code Files.*} only (PRODUCT.md §6): one parameter of
+ * Journaled writes and commit through {@code Files.*} only (docs/FILESYSTEM.md §7): one parameter of
  * every fixture in every format changed and committed shows the new bytes after reopening, and
  * everything else stays byte-identical; reads see the journal at once; a failed validation
  * writes nothing and keeps the changes; one writer per container.

@@ -12,7 +12,7 @@ import org.modelfs.SamediffFileAttributes;
 /**
  * Renders what a mounted model's tree shows of one tag in the fixtures' {@code .expected.tsv}
  * format, using only the public NIO API: {@code Files.walk}, the {@code samediff} view and
- * {@code Files.readAllBytes}; names come back from paths by the PRODUCT.md §2 decoding.
+ * {@code Files.readAllBytes}; names come back from paths by the docs/FILESYSTEM.md §2 decoding.
  */
 public final class TreeTsv {
   private TreeTsv() {}
@@ -82,7 +82,7 @@ public final class TreeTsv {
     return sb.toString();
   }
 
-  /** PRODUCT.md §2 decoding of one segment: {@code %XX} escapes are UTF-8 bytes. */
+  /** The docs/FILESYSTEM.md §2 decoding of one segment: {@code %XX} escapes are UTF-8 bytes. */
   public static String decode(String seg) {
     if (seg.equals("%")) {
       return "";

@@ -11,7 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The name ↔ segments mapping of PRODUCT.md §2, as tables. */
+/** The name ↔ segments mapping of docs/FILESYSTEM.md §2, as tables. */
 public class NameMappingTest {
   /** One name set with every rule in it: name → canonical segments joined by '/'. */
   public static final String[][] TABLE = {

@@ -12,7 +12,7 @@ import org.modelfs.model.Shapes;
 /**
  * Turns a {@code FlatArray} table into an {@link ArrayData} that points at its bytes, without
  * reading them: the legacy format-A meaning (shapeInfo, big-endian) or the SDNB one (dims,
- * little-endian, c/f in the byteOrder slot), per formats.md §3.3 and §4.4.
+ * little-endian, c/f in the byteOrder slot), per docs/FORMATS.md §4.3 and §5.4.
  */
 public final class ArrayDecoder {
   /** ND4J's maximum rank. */
@@ -87,7 +87,7 @@ public final class ArrayDecoder {
     char order = arr.getByte(A_BYTE_ORDER, (byte) 0) == 1 ? 'f' : 'c';
     boolean hasBytes = buffer != null && buffer.length() > 0;
     boolean stub = arr.getLong(A_APPENDED_LENGTH, 0) > 0 || arr.getLong(A_TOTAL_BUFFER_SIZE, 0) > 0;
-    // DL4J's inline rules (formats.md §4.4): no bytes and no stub = an empty array of that shape.
+    // DL4J's inline rules (docs/FORMATS.md §5.4): no bytes and no stub = an empty array of that shape.
     boolean empty = !hasBytes && !stub;
     return new Header(dtype, shape, order, empty, hasBytes ? buffer : null);
   }

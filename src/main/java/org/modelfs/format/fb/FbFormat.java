@@ -12,7 +12,7 @@ import org.modelfs.model.Tag;
 
 /**
  * Format A, the original single-file FlatBuffers model of {@code SameDiff.save} in DL4J
- * 1.0.0-M2.1: one FlatGraph, every array inline in legacy encoding (formats.md §3).
+ * 1.0.0-M2.1: one FlatGraph, every array inline in legacy encoding (docs/FORMATS.md §4).
  */
 public final class FbFormat {
   /** DL4J reads a whole fb file into one {@code byte[]}. */

@@ -13,14 +13,14 @@ import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
 
 /**
- * Renders a tag's graph as read-only JSON (PRODUCT.md §2): variables, ops with every argument,
+ * Renders a tag's graph as read-only JSON (docs/FILESYSTEM.md §3): variables, ops with every argument,
  * placeholders, loss variables, outputs and configuration, from the FlatGraph structure alone.
  */
 public final class GraphJson {
   /** How a vector field is shown. */
   private enum Kind { DOUBLES, LONGS, INTS, BOOLS, DTYPES, STRINGS }
 
-  /** A vector field of a table: its slot (formats.md §2), JSON key and element kind. */
+  /** A vector field of a table: its slot (docs/FORMATS.md §3), JSON key and element kind. */
   private record Field(int slot, String key, Kind kind) {
     int width() {
       return switch (kind) {
@@ -47,7 +47,7 @@ public final class GraphJson {
     new Field(1, "i", Kind.INTS), new Field(2, "l", Kind.LONGS), new Field(3, "d", Kind.DOUBLES),
     new Field(5, "b", Kind.BOOLS), new Field(6, "s", Kind.STRINGS), new Field(7, "shape", Kind.INTS)};
 
-  // Enums (formats.md §2.6), indexed by their byte value.
+  // Enums (docs/FORMATS.md §3.6), indexed by their byte value.
   private static final Map<Integer, String> OP_TYPES = opTypes();
   private static final String[] EXECUTION_MODES = {"SEQUENTIAL", "STRICT", "AUTO"};
   private static final String[] PROFILING_MODES = {"NONE", "NAN_PANIC", "INF_PANIC", "ANY_PANIC"};
@@ -149,7 +149,7 @@ public final class GraphJson {
     out.endObject();
   }
 
-  /** A FlatNode (slots per formats.md §2.4): identity, wiring, then every argument it carries. */
+  /** A FlatNode (slots per docs/FORMATS.md §3.4): identity, wiring, then every argument it carries. */
   private void op(FbTable n) throws ModelFormatException {
     out.beginObject();
     out.key("name").value(n.getString(1, "name"));
@@ -194,7 +194,7 @@ public final class GraphJson {
     out.endObject();
   }
 
-  /** A FlatProperties table (slots per formats.md §2.5). */
+  /** A FlatProperties table (slots per docs/FORMATS.md §3.5). */
   private void property(FbTable p) throws ModelFormatException {
     out.beginObject();
     out.key("name").value(p.getString(0, "name"));
@@ -232,7 +232,7 @@ public final class GraphJson {
     out.endArray();
   }
 
-  /** The FlatConfiguration (slots per formats.md §2.5), every field with its default when absent. */
+  /** The FlatConfiguration (slots per docs/FORMATS.md §3.5), every field with its default when absent. */
   private void configuration(FbTable c) throws ModelFormatException {
     out.key("configuration").beginObject();
     out.key("executionMode");

@@ -1,6 +1,6 @@
 package org.modelfs.format.fb;
 
-/** FlatBuffers slot numbers of the SameDiff tables (formats.md §2; slot = field id). */
+/** FlatBuffers slot numbers of the SameDiff tables (docs/FORMATS.md §3; slot = field id). */
 public final class Slots {
   private Slots() {}
 

@@ -26,7 +26,7 @@ import org.modelfs.model.Tag;
 import org.modelfs.model.Variable;
 
 /**
- * One SDNB file (formats.md §4): 32-byte header, metadata FlatGraph at 32, appended blobs
+ * One SDNB file (docs/FORMATS.md §5): 32-byte header, metadata FlatGraph at 32, appended blobs
  * (64-byte aligned when we write them), Java-serialized manifest last. Reading locates every
  * array without touching its bytes; writing streams arrays from their sources.
  */
@@ -34,7 +34,7 @@ public final class SdnbFormat {
   /** Largest manifest we load into the heap (about 1.5 million entries). */
   static final long MAX_MANIFEST = 256L << 20;
 
-  /** Metadata keys DL4J's serializer always writes (formats.md §4.6). */
+  /** Metadata keys DL4J's serializer always writes (docs/FORMATS.md §5.6). */
   public static final String KEY_VERSION = "nd4j.format.version";
   public static final String KEY_TYPE = "nd4j.format.type";
   public static final String KEY_CREATED = "creation.time";

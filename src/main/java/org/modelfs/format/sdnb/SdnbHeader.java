@@ -7,7 +7,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
 
 /**
- * The 32-byte big-endian SDNB header (formats.md §4.1): magic, version, manifest offset and
+ * The 32-byte big-endian SDNB header (docs/FORMATS.md §5.1): magic, version, manifest offset and
  * length, metadata offset (always 32), checked against the real file size on read.
  */
 record SdnbHeader(int version, long manifestOffset, long manifestLength) {

@@ -4,7 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Names of sharded SDNB files, {@code <base>.shard<k>-of-<N>.sdnb} (formats.md §5): the base of
+ * Names of sharded SDNB files, {@code <base>.shard<k>-of-<N>.sdnb} (docs/FORMATS.md §6): the base of
  * a user-given name, shard file names, and parsing a shard name back.
  */
 public final class ShardNames {

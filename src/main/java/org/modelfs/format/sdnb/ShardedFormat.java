@@ -19,7 +19,7 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 
 /**
- * Sharded SDNB (formats.md §5): shard 0 holds the graph with array-less stubs, shards 1..N−1
+ * Sharded SDNB (docs/FORMATS.md §6): shard 0 holds the graph with array-less stubs, shards 1..N−1
  * hold the arrays and updater state. Reading merges them into one tag; planning packs arrays
  * into weight shards under a size limit, largest first, never splitting an array.
  */

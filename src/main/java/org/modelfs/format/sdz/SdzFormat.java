@@ -35,7 +35,7 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 
 /**
- * SDZ (formats.md §6): a zip of SDNB file(s) with flat entry names. STORED entries are read in
+ * SDZ (docs/FORMATS.md §7): a zip of SDNB file(s) with flat entry names. STORED entries are read in
  * place (a window of the zip file); DEFLATED entries are inflated once, bounded by their
  * declared size, into a private temporary file. Writes STORED entries with 64-byte aligned
  * data by default, so appended arrays stay aligned inside the zip.
@@ -190,7 +190,7 @@ public final class SdzFormat {
     return ChannelSource.temporary(file + "!" + e.name(), tmp);
   }
 
-  /** DL4J's {@code determineLoadPath}: which SDNB entries make the model (formats.md §6). */
+  /** DL4J's {@code determineLoadPath}: which SDNB entries make the model (docs/FORMATS.md §7.1). */
   static List<String> choose(Map<String, ByteSource> sdnb, String file) throws ModelFormatException {
     if (sdnb.isEmpty()) {
       throw new ModelFormatException(file, "ZIP entries", 0, "no entry holds an SDNB model");

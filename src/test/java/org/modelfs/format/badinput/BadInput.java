@@ -31,7 +31,7 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 
 /**
- * Shared machinery of the bad-input suite (PRODUCT.md §8): open a file and read every array,
+ * Shared machinery of the bad-input suite (docs/FORMATS.md §11): open a file and read every array,
  * and classify the outcome. The only acceptable failure is an {@link IOException} whose message
  * names the file and an offset; anything else (a {@link RuntimeException}, an {@link Error}
  * such as {@link OutOfMemoryError}, a hang) fails the test with the input described.

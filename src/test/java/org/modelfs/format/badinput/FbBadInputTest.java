@@ -44,7 +44,7 @@ class FbBadInputTest {
   private static final String PAD = "tf-import/pad_1D.fb";
   private static final String UTF8 = "tf-import/assertsomething.fb";
 
-  // FlatGraph / FlatVariable / FlatArray / UpdaterState slots (formats.md §2)
+  // FlatGraph / FlatVariable / FlatArray / UpdaterState slots (docs/FORMATS.md §3)
   private static final int G_VARIABLES = 1;
   private static final int G_TRAINING = 7;
   private static final int G_UPDATER = 8;

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * FlatGraphs built field by field with the FlatBuffers builder (slot numbers from formats.md §2),
+ * FlatGraphs built field by field with the FlatBuffers builder (slot numbers from docs/FORMATS.md §3),
  * holding what no real writer produces: chunked or external arrays, nameless or duplicate
  * variables, legacy arrays without shapeInfo or data, broken updater state, unmatched
  * metadata. Each is stored as format A (fb) and, where it applies, inside an SDNB file.

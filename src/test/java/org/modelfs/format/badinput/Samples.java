@@ -30,7 +30,7 @@ import org.modelfs.model.Variable;
  * Valid inputs to corrupt: SDNB, sharded SDNB and SDZ files written by {@link ModelWriter} from
  * a DL4J fixture (all arrays inline) or from a synthetic model whose two 1 MiB arrays become
  * appended blobs, plus an independent writer of the SDNB manifest (Java serialization bytes as
- * in formats.md §4.5) to build manifests with hostile entries.
+ * in docs/FORMATS.md §5.5) to build manifests with hostile entries.
  */
 final class Samples {
   /** Elements of each appended array: 1 MiB of FLOAT / INT32. */
@@ -174,7 +174,7 @@ final class Samples {
 
   /**
    * Serializes entries as {@code ObjectOutputStream} serializes a {@code LinkedHashMap<String,
-   * org.nd4j.common.primitives.Pair<Long,Long>>} (formats.md §4.5), without the small-Long cache.
+   * org.nd4j.common.primitives.Pair<Long,Long>>} (docs/FORMATS.md §5.5), without the small-Long cache.
    */
   static byte[] manifest(List<Entry> entries) {
     try {

@@ -35,7 +35,7 @@ import org.modelfs.format.badinput.Samples.Sdnb;
 import org.modelfs.model.Model;
 
 /**
- * SDNB (formats.md §4) under hostile input: header fields, every header prefix, truncation at
+ * SDNB (docs/FORMATS.md §5) under hostile input: header fields, every header prefix, truncation at
  * every structure boundary, manifests with impossible entries or foreign classes, damaged
  * metadata FlatGraphs, and random byte damage.
  */

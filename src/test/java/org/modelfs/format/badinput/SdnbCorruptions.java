@@ -18,7 +18,7 @@ import org.modelfs.format.badinput.Samples.Entry;
 import org.modelfs.format.badinput.Samples.Sdnb;
 
 /**
- * The catalogue of broken SDNB files (formats.md §4), built from a valid one: header fields,
+ * The catalogue of broken SDNB files (docs/FORMATS.md §5), built from a valid one: header fields,
  * manifest entries, the manifest's Java-serialization bytes, the metadata FlatGraph, and
  * truncation at every structure boundary. Shared by the SDNB and SDZ tests.
  */
@@ -45,7 +45,7 @@ final class SdnbCorruptions {
 
   // ---- header ----------------------------------------------------------------------------------
 
-  /** The 32-byte header (formats.md §4.1): magic, manifest offset/length, metadata offset. */
+  /** The 32-byte header (docs/FORMATS.md §5.1): magic, manifest offset/length, metadata offset. */
   static List<Bad> header(Sdnb s) {
     byte[] f = s.bytes();
     long size = f.length;

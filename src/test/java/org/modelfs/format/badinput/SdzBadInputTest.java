@@ -41,7 +41,7 @@ import org.modelfs.format.badinput.Zips.Info;
 import org.modelfs.format.badinput.Zips.Item;
 
 /**
- * SDZ (formats.md §6) under hostile input: not a zip, zip slip, too many entries, deflate
+ * SDZ (docs/FORMATS.md §7) under hostile input: not a zip, zip slip, too many entries, deflate
  * bombs and lying sizes, unsupported methods, broken central directories, no model inside, and
  * every SDNB corruption wrapped in a STORED or DEFLATED entry.
  */

@@ -28,7 +28,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.Variable;
 
 /**
- * Sharded SDNB (formats.md §5) under hostile input: missing shards, shards disagreeing on N,
+ * Sharded SDNB (docs/FORMATS.md §6) under hostile input: missing shards, shards disagreeing on N,
  * shards of another model, inconsistent shapes, truncated shard 0, and broken shard files.
  * Opening by the base name, by shard 0 and by another shard must all refuse.
  */

@@ -21,7 +21,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.Variable;
 import org.modelfs.testing.SyntheticModels;
 
-/** The SDNB files we write have the byte layout of formats.md §4 with 64-byte aligned blobs. */
+/** The SDNB files we write have the byte layout of docs/FORMATS.md §5.1 with 64-byte aligned blobs. */
 class SdnbLayoutTest {
   @TempDir Path tmp;
 
