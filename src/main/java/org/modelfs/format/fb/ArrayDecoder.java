@@ -33,7 +33,7 @@ public final class ArrayDecoder {
     }
     if (arr.has(A_BUFFER_CHUNKS) || arr.getBool(A_IS_EXTERNAL, false)) {
       throw arr.buffer().error(arr.position(), what,
-          "chunked or external array storage (formats.md §8) is not supported");
+          "chunked or external array storage (docs/FORMATS.md §10) is not supported");
     }
     FbVector shapeVec = arr.getVector(A_SHAPE, "shape", 8);
     FbVector buffer = arr.getVector(A_BUFFER, "buffer", 1);

@@ -54,7 +54,7 @@ final class BadInput {
     try (InputStream in = BadInput.class.getResourceAsStream(FIXTURES + name)) {
       if (in == null) {
         throw new IllegalStateException("fixture missing from the test classpath: " + FIXTURES + name
-            + " (copy /work/shared/fixtures/dl4j-1.0.0-M2.1 to src/test/resources/fixtures/)");
+            + " (src/test/resources/fixtures/README.md says what belongs there)");
       }
       return in.readAllBytes();
     } catch (IOException e) {
