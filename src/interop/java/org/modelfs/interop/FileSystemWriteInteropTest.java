@@ -88,7 +88,7 @@ class FileSystemWriteInteropTest {
     try (org.modelfs.model.Model m = org.modelfs.container.Models.open(sdz)) {
       assertEquals(org.modelfs.model.ModelFormat.fromToken(format), m.format());
       assertEquals(java.util.List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
-      org.modelfs.container.ModelFiles.write(m.newest(), newest,
+      org.modelfs.store.ModelFiles.write(m.newest(), newest,
           org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.FB).withDropMetadata(true));
     }
     SameDiff back = Dl4jSnapshot.loadSameDiff(newest);

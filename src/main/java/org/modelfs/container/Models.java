@@ -38,18 +38,9 @@ public final class Models {
    * base name of one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
    */
   public static Model open(Path path) throws IOException {
-    Closer closer = new Closer();
-    try {
-      return open(path, closer);
-    } catch (IOException | RuntimeException e) {
-      try {
-        closer.close();
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
+    return closingOnFailure(closer -> open(path, closer));
   }
+
 
   private static Model open(Path path, Closer closer) throws IOException {
     String location = path.toString();
@@ -88,9 +79,20 @@ public final class Models {
    * its temporaries back before renaming them) as one sharded model.
    */
   public static Model openShards(String location, List<Path> shards) throws IOException {
+    return closingOnFailure(closer -> sharded(location, shards, closer));
+  }
+
+  /** How a model is opened with the sources registered in a closer. */
+  @FunctionalInterface
+  private interface Opener {
+    Model open(Closer closer) throws IOException;
+  }
+
+  /** Runs {@code opener}; if it fails, every source it had opened is closed. */
+  private static Model closingOnFailure(Opener opener) throws IOException {
     Closer closer = new Closer();
     try {
-      return sharded(location, shards, closer);
+      return opener.open(closer);
     } catch (IOException | RuntimeException e) {
       try {
         closer.close();
@@ -100,6 +102,7 @@ public final class Models {
       throw e;
     }
   }
+
 
   private static Model sharded(String location, List<Path> shards, Closer closer) throws IOException {
     List<ByteSource> sources = new ArrayList<>();

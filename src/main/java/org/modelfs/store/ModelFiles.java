@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.ModelWriter;
+import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -25,9 +26,14 @@ public final class ModelFiles {
     return b.open().model();
   }
 
-  /** Writes {@code tag} as the model at {@code out}, replacing what is there. Returns its files. */
+  /**
+   * Writes {@code tag} as the one tag (named {@code default}, whatever its name was) of the model
+   * at {@code out}, replacing what is there. Returns its files.
+   */
   public static List<Path> write(Tag tag, Path out, WriteOptions options) throws IOException {
-    return writeTags(List.of(tag), out, options);
+    Tag alone = new Tag(Models.DEFAULT_TAG, tag.graph(), tag.variables(), tag.updater(), tag.trainingConfig(),
+        tag.metadata());
+    return writeTags(List.of(alone), out, options);
   }
 
   /**

@@ -32,6 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ModelLock implements Backing.Lease {
   private static final ConcurrentHashMap<ModelId, Object> HELD = new ConcurrentHashMap<>();
   private static final int TRIES = 50;
+  /** How long {@link #acquire} waits for a lock that is held before it refuses. */
+  static final long PATIENCE_MILLIS = 500;
 
   private final ModelId id;
   private final Path file;
@@ -50,10 +52,22 @@ public final class ModelLock implements Backing.Lease {
 
   /**
    * Takes the lock, or throws a {@link FileSystemException} naming the model and the lock file
-   * when another owner (in this or another process) holds it.
+   * when another owner (in this or another process) holds it. A reader cleaning up after a
+   * crashed writer holds the lock for a few milliseconds, so a refusal is only given after the
+   * lock stayed taken for {@link #PATIENCE_MILLIS}.
    */
   public static ModelLock acquire(ModelId id) throws IOException {
+    long deadline = System.nanoTime() + PATIENCE_MILLIS * 1_000_000L;
     ModelLock l = tryAcquire(id);
+    for (int i = 1; l == null && System.nanoTime() < deadline; i++) {
+      try {
+        Thread.sleep(Math.min(50, 2L * i));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while waiting for the lock of " + id);
+      }
+      l = tryAcquire(id);
+    }
     if (l == null) {
       throw new FileSystemException(id.toString(), id.dir().resolve(SidecarNames.lock(id.key())).toString(),
           "another writer is changing this model (it holds the lock file); close it first");

@@ -186,18 +186,7 @@ class CrashHostileTest {
     Path m = HostileSupport.sharded(tmp, params, FLOATS, 0f);
     Process child = HostileSupport.child("loop", m.toString(), "200", Long.toString(SHARD));
     List<String> lines = new ArrayList<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String l; (l = r.readLine()) != null; ) {
-          synchronized (lines) {
-            lines.add(l);
-          }
-        }
-      } catch (IOException ignored) {
-        // the child is gone
-      }
-    });
-    reader.start();
+    Thread reader = HostileSupport.collectLines(child, lines);
     int opens = 0;
     int refused = 0;
     List<String> mixed = new ArrayList<>();

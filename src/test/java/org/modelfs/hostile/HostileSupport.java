@@ -231,4 +231,22 @@ final class HostileSupport {
       assertTrue(list.isEmpty(), list.size() + " problem(s):\n  " + String.join("\n  ", list));
     }
   }
+
+  /** Starts a thread that adds every line {@code child} prints to {@code lines} (synchronized on it). */
+  static Thread collectLines(Process child, List<String> lines) {
+    Thread reader = new Thread(() -> {
+      try (java.io.BufferedReader r = new java.io.BufferedReader(
+          new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+        for (String l; (l = r.readLine()) != null; ) {
+          synchronized (lines) {
+            lines.add(l);
+          }
+        }
+      } catch (IOException ignored) {
+        // the child is gone: its output ends here
+      }
+    });
+    reader.start();
+    return reader;
+  }
 }

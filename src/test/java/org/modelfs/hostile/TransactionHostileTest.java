@@ -167,18 +167,7 @@ class TransactionHostileTest {
     // a child commits 40 times via m.sdnb while this JVM opens read-only via m and shard0
     Process child = HostileSupport.child("loop", m.toString(), "40", Long.toString(256 * 4));
     List<String> lines = new ArrayList<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-        for (String l; (l = r.readLine()) != null; ) {
-          synchronized (lines) {
-            lines.add(l);
-          }
-        }
-      } catch (IOException ignored) {
-        // child gone
-      }
-    });
-    reader.start();
+    Thread reader = HostileSupport.collectLines(child, lines);
     int opens = 0;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     String shard0 = names.get(3);
