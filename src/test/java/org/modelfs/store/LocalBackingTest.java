@@ -122,6 +122,23 @@ class LocalBackingTest {
   }
 
   @Test
+  void aModelReachedThroughALinkIsCommittedWhereItLivesAndTheLinkKept() throws IOException {
+    Path real = dir.resolve("m.fb");
+    LocalBacking direct = LocalBacking.of(real);
+    commit(direct, plan(two.tag(), direct, WriteOptions.of(ModelFormat.FB)));
+    Path link = Files.createSymbolicLink(tmp.resolve("link.fb"), real);
+    LocalBacking viaLink = LocalBacking.of(link);
+    assertEquals(direct.id(), viaLink.id());
+    assertEquals("m.fb", viaLink.fileName());
+    commit(viaLink, plan(three.tag(), viaLink, WriteOptions.of(ModelFormat.FB)));
+    assertTrue(Files.isSymbolicLink(link), "the link is not replaced by the new file");
+    assertEquals(real, Files.readSymbolicLink(link));
+    assertEquals(ModelTsv.of(three.tag()), tsv(real));
+    assertEquals(ModelTsv.of(three.tag()), tsv(link));
+    assertEquals(List.of("m.fb"), names());
+  }
+
+  @Test
   void aNewModelIsCreated() throws IOException {
     Path model = dir.resolve("new.fb");
     LocalBacking b = LocalBacking.of(model);
