@@ -107,6 +107,26 @@ class ModelFilesTest {
     }
   }
 
+  /**
+   * {@code m.SDNB} and {@code m.sdnb} are one model (one key, one lock): writing the shard set of
+   * {@code m.sdnb} replaces the single file {@code m.SDNB}, as it replaces {@code m.sdnb}.
+   */
+  @Test
+  @org.junit.jupiter.api.Disabled("BUG: writing the shard set as dir/m.sdnb leaves an existing single file m.SDNB"
+      + " in place: ModelId.of(m.sdnb) (m.sdnb absent) has fileName 'm.sdnb', and isModelFile compares the"
+      + " single file's name exactly, so m.SDNB is neither removed nor backed up although ModelId.of(m.SDNB) is"
+      + " the same identity (key m.sdnb, same lock); afterwards m.SDNB still opens the old model")
+  void anUpperCaseSingleFileIsReplacedByItsShardSet() throws IOException {
+    Path upper = dir.resolve("m.SDNB");
+    ModelFiles.write(three.tag(), dir.resolve("m.sdnb"), WriteOptions.of(ModelFormat.SDNB));
+    Files.move(dir.resolve("m.sdnb"), upper); // written by another tool under this name
+    assertEquals(List.of("m.SDNB"), names());
+    assertEquals(ModelId.of(upper), ModelId.of(dir.resolve("m.sdnb")));
+    ModelFiles.write(two.tag(), dir.resolve("m.sdnb"),
+        WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(4L * ELEMENTS));
+    assertEquals(List.of(ShardNames.name("m", 0, 3), ShardNames.name("m", 1, 3), ShardNames.name("m", 2, 3)), names());
+  }
+
   @Test
   void writeTagsRoundTripsEveryTagInOrder() throws IOException {
     List<Tag> tags = List.of(named(two.tag(), "older"), named(three.tag(), "newest"));
