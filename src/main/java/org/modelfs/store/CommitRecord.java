@@ -3,6 +3,8 @@ package org.modelfs.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -119,21 +121,31 @@ final class CommitRecord {
       return new Read(p, State.FOREIGN, null);
     }
     byte[] bytes = Files.readAllBytes(p);
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    int endAt = text.lastIndexOf("end\t");
-    if (!text.startsWith(HEADER + "\n") || endAt < 0 || !text.endsWith("\n")
-        || (endAt > 0 && text.charAt(endAt - 1) != '\n')) {
-      return new Read(p, text.startsWith(HEADER) || HEADER.startsWith(text) ? State.INCOMPLETE : State.FOREIGN, null);
+    byte[] header = HEADER.getBytes(StandardCharsets.UTF_8);
+    if (!startsWith(bytes, header) && !startsWith(header, bytes)) {
+      return new Read(p, State.FOREIGN, null);
     }
-    int bodyBytes = text.substring(0, endAt).getBytes(StandardCharsets.UTF_8).length;
-    String sum = text.substring(endAt + 4, text.length() - 1);
-    if (!sum.equals(crc(bytes, bodyBytes))) {
+    int endAt = lastEndLine(bytes);
+    if (endAt < 0 || bytes.length <= header.length || bytes[header.length] != '\n'
+        || bytes[bytes.length - 1] != '\n') {
+      return new Read(p, State.INCOMPLETE, null); // ours, cut off or damaged while written
+    }
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return new Read(p, State.INCOMPLETE, null); // damaged while it was written
+    }
+    String sum = new String(bytes, endAt + 4, bytes.length - endAt - 5, StandardCharsets.UTF_8);
+    if (!sum.equals(crc(bytes, endAt))) {
       return new Read(p, State.INCOMPLETE, null);
     }
+    int endChar = text.lastIndexOf("\nend\t") + 1;
     List<Rename> renames = new ArrayList<>();
     List<String> deletes = new ArrayList<>();
     List<Backup> backups = new ArrayList<>();
-    for (String line : text.substring(HEADER.length() + 1, endAt).split("\n", -1)) {
+    for (String line : text.substring(HEADER.length() + 1, endChar).split("\n", -1)) {
       if (line.isEmpty()) {
         continue;
       }
@@ -156,6 +168,28 @@ final class CommitRecord {
   /** Removes the record at {@code p} (a regular file only). */
   static void remove(Path p) throws IOException {
     SafeDir.deleteRegularFile(p.getParent(), p.getFileName().toString());
+  }
+
+  /** The byte offset of the last line starting {@code end\t}, or -1. */
+  private static int lastEndLine(byte[] b) {
+    for (int i = b.length - 5; i > 0; i--) {
+      if (b[i - 1] == '\n' && b[i] == 'e' && b[i + 1] == 'n' && b[i + 2] == 'd' && b[i + 3] == '\t') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean startsWith(byte[] b, byte[] prefix) {
+    if (b.length < prefix.length) {
+      return false;
+    }
+    for (int i = 0; i < prefix.length; i++) {
+      if (b[i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String crc(byte[] b, int length) {

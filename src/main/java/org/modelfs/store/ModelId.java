@@ -7,7 +7,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 
 /**
@@ -22,7 +21,8 @@ import org.modelfs.format.sdnb.ShardNames;
  *       link keeps pointing at it.
  *   <li>A shard set and the single SDNB file of the same base are one model (a commit may turn one
  *       into the other): {@code m.sdnb}, {@code m.SDNB}, {@code m} (when shards of {@code m} exist)
- *       and {@code m.shard<k>-of-<N>.sdnb} all have the key {@code m.sdnb}.
+ *       and {@code m.shard<k>-of-<N>.sdnb} all have the key {@code m.sdnb}; its single file is
+ *       {@code <base>.sdnb} in any case of the extension.
  * </ul>
  *
  * <p>Two identities are equal when directory and key are; that is what the in-JVM lock table
@@ -79,11 +79,27 @@ public final class ModelId {
       String base = n.substring(0, n.length() - 5);
       return new ModelId(dir, regular ? n : base + ".sdnb", base);
     }
-    if (!regular && n.indexOf('.') <= 0 && !Files.exists(here, LinkOption.NOFOLLOW_LINKS)
-        && !Models.findShards(here).isEmpty()) {
+    if (!regular && n.indexOf('.') <= 0 && !Files.exists(here, LinkOption.NOFOLLOW_LINKS) && anyShard(dir, n)) {
       return new ModelId(dir, n + ".sdnb", n); // a shard set named by its bare base
     }
     return new ModelId(dir, n, null);
+  }
+
+  /**
+   * Whether some shard of {@code base} is in {@code dir} — not whether the set is complete: a
+   * commit that changes the shard count, or a crash in one, leaves a mixed set that is still
+   * this model (and is what recovery must reach).
+   */
+  private static boolean anyShard(Path dir, String base) throws IOException {
+    try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        ShardNames.Shard s = ShardNames.parse(p.getFileName().toString());
+        if (s != null && s.base().equals(base)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** This model written as a shard set: the base is the file name without its extension. */
@@ -130,6 +146,10 @@ public final class ModelId {
     }
     if (shardBase == null) {
       return false;
+    }
+    if (name.length() == shardBase.length() + 5 && name.startsWith(shardBase)
+        && name.substring(shardBase.length()).equalsIgnoreCase(".sdnb")) {
+      return true; // the single file, however its extension is spelled (m.sdnb, m.SDNB)
     }
     ShardNames.Shard s = ShardNames.parse(name);
     return s != null && s.base().equals(shardBase);

@@ -421,10 +421,6 @@ class LocalBackingTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled("BUG: the bare base spelling 'm' of a shard set cannot be opened while a commit"
-      + " that changes the shard count is installing (or after it crashed): LocalBacking.of -> ModelId.of calls"
-      + " Models.findShards, which throws ModelFormatException 'says 3 shards, but another shard of 'm' says 4'"
-      + " instead of naming the model m.sdnb, so the reader neither waits nor recovers")
   void openThroughTheBareBaseNameFinishesACrashedCommit() throws IOException {
     Path model = crashedResharding();
     assertRolledForward(model, LocalBacking.of(dir.resolve("m")).open());

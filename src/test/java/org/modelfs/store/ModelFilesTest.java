@@ -112,10 +112,6 @@ class ModelFilesTest {
    * {@code m.sdnb} replaces the single file {@code m.SDNB}, as it replaces {@code m.sdnb}.
    */
   @Test
-  @org.junit.jupiter.api.Disabled("BUG: writing the shard set as dir/m.sdnb leaves an existing single file m.SDNB"
-      + " in place: ModelId.of(m.sdnb) (m.sdnb absent) has fileName 'm.sdnb', and isModelFile compares the"
-      + " single file's name exactly, so m.SDNB is neither removed nor backed up although ModelId.of(m.SDNB) is"
-      + " the same identity (key m.sdnb, same lock); afterwards m.SDNB still opens the old model")
   void anUpperCaseSingleFileIsReplacedByItsShardSet() throws IOException {
     Path upper = dir.resolve("m.SDNB");
     ModelFiles.write(three.tag(), dir.resolve("m.sdnb"), WriteOptions.of(ModelFormat.SDNB));
