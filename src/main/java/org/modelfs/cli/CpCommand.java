@@ -75,9 +75,13 @@ final class CpCommand implements Command {
         if (Files.isDirectory(from)) {
           throw new FileSystemException(from.toString(), null, "is a directory");
         }
+        if (dst.path().equals("-")) {
+          Files.copy(from, out); // standard output, as cat(1) would
+          out.flush();
+          return Main.OK;
+        }
         Path to = Path.of(dst.path());
-        Files.copy(from, Files.isDirectory(to) ? to.resolve(from.getFileName().toString()) : to,
-            StandardCopyOption.REPLACE_EXISTING);
+        writeInto(from, Files.isDirectory(to) ? to.resolve(from.getFileName().toString()) : to);
       }
       return Main.OK;
     }
@@ -90,6 +94,19 @@ final class CpCommand implements Command {
           Listing.inside(fs, dst.path()), attrs));
     }
     return Main.OK;
+  }
+
+  /**
+   * Writes the bytes of {@code from} into {@code to} the way {@code cat > to} and cp(1) do: open
+   * (creating it if missing), truncate, write. An existing file is never deleted and recreated,
+   * so a symbolic link is written through, a FIFO or device gets the bytes, and the file keeps
+   * its permissions, owner and hard links.
+   */
+  static void writeInto(Path from, Path to) throws IOException {
+    try (OutputStream o = Files.newOutputStream(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      Files.copy(from, o);
+    }
   }
 
   /** The attributes the options set, checked. */
@@ -147,12 +164,9 @@ final class CpCommand implements Command {
     }
   }
 
-  /** Whether two model arguments name the same file (or, when one is missing, the same path). */
+  /** Whether two model arguments are one model (its identity: every spelling, links resolved). */
   static boolean sameModel(String a, String b) throws IOException {
-    Path pa = Path.of(a);
-    Path pb = Path.of(b);
-    return Files.exists(pa) && Files.exists(pb) ? Files.isSameFile(pa, pb)
-        : pa.toAbsolutePath().normalize().equals(pb.toAbsolutePath().normalize());
+    return org.modelfs.store.ModelId.of(Path.of(a)).equals(org.modelfs.store.ModelId.of(Path.of(b)));
   }
 
   /** A change to a writable mount. */

@@ -36,6 +36,12 @@ import org.modelfs.tree.ModelTree;
 final class JournalWrites {
   private final ModelChanges changes;
   private final ModelFileSystem fs;
+  /**
+   * Paths with a write channel open, by tag, area and name: a second write channel on the same
+   * path shares the first one's journal file, as two descriptors of one POSIX file do, so both
+   * writes land (guarded by the change lock).
+   */
+  private final java.util.Map<String, Shared> writing = new java.util.HashMap<>();
 
   private static final long MAX_TEXT_BYTES = 64L << 20;
 
@@ -64,10 +70,18 @@ final class JournalWrites {
       if (found == null && t.area() == Target.Area.UPDATER && t.tag().variable(t.name()) == null) {
         throw new NoSuchFileException(path.toString(), null, "no parameter '" + t.name() + "' to hold updater state");
       }
-      Path data = changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT));
+      String key = t.tag().name() + '\0' + t.area() + '\0' + t.name() + '\0' + t.key();
+      Shared shared = writing.get(key);
+      Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT));
       FileChannel ch = FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE);
       try {
-        if (found != null && !options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+        if (shared != null) {
+          // another write channel of this mount is open on the path: one file, two descriptors (POSIX)
+          if (options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.truncate(0);
+          }
+          ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
+        } else if (found != null && !options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
           copyContent((FileNode) found.node(), ch);
           ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
         }
@@ -75,9 +89,46 @@ final class JournalWrites {
         ch.close();
         throw e;
       }
+      Shared open = shared != null ? shared : new Shared(data);
+      open.channels++;
+      writing.put(key, open);
       String tagName = t.tag().name();
-      return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
-          size -> install(tagName, t, data, size, attrs, path.toString()), fs.resources()));
+      try {
+        return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
+            size -> closed(key, open, () -> install(tagName, t, data, size, attrs, path.toString())), fs.resources()));
+      } catch (RuntimeException e) {
+        closed(key, open, () -> { });
+        throw e;
+      }
+    } finally {
+      changes.unlock();
+    }
+  }
+
+  /** The journal file that write channels open on one path of this mount share, and how many are open. */
+  private static final class Shared {
+    final Path data;
+    int channels; // guarded by the change lock
+
+    Shared(Path data) {
+      this.data = data;
+    }
+  }
+
+  /** What a closing channel does once it is counted out. */
+  @FunctionalInterface
+  private interface Step {
+    void run() throws IOException;
+  }
+
+  /** A write channel closed: it no longer shares the file; its content (both channels' bytes) is installed. */
+  private void closed(String key, Shared open, Step install) throws IOException {
+    changes.lock();
+    try {
+      if (--open.channels == 0) {
+        writing.remove(key, open);
+      }
+      install.run();
     } finally {
       changes.unlock();
     }
@@ -136,7 +187,15 @@ final class JournalWrites {
           return;
         }
         case METADATA -> tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
-        case TRAINING -> tag = TagEdits.withTraining(tag, text(data, size, path));
+        case TRAINING -> {
+          String json = text(data, size, path);
+          java.util.List<String> problems = org.modelfs.format.TrainingJson.problems(json);
+          if (!problems.isEmpty()) {
+            throw new FileSystemException(path, null, "DL4J could not read this training configuration: "
+                + String.join("; ", problems));
+          }
+          tag = TagEdits.withTraining(tag, json);
+        }
         default -> throw new AccessDeniedException(path);
       }
       changes.apply(tag);

@@ -1,9 +1,13 @@
 package org.modelfs.provider;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.modelfs.format.TrainingJson;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Shapes;
@@ -20,7 +24,7 @@ import org.modelfs.tree.NameMapping;
 final class Validation {
   private Validation() {}
 
-  static List<String> problems(List<Tag> tags, ModelFormat format) {
+  static List<String> problems(List<Tag> tags, ModelFormat format) throws IOException {
     List<String> out = new ArrayList<>();
     if (format.holdsTags()) {
       // sdz and zip-tags hold any number of tags
@@ -52,6 +56,27 @@ final class Validation {
       }
       if (t.trainingConfig() != null) {
         text(out, "/tags/" + t.name() + "/training.json", "the text", t.trainingConfig());
+        for (String pr : TrainingJson.problems(t.trainingConfig())) {
+          out.add("/tags/" + t.name() + "/training.json: " + pr);
+        }
+      }
+      if (!t.updater().isEmpty() && format != ModelFormat.ZIP_TAGS) { // DL4J loads every format but zip-tags
+        if (t.trainingConfig() == null) {
+          out.add("/tags/" + t.name() + "/updater: updater state needs a training configuration (training.json):"
+              + " DL4J reads updater state only with the training configuration that says which updater it is for");
+        } else if (!TrainingJson.hasUpdater(t.trainingConfig())) {
+          out.add("/tags/" + t.name() + "/training.json: names no updater, but the tag holds updater state"
+              + " (DL4J needs the updater to load it)");
+        } else {
+          java.util.Set<String> keys = TrainingJson.updaterStateKeys(t.trainingConfig());
+          for (UpdaterState u : t.updater()) {
+            if (keys != null && !keys.equals(u.arrays().keySet())) {
+              out.add("/tags/" + t.name() + "/updater/" + u.paramName() + ": holds " + new java.util.TreeSet<>(
+                  u.arrays().keySet()) + ", but the updater of training.json keeps " + new java.util.TreeSet<>(keys)
+                  + " (DL4J refuses to load any other state)");
+            }
+          }
+        }
       }
     }
     for (Tag t : tags) {
@@ -82,6 +107,46 @@ final class Validation {
   }
 
   /**
+   * A written UTF8 array (docs/FILESYSTEM.md §3): {@code n+1} little-endian int64 offsets into
+   * the string bytes that follow them, starting at 0, never decreasing, the last one at most the
+   * number of string bytes. DL4J reads string i as bytes {@code [off_i, off_i+1)}: a decreasing
+   * offset is a negative length there, one past the end a read outside the array.
+   */
+  private static void utf8Offsets(List<String> out, String path, ArrayData a, long n) throws IOException {
+    long data = a.length() - 8 * (n + 1);
+    ByteBuffer buf = ByteBuffer.allocate(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    long prev = 0;
+    long done = 0;
+    while (done < n + 1) {
+      int want = (int) Math.min(buf.capacity() / 8, n + 1 - done) * 8;
+      buf.clear().limit(want);
+      long at = a.offset() + done * 8;
+      while (buf.hasRemaining()) {
+        int r = a.source().read(buf, at + buf.position());
+        if (r < 0) {
+          throw new java.io.EOFException(path + ": the journal file ends inside the UTF8 offsets");
+        }
+      }
+      buf.flip();
+      for (int k = 0; buf.hasRemaining(); k++) {
+        long off = buf.getLong();
+        long index = done + k;
+        if (index == 0 && off != 0) {
+          out.add(path + ": a UTF8 array's first offset is 0, this one is " + off);
+          return;
+        }
+        if (off < prev || off > data) {
+          out.add(path + ": UTF8 offset " + index + " is " + off + (off < prev ? ", less than the one before (" + prev
+              + ")" : ", past the " + data + " bytes of strings") + "; DL4J could not read the array");
+          return;
+        }
+        prev = off;
+      }
+      done += want / 8;
+    }
+  }
+
+  /**
    * Every name and text of a model is stored as UTF-8: a Java string with an unpaired surrogate
    * has no UTF-8 form (it would be stored as '?', and two such names would become one).
    */
@@ -98,12 +163,14 @@ final class Validation {
     }
   }
 
-  private static void check(List<String> out, String path, ArrayData a) {
+  private static void check(List<String> out, String path, ArrayData a) throws IOException {
     if (a.dtype().width() == 0) {
       long n = Shapes.elementCount(a.shape());
-      if (a.length() < 8 * (n + 1)) {
+      if (n < 0 || a.length() < 8 * (n + 1)) {
         out.add(path + ": " + a.length() + " bytes cannot hold the " + (n + 1) + " offsets of a UTF8 array of shape "
             + Arrays.toString(a.shape()));
+      } else if (a.storage() == ArrayData.Storage.JOURNAL && !a.bigEndian()) {
+        utf8Offsets(out, path, a, n);
       }
       return;
     }

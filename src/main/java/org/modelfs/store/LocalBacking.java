@@ -67,21 +67,23 @@ public final class LocalBacking implements Backing {
   public Snapshot open() throws IOException {
     long deadline = System.nanoTime() + INSTALL_WAIT_NANOS;
     for (int attempt = 0; ; attempt++) {
-      if (installing()) {
+      Seen before = look();
+      if (before.installing()) {
         recoverIfIdle();
+        before = look();
       }
-      if (!installing()) {
-        Generation before = current();
+      if (!before.installing()) {
         Model m = Models.open(spelling);
         boolean same;
         try {
-          same = !installing() && current().equals(before);
+          Seen after = look();
+          same = !after.installing() && after.generation().equals(before.generation());
         } catch (IOException | RuntimeException e) {
           m.close();
           throw e;
         }
         if (same) {
-          return new Snapshot(m, before);
+          return new Snapshot(m, before.generation());
         }
         m.close();
       }
@@ -95,9 +97,28 @@ public final class LocalBacking implements Backing {
     }
   }
 
-  /** Whether a multi-file commit is installing its files (only shard sets have those). */
-  private boolean installing() throws IOException {
-    return id.shardBase() != null && CommitRecord.anyValid(id);
+  /** What one look at the directory shows: the stored generation, and whether a commit is installing files. */
+  private record Seen(Generation generation, boolean installing) {}
+
+  /**
+   * One look: the stamps of the model's files and, for a shard set (the only model a commit
+   * installs in several steps), whether a complete commit record is there — from one listing.
+   */
+  private Seen look() throws IOException {
+    if (id.shardBase() == null) {
+      return new Seen(stamps(List.of(id.fileName())), false);
+    }
+    List<String> names = new ArrayList<>();
+    boolean installing = false;
+    for (String n : SafeDir.names(id.dir())) {
+      if (id.isModelFile(n)) {
+        names.add(n);
+      } else if (!installing && SidecarNames.isRecord(id.key(), n)) {
+        installing = CommitRecord.read(id, id.dir().resolve(n)).state() == CommitRecord.State.VALID;
+      }
+    }
+    Collections.sort(names);
+    return new Seen(stamps(names), installing);
   }
 
   private static void pause(int attempt) throws IOException {
@@ -111,19 +132,11 @@ public final class LocalBacking implements Backing {
 
   @Override
   public Generation current() throws IOException {
+    return look().generation();
+  }
+
+  private Generation stamps(List<String> names) throws IOException {
     List<String> files = new ArrayList<>();
-    List<String> names;
-    if (id.shardBase() == null) {
-      names = List.of(id.fileName());
-    } else {
-      names = new ArrayList<>();
-      for (String n : SafeDir.names(id.dir())) {
-        if (id.isModelFile(n)) {
-          names.add(n);
-        }
-      }
-      Collections.sort(names);
-    }
     for (String n : names) {
       Durable.Stamp s = Durable.stamp(id.dir().resolve(n));
       if (s != null) {

@@ -30,6 +30,9 @@ import org.modelfs.testing.Fixtures;
  * codes.
  */
 class AvgDiffCommandsTest {
+  /** A training configuration DL4J reads (updater state is loaded only with one). */
+  private static final String ADAM = "{\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Adam\",\"learningRate\":0.001}}";
+
   private static final List<String> TAGS = List.of("a", "b", "c");
 
   @TempDir Path tmp;
@@ -93,6 +96,7 @@ class AvgDiffCommandsTest {
         write(fs, t + "params/x%25y", "FLOAT", new long[] {2}, le(8).putFloat(r.nextFloat()).putFloat(7f));
         write(fs, t + "params/idx", "INT", new long[] {3}, le(12).putInt(3).putInt(1).putInt(4));
         write(fs, t + "updater/layer0/W/M", "FLOAT", new long[] {3, 4}, le(48));
+        Files.writeString(fs.getPath(t + "training.json"), ADAM); // DL4J loads updater state only with one
         Files.writeString(fs.getPath(t + "metadata/note"), tag);
       }
     }
@@ -269,6 +273,7 @@ class AvgDiffCommandsTest {
       write(fs, "/tags/v1/params/gone", "FLOAT", new long[] {2}, le(8));
       write(fs, "/tags/v1/updater/layer0/W/M", "FLOAT", new long[] {2, 3}, le(24));
       write(fs, "/tags/v1/updater/layer0/b/M", "FLOAT", new long[] {3}, le(12));
+      Files.writeString(fs.getPath("/tags/v1/training.json"), ADAM);
       Files.createDirectory(fs.getPath("/tags/v2"));
       write(fs, "/tags/v2/params/layer0/W", "FLOAT", new long[] {2, 3},
           le(24).putFloat(0).putFloat(1.25f).putFloat(2).putFloat(3).putFloat(4.5f).putFloat(5));
@@ -278,6 +283,7 @@ class AvgDiffCommandsTest {
       write(fs, "/tags/v2/params/extra", "DOUBLE", new long[] {2}, le(16));
       write(fs, "/tags/v2/updater/layer0/W/M", "FLOAT", new long[] {2, 3}, le(24).putFloat(0).putFloat(-0.25f));
       write(fs, "/tags/v2/updater/layer0/W/V", "FLOAT", new long[] {2, 3}, le(24));
+      Files.writeString(fs.getPath("/tags/v2/training.json"), ADAM);
     }
     return model;
   }

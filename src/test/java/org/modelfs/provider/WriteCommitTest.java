@@ -179,7 +179,7 @@ class WriteCommitTest {
     Path model = sdnb();
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Files.writeString(fs.getPath("/metadata/author"), "ünï");
-      Files.writeString(fs.getPath("/tags/default/training.json"), "{\"x\":1}");
+      Files.writeString(fs.getPath("/tags/default/training.json"), "{\"x\":1,\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Sgd\"}}");
       Files.delete(fs.getPath("/updater/layer0/W/M"));
       try (var ch = Files.newByteChannel(fs.getPath("/params/extra/bias"),
           java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
@@ -196,7 +196,7 @@ class WriteCommitTest {
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       assertEquals("ünï", Files.readString(fs.getPath("/metadata/author")));
-      assertEquals("{\"x\":1}", Files.readString(fs.getPath("/training.json")));
+      assertEquals("{\"x\":1,\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Sgd\"}}", Files.readString(fs.getPath("/training.json")));
       assertFalse(Files.exists(fs.getPath("/updater/layer0/W/M")));
       assertTrue(Files.exists(fs.getPath("/updater/layer0/W/V")));
       assertEquals("DOUBLE", Files.getAttribute(fs.getPath("/params/extra/bias"), "samediff:dtype"));
