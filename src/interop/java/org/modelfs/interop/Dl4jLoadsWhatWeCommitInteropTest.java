@@ -332,10 +332,10 @@ class Dl4jLoadsWhatWeCommitInteropTest {
    *
    * <pre>
    * offsets 0,4,2 (decreasing)          NegativeArraySizeException: -2 at load
-   * offsets 0,3,9 (beyond the data)     loads, getString gives "abc", "def\0\0\0" (reads past the data)
+   * offsets 0,3,9 (beyond the data)     loads; getString gives "abc" and "def" + 3 bytes read past the data
    * offsets 1,3,6 (first not 0)         loads, gives "bc", "def" (silently drops a byte)
    * offsets -8,3,6                      loads, gives 8 junk chars (the offset header) + "abc", "def"
-   * offsets 0,3,6 with 4 text bytes     loads, gives "abc", "d\0\0"
+   * offsets 0,3,6 with 4 text bytes     loads; getString gives "abc" and "d" + 2 bytes read past the data
    * offsets 0,3 (header cut short)      refused by ModelFS today already
    * offsets 0,3,6 + "abcdef"            loads, "abc", "def"
    * </pre>
