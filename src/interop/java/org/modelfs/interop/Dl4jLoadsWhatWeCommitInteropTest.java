@@ -212,7 +212,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
   }
 
   /**
-   * Items 1a, 1b, 1c. FAILS TODAY (2bb93c2): 19 problems — ModelFS accepts every scenario that
+   * Items 1a, 1b, 1c. FAILS TODAY (2bb93c2): 20 problems — ModelFS accepts every scenario that
    * must be refused and commits a file DL4J cannot load. The table for the implementer
    * (observed on 2bb93c2, where ModelFS accepts every text; the example's Adam state M, V stays
    * unless said otherwise):
@@ -404,7 +404,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
     }
   }
 
-  /** The bare graph itself (no training config, no updater state) is a model DL4J loads. */
+  /** The bare graph itself (no training config, no updater state) is a model DL4J loads. PASSES TODAY (guard). */
   @Test
   void theBareGraphLoadsInDl4j() throws Exception {
     Path m = copy("bare-check");

@@ -140,7 +140,8 @@ class Issue20HostileTest {
 
   /**
    * Item 1a: training.json deleted while updater state remains (DL4J: NPE, trainingConfig null).
-   * FAILS TODAY: 4 problems — fb, sdnb and sdz all accept the delete and commit (CLI exit 0);
+   * FAILS TODAY: 8 problems (4 cases) — fb (CLI and API), sdnb and sdz all accept the delete
+   * and commit (CLI exit 0);
    * deleting training.json together with every updater file is accepted (that part passes).
    */
   @Test
@@ -294,7 +295,7 @@ class Issue20HostileTest {
 
   /**
    * Item 1d: a UTF8 parameter of shape {2} whose offsets do not describe its data is refused;
-   * a valid one is accepted and read back. FAILS TODAY: 8 problems — decreasing offsets, last
+   * a valid one is accepted and read back. FAILS TODAY: 10 problems (5 cases) — decreasing offsets, last
    * offset beyond the data, first offset not 0 (1 and -8) and offsets needing more text bytes
    * than there are are all committed (DL4J: NegativeArraySizeException for the decreasing ones,
    * garbage strings for the rest); only "fewer bytes than the offsets" is refused today.
@@ -328,7 +329,7 @@ class Issue20HostileTest {
   /**
    * Item 1, sdnb and sdz: updater state without a readable training config is refused there
    * too (training.json "hello", "{}", CLI rm), and so are an updater class whose state keys do
-   * not match (Sgd over M, V) and UTF8 offsets that decrease. FAILS TODAY: 10 problems per
+   * not match (Sgd over M, V) and UTF8 offsets that decrease. FAILS TODAY: 10 problems (5 cases) per
    * format — all five are committed.
    */
   @ParameterizedTest
@@ -537,7 +538,9 @@ class Issue20HostileTest {
    * Item 3, TRUNCATE_EXISTING: a second open with TRUNCATE_EXISTING truncates the content both
    * channels share (POSIX). A writes [0,16) before B's truncating open — that write is gone;
    * B then writes [16,32), leaving a 32-byte file of 16 zero bytes and B's bytes. A second round
-   * where A writes after the truncation keeps both writes. FAILS TODAY (same cause as above).
+   * where A writes after the truncation keeps both writes. FAILS TODAY (same cause as above):
+   * round 1 "A sees the truncation too: expected 0 but was 32", round 2 "B sees A's write:
+   * expected 16 but was 0" — each channel has its own private copy.
    */
   @Test
   void item3_truncatingSecondOpenTruncatesTheSharedContent() throws Exception {
