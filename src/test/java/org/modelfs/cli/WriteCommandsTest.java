@@ -194,14 +194,21 @@ class WriteCommandsTest {
     ok("meta", "set", model.toString(), "note", "temporary");
     assertTrue(exists(model, "/updater/layer0/W/M"));
     assertTrue(exists(model, "/metadata/note"));
-    ok("rm", model.toString(), "/updater/layer0/W/M", "metadata/note");
+    // half of a parameter's Adam state is refused (DL4J loads exactly the keys its updater keeps)
+    byte[] before = Files.readAllBytes(model);
+    MainTest.Result half = MainTest.run("rm", model.toString(), "/updater/layer0/W/M");
+    assertEquals(1, half.code(), half.err());
+    assertTrue(half.err().contains("holds [V], but the updater of training.json keeps [M, V]"), half.err());
+    assertArrayEquals(before, Files.readAllBytes(model));
+    ok("rm", model.toString(), "/updater/layer0/W/M", "/updater/layer0/W/V", "metadata/note");
     assertFalse(exists(model, "/updater/layer0/W/M"));
-    assertTrue(exists(model, "/updater/layer0/W/V"));
+    assertFalse(exists(model, "/updater/layer0/W/V"));
+    assertTrue(exists(model, "/updater/layer0/b/M"));
     assertFalse(exists(model, "/metadata/note"));
     assertTrue(exists(model, "/params/layer0/W"));
     // one missing path: nothing is deleted
     byte[] original = Files.readAllBytes(model);
-    MainTest.Result r = MainTest.run("rm", model.toString(), "/updater/layer0/W/V", "/params/nope");
+    MainTest.Result r = MainTest.run("rm", model.toString(), "/updater/layer0/b/M", "/updater/layer0/b/V", "/params/nope");
     assertEquals(1, r.code(), r.err());
     assertTrue(r.err().contains("/params/nope"), r.err());
     assertArrayEquals(original, Files.readAllBytes(model));

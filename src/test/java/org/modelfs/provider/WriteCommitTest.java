@@ -179,8 +179,9 @@ class WriteCommitTest {
     Path model = sdnb();
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Files.writeString(fs.getPath("/metadata/author"), "ünï");
-      Files.writeString(fs.getPath("/tags/default/training.json"), "{\"x\":1,\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Sgd\"}}");
-      Files.delete(fs.getPath("/updater/layer0/W/M"));
+      Files.writeString(fs.getPath("/tags/default/training.json"), "{\"x\":1,\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Adam\"}}");
+      Files.delete(fs.getPath("/updater/layer0/W/M")); // the whole state of a parameter (Adam: M and V)
+      Files.delete(fs.getPath("/updater/layer0/W/V"));
       try (var ch = Files.newByteChannel(fs.getPath("/params/extra/bias"),
           java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
           ModelFileSystems.attribute("dtype", "DOUBLE"), ModelFileSystems.attribute("shape", new long[] {3}))) {
@@ -196,9 +197,9 @@ class WriteCommitTest {
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       assertEquals("ünï", Files.readString(fs.getPath("/metadata/author")));
-      assertEquals("{\"x\":1,\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Sgd\"}}", Files.readString(fs.getPath("/training.json")));
+      assertEquals("{\"x\":1,\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Adam\"}}", Files.readString(fs.getPath("/training.json")));
       assertFalse(Files.exists(fs.getPath("/updater/layer0/W/M")));
-      assertTrue(Files.exists(fs.getPath("/updater/layer0/W/V")));
+      assertFalse(Files.exists(fs.getPath("/updater/layer0/W/V")));
       assertEquals("DOUBLE", Files.getAttribute(fs.getPath("/params/extra/bias"), "samediff:dtype"));
       assertArrayEquals(Files.readAllBytes(fs.getPath("/params/layer1/W")),
           Files.readAllBytes(fs.getPath("/params/layer1/W_copy")));
