@@ -190,25 +190,9 @@ class Dl4jLoadsWhatWeCommitInteropTest {
     }
   }
 
-  /** training.json texts that are not a TrainingConfig DL4J can read. */
+  /** training.json texts that are not a TrainingConfig DL4J can read (the unit suite's table). */
   static Map<String, String> badTrainingJson() {
-    Map<String, String> m = new LinkedHashMap<>();
-    m.put("hello", "hello");
-    m.put("truncated", "{\"updater\": ");
-    m.put("array", "[]");
-    m.put("minimize-yes", "{\"minimize\": \"yes\"}");
-    m.put("unknown-updater-class", "{\"updater\": {\"@class\": \"org.nd4j.linalg.learning.config.Nope\"}}");
-    m.put("updater-without-class", "{\"updater\": {\"learningRate\": 0.1}}");
-    m.put("iterationCount-x", "{\"iterationCount\": \"x\"}");
-    m.put("initialLossDataType-NOPE", "{\"initialLossDataType\": \"NOPE\"}");
-    m.put("comment", "/* c */ {\"minimize\": true}");
-    m.put("NaN", "{\"updater\": {\"@class\": \"org.nd4j.linalg.learning.config.Adam\", \"learningRate\": NaN}}");
-    m.put("single-quotes", "{'minimize': true}");
-    m.put("trailing-comma", "{\"minimize\": true,}");
-    m.put("null", "null");
-    m.put("empty", "");
-    m.put("whitespace", " \n");
-    return m;
+    return org.modelfs.hostile.Issue20HostileTest.badTrainingJson();
   }
 
   /**

@@ -60,7 +60,7 @@ import org.modelfs.hostile.HostileSupport.Problems;
  *
  * Each test's comment says how it fails on 2bb93c2.
  */
-class Issue20HostileTest {
+public class Issue20HostileTest {
   @TempDir Path tmp;
 
   private static final Path EXAMPLE = Path.of("examples/mlp_adam.fb");
@@ -195,8 +195,11 @@ class Issue20HostileTest {
 
   // ---------------------------------------------------------------- item 1c
 
-  /** training.json texts DL4J M2.1 cannot read (each makes SameDiff.load throw; see the interop test). */
-  static Map<String, String> badTrainingJson() {
+  /**
+   * training.json texts DL4J M2.1 cannot read (each makes SameDiff.load throw; the interop test
+   * loads them with DL4J and shares this table).
+   */
+  public static Map<String, String> badTrainingJson() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("hello", "hello");
     m.put("truncated", "{\"updater\": ");
@@ -212,6 +215,7 @@ class Issue20HostileTest {
     m.put("trailing-comma", "{\"minimize\": true,}");
     m.put("null", "null");
     m.put("empty", "");
+    m.put("whitespace", " \n");
     return m;
   }
 
