@@ -182,6 +182,48 @@ class ClosedFileSystemTest {
     assertThrows(ClosedFileSystemException.class, () -> Files.size(fs.getPath(W)));
   }
 
+  /**
+   * Channels opened by other threads while the file system closes: each open either fails with
+   * {@link ClosedFileSystemException} or returns a channel that the close closed — none stays
+   * open (the registering counter of jimfs's FileSystemState, here {@code OpenResources}).
+   */
+  @Test
+  void channelsOpenedWhileClosingNeverOutliveTheFileSystem() throws Exception {
+    for (int round = 0; round < 30; round++) {
+      FileSystem fs = ModelFileSystems.open(fb);
+      Path w = fs.getPath(W);
+      java.util.List<java.nio.channels.SeekableByteChannel> opened =
+          java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+      java.util.List<Thread> openers = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Thread th = new Thread(() -> {
+          try {
+            go.await();
+            for (int i = 0; i < 200; i++) {
+              opened.add(Files.newByteChannel(w));
+            }
+          } catch (ClosedFileSystemException | InterruptedException | IOException e) {
+            // refused after the close began: what is expected
+          }
+        });
+        th.start();
+        openers.add(th);
+      }
+      go.countDown();
+      Thread.sleep(round % 3);
+      fs.close();
+      for (Thread th : openers) {
+        th.join();
+      }
+      synchronized (opened) {
+        for (java.nio.channels.SeekableByteChannel ch : opened) {
+          assertFalse(ch.isOpen(), "round " + round + ": a channel opened during close() is still open");
+        }
+      }
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @EnumSource(value = Format.class, names = {"FB", "SDNB"})
   void channelsOpenedBeforeCloseAreClosedAfterwards(Format format) throws IOException {
