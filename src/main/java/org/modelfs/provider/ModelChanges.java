@@ -37,6 +37,8 @@ final class ModelChanges {
   private Backing.Lease lease; // guarded by lock
   private Journal journal; // guarded by lock
   private boolean dirty; // guarded by lock
+  /** A commit was installed but its container not read back in (an interrupt): read it at the next step. */
+  private boolean remount; // guarded by lock
 
   ModelChanges(ModelFileSystem fs, Backing backing) {
     this.fs = fs;
@@ -153,6 +155,7 @@ final class ModelChanges {
     lock.lock();
     try {
       fs.ensureOpen();
+      remountIfNeeded();
       if (!dirty) {
         return;
       }
@@ -178,11 +181,34 @@ final class ModelChanges {
       begin();
       ContainerPlan plan = ModelWriter.plan(tags, backing.fileName(), wo);
       backing.commit(lease, fs.generation(), plan);
-      Snapshot s = backing.open();
-      fs.swapModel(s.model(), s.generation());
+      // committed: from here on the pending changes are the model, whatever happens next
       dirty = false;
+      Snapshot s;
+      try {
+        s = backing.open();
+      } catch (IOException | RuntimeException e) {
+        // e.g. an interrupt while the new container was read: the tree already shows what was
+        // committed; only the mount's view of the stored generation must follow
+        fs.committedAt(backing.current());
+        remount = true;
+        throw e;
+      }
+      fs.swapModel(s.model(), s.generation());
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** Reads in the container of a commit whose re-reading an interrupt stopped (hold {@link #lock}). */
+  private void remountIfNeeded() throws IOException {
+    if (remount) {
+      List<Tag> pending = fs.tags(); // changes made since the interrupted commit stay pending
+      Snapshot s = backing.open();
+      fs.swapModel(s.model(), s.generation());
+      if (dirty) {
+        fs.swap(pending);
+      }
+      remount = false;
     }
   }
 
@@ -191,6 +217,11 @@ final class ModelChanges {
     lock.lock();
     try {
       fs.ensureOpen();
+      try {
+        remountIfNeeded(); // "the last commit" is the one installed, even if an interrupt stopped its re-reading
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
       discard();
     } finally {
       lock.unlock();

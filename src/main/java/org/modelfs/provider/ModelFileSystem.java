@@ -198,6 +198,15 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return edits;
   }
 
+  /**
+   * A commit of this mount was installed, but its container could not be read back in (an
+   * interrupt): the tree keeps showing the committed content from the journal, and the next
+   * commit builds on the generation just written.
+   */
+  void committedAt(Generation g) {
+    generation = g;
+  }
+
   /** The stored version the current model was read at. */
   Generation generation() {
     return generation;

@@ -203,6 +203,9 @@ public final class LocalBacking implements Backing {
   @Override
   public void commit(Lease lease, Generation expected, ContainerPlan plan) throws IOException {
     ModelLock lock = own(lease);
+    if (id.shardBase() != null) {
+      Recovery.finishRecords(lock); // a commit of this writer that an interrupt stopped after its record
+    }
     Generation now = current();
     if (!now.equals(expected)) {
       throw new ModelChangedException(spelling.toString(), expected, now);
@@ -285,11 +288,18 @@ public final class LocalBacking implements Backing {
         CommitRecord.remove(record);
         Durable.forceDirectory(dir);
       } catch (IOException | RuntimeException e) {
+        // roll the recorded commit forward now; an interrupt that stopped it must not stop this
+        // too (it is kept for the caller)
+        boolean interrupted = Thread.interrupted();
         try {
-          Recovery.recover(lock); // roll the recorded commit forward now
+          Recovery.finishRecords(lock);
         } catch (IOException | RuntimeException again) {
           e.addSuppressed(again);
           throw e;
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
         }
       }
     } finally {

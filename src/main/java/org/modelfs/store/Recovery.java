@@ -46,14 +46,7 @@ final class Recovery {
       throw new IllegalStateException(lock + " is not held");
     }
     ModelId id = lock.id();
-    boolean rolled = false;
-    for (CommitRecord.Read r : CommitRecord.all(id)) {
-      if (r.state() == CommitRecord.State.VALID) {
-        rolled |= finish(id, r);
-      } else if (r.state() == CommitRecord.State.INCOMPLETE) {
-        CommitRecord.remove(r.path());
-      }
-    }
+    boolean rolled = finishRecords(lock);
     for (String n : SafeDir.names(id.dir())) {
       if (SidecarNames.isTempOf(id, n) || SidecarNames.isBackupOf(id, n)) {
         SafeDir.deleteRegularFile(id.dir(), n);
@@ -62,6 +55,26 @@ final class Recovery {
       }
     }
     Durable.forceDirectory(id.dir());
+    return rolled;
+  }
+
+  /**
+   * Finishes (or rolls back) recorded commits of {@code lock}'s model and drops cut-off records,
+   * touching nothing else — what a live writer may run before its own commit (its journal is
+   * not a leftover). Returns whether a commit was rolled forward.
+   */
+  static boolean finishRecords(ModelLock lock) throws IOException {
+    if (!lock.held()) {
+      throw new IllegalStateException(lock + " is not held");
+    }
+    boolean rolled = false;
+    for (CommitRecord.Read r : CommitRecord.all(lock.id())) {
+      if (r.state() == CommitRecord.State.VALID) {
+        rolled |= finish(lock.id(), r);
+      } else if (r.state() == CommitRecord.State.INCOMPLETE) {
+        CommitRecord.remove(r.path());
+      }
+    }
     return rolled;
   }
 
