@@ -56,6 +56,9 @@ final class JournalWrites {
     try {
       changes.begin();
       ModelTree.Found found = fs.lookup(path);
+      if (found == null) {
+        Target.checkParents(fs, path);
+      }
       if (found != null && found.node() instanceof Dir) {
         throw new FileSystemException(path.toString(), null, "is a directory");
       }

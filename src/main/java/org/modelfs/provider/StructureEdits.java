@@ -117,6 +117,7 @@ final class StructureEdits {
       if (fs.lookup(dir) != null) {
         throw new FileAlreadyExistsException(dir.toString(), null, tag ? "the tag exists" : null);
       }
+      Target.checkParents(fs, dir);
       if (tag) {
         String name = names.get(1);
         List<Tag> tags = new ArrayList<>(fs.tags());

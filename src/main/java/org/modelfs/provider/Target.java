@@ -34,6 +34,25 @@ record Target(Tag tag, Area area, String name, String key) {
     return atRoot && (last.equals(ModelTree.PARAMS) || last.equals(ModelTree.UPDATER) || last.equals(ModelTree.METADATA));
   }
 
+  /**
+   * Refuses a path below a regular file ({@code /params/layer0/W/x} where {@code layer0/W} is a
+   * parameter), as every POSIX file system does: {@link java.nio.file.NotDirectoryException}
+   * naming the file in the way.
+   */
+  static void checkParents(ModelFileSystem fs, ModelPath path) throws java.nio.file.NotDirectoryException {
+    ModelPath p = path.toAbsolutePath().normalize().getParent();
+    while (p != null && p.getNameCount() > 0) {
+      ModelTree.Found f = fs.lookup(p);
+      if (f != null) {
+        if (!(f.node() instanceof org.modelfs.tree.Dir)) {
+          throw new java.nio.file.NotDirectoryException(p.toString());
+        }
+        return; // the nearest existing ancestor is a directory
+      }
+      p = p.getParent();
+    }
+  }
+
   /** Whether a path is a tag's {@code graph.json} (or the root alias's). */
   static boolean isGraphJson(ModelPath p) {
     List<String> n = p.toAbsolutePath().normalize().names();

@@ -95,8 +95,19 @@ final class Validation {
       Map<String, List<String>> states = NameMapping.canonical(t.updater().stream().map(UpdaterState::paramName).toList());
       for (UpdaterState u : t.updater()) {
         String path = prefix + "updater/" + String.join("/", states.get(u.paramName()));
-        if (t.variable(u.paramName()) == null) {
+        Variable param = t.variable(u.paramName());
+        if (param == null) {
           out.add(path + ": updater state of a parameter the graph does not have");
+        } else if (param.array() != null) {
+          // DL4J's updaters keep state of their parameter's shape: a parameter reshaped without
+          // its state (or the reverse) loads, and fails at the first training step
+          for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
+            if (!Arrays.equals(e.getValue().shape(), param.array().shape())) {
+              out.add(path + "/" + NameMapping.oneSegment(e.getKey()) + ": shape " + Arrays.toString(e.getValue().shape())
+                  + " differs from its parameter's " + Arrays.toString(param.array().shape())
+                  + " (params/" + String.join("/", params.get(u.paramName())) + "): change both");
+            }
+          }
         }
         for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
           check(out, path + "/" + NameMapping.oneSegment(e.getKey()), e.getValue());

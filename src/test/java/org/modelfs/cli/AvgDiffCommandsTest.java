@@ -216,6 +216,8 @@ class AvgDiffCommandsTest {
     try (FileSystem fs = ModelFileSystems.open(model)) {
       write(fs, "/tags/b/params/idx", "INT", new long[] {3}, le(12).putInt(3).putInt(1).putInt(5));
       write(fs, "/tags/c/params/layer0/W", "FLOAT", new long[] {4, 3}, le(48));
+      write(fs, "/tags/c/updater/layer0/W/M", "FLOAT", new long[] {4, 3}, le(48)); // its state follows its shape
+      write(fs, "/tags/c/updater/layer0/W/V", "FLOAT", new long[] {4, 3}, le(48));
       write(fs, "/tags/c/params/only/in/c", "FLOAT", new long[] {1}, le(4));
     }
     String m = model.toString();

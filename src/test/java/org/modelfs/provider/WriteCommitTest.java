@@ -133,6 +133,11 @@ class WriteCommitTest {
       // commit() is where a refused change is fixed and retried (close() would discard it)
       Files.setAttribute(w, "samediff:shape", new long[] {3});
       Files.setAttribute(w, "samediff:dtype", "UBYTE");
+      IOException stale = assertThrows(IOException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertTrue(stale.getMessage().contains("/tags/default/updater/layer0/W/M: shape [4, 8] differs from its"
+          + " parameter's [3]"), stale.getMessage()); // Adam's state keeps the parameter's shape
+      Files.delete(fs.getPath("/updater/layer0/W/M"));
+      Files.delete(fs.getPath("/updater/layer0/W/V"));
       ((JournaledFileSystem) fs).commit();
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
