@@ -169,8 +169,9 @@ public final class ModelLock implements Backing.Lease {
     released = true;
     IOException failure = null;
     try {
-      if (stamp.sameFileOrEqual(Durable.stamp(file))) {
-        Files.deleteIfExists(file);
+      Durable.Stamp now = Durable.stamp(file);
+      if (stamp.sameFileOrEqual(now) && now.size() == 0) {
+        Files.deleteIfExists(file); // ModelFS never writes a lock file: one with content is not ours to remove
       }
     } catch (IOException e) {
       failure = e;

@@ -2,6 +2,8 @@ package org.modelfs.store;
 
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +30,11 @@ final class Recovery {
   /** Whether anything of a crashed writer of {@code id} is there (reads the directory only). */
   static boolean needed(ModelId id) throws IOException {
     for (String n : SafeDir.names(id.dir())) {
-      if (SidecarNames.isRecord(id.key(), n) || SidecarNames.isTempOf(id, n) || SidecarNames.isBackupOf(id, n)
-          || SidecarNames.isJournal(id.key(), n)) {
-        return true;
+      Path p = id.dir().resolve(n);
+      if ((SidecarNames.isRecord(id.key(), n) || SidecarNames.isTempOf(id, n) || SidecarNames.isBackupOf(id, n))
+          && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+          || SidecarNames.isJournal(id.key(), n) && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        return true; // something of ours to clean (what is planted at our names is never touched)
       }
     }
     return false;

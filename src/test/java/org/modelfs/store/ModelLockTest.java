@@ -244,11 +244,17 @@ class ModelLockTest {
   @Test
   void aStaleLockFileIsTakenOverAndRemoved() throws IOException {
     ModelId id = id("m.fb");
-    Files.writeString(lockFile(id), "left by a crashed writer");
+    Files.createFile(lockFile(id)); // what a killed writer leaves: ModelFS never writes into a lock file
     try (ModelLock l = ModelLock.acquire(id)) {
       assertTrue(l.held());
     }
     assertFalse(Files.exists(lockFile(id)));
+    // a file with content at the name is not one ModelFS made: it locks with it, and leaves it
+    Files.writeString(lockFile(id), "planted");
+    try (ModelLock l = ModelLock.acquire(id)) {
+      assertTrue(l.held());
+    }
+    assertEquals("planted", Files.readString(lockFile(id)));
   }
 
   @Test
