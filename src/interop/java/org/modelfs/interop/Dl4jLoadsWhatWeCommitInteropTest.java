@@ -8,19 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -344,14 +338,8 @@ class Dl4jLoadsWhatWeCommitInteropTest {
     assertNone(problems);
   }
 
-  /** (n+1) little-endian int64 offsets then the bytes of {@code text}. */
   static byte[] utf8(long[] offsets, String text) {
-    byte[] t = text.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer b = ByteBuffer.allocate(8 * offsets.length + t.length).order(ByteOrder.LITTLE_ENDIAN);
-    for (long o : offsets) {
-      b.putLong(o);
-    }
-    return b.put(t).array();
+    return org.modelfs.hostile.Issue20HostileTest.utf8(offsets, text);
   }
 
   /** UTF8 buffers of shape {2} whose offsets are wrong. */
@@ -366,13 +354,8 @@ class Dl4jLoadsWhatWeCommitInteropTest {
     return m;
   }
 
-  /** Creates {@code path} as a UTF8 array of shape {2} holding {@code bytes}. */
   static void newUtf8(FileSystem fs, String path, byte[] bytes) throws IOException {
-    try (SeekableByteChannel c = Files.newByteChannel(fs.getPath(path),
-        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-        ModelFileSystems.attribute("dtype", "UTF8"), ModelFileSystems.attribute("shape", new long[] {2}))) {
-      c.write(ByteBuffer.wrap(bytes));
-    }
+    org.modelfs.hostile.Issue20HostileTest.newUtf8(fs, path, bytes);
   }
 
   /** The /graph of a copy of the example without training.json and without updater state. */

@@ -78,6 +78,7 @@ class FileSystemWriteInteropTest {
       try (java.util.stream.Stream<Path> files = Files.walk(fs.getPath("/tags/default"))) {
         for (Path f : files.filter(Files::isRegularFile).toList()) {
           Path to = fs.getPath("/tags/v2").resolve(fs.getPath("/tags/default").relativize(f).toString());
+          // REPLACE_EXISTING: a new tag already shows graph and graph.json (issue 13: "a new tag is empty")
           Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
       }

@@ -1,7 +1,6 @@
 package org.modelfs.format;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,8 +23,9 @@ import java.util.Set;
  *       strings), {@code initialLossDataType} (a data type name), numbers of the updater.
  * </ul>
  *
- * Keys DL4J does not know are ignored by it, and so here. Parsing has a budget: at most
- * {@link #MAX_DEPTH} levels of nesting (the text itself is limited by the caller).
+ * Keys DL4J does not know are ignored by it, and so here; so are repeated keys. Parsing
+ * ({@link JsonText}) has a budget: at most {@link #MAX_DEPTH} levels of nesting (the text itself
+ * is limited by the caller).
  */
 public final class TrainingJson {
   /** Deepest nesting accepted. */
@@ -55,19 +55,30 @@ public final class TrainingJson {
 
   private TrainingJson() {}
 
-  /** Reasons DL4J could not read {@code json} as a training configuration; empty if it can. */
-  public static List<String> problems(String json) {
+  /**
+   * What DL4J's loader would make of a training configuration.
+   *
+   * @param problems reasons {@code TrainingConfig.fromJson} would refuse it; empty if it reads it
+   * @param hasUpdater whether it names an updater (loading updater state needs one)
+   * @param updaterStateKeys the state keys that updater keeps per parameter, or {@code null}
+   *     when it names none ND4J has
+   */
+  public record Check(List<String> problems, boolean hasUpdater, Set<String> updaterStateKeys) {}
+
+  /** Reads {@code json} as DL4J would (one parse). */
+  public static Check check(String json) {
     Object root;
     try {
-      root = new Parser(json).document();
+      root = JsonText.parse(json, MAX_DEPTH, false);
     } catch (IllegalArgumentException e) {
-      return List.of("not JSON: " + e.getMessage());
+      return new Check(List.of("not JSON: " + e.getMessage()), false, null);
     }
     if (!(root instanceof Map<?, ?> m)) {
-      return List.of("a training configuration is a JSON object, not " + kind(root));
+      return new Check(List.of("a training configuration is a JSON object, not " + kind(root)), false, null);
     }
     List<String> out = new ArrayList<>();
     Object updater = m.get("updater");
+    Set<String> keys = null;
     if (updater != null) {
       typed(out, "updater", updater, UPDATERS, UPDATER_CLASSES);
       if (updater instanceof Map<?, ?> u) {
@@ -75,6 +86,9 @@ public final class TrainingJson {
           if (u.containsKey(k) && !isNumber(u.get(k))) {
             out.add("updater." + k + " is " + kind(u.get(k)) + ", DL4J needs a number");
           }
+        }
+        if (u.get("@class") instanceof String c && c.startsWith(UPDATERS)) {
+          keys = UPDATER_STATE.get(c.substring(UPDATERS.length()));
         }
       }
     }
@@ -108,32 +122,12 @@ public final class TrainingJson {
     if (dt != null && !(dt instanceof String s && DATA_TYPES.contains(s))) {
       out.add("initialLossDataType is " + kind(dt) + ", DL4J needs a data type name (FLOAT, DOUBLE, …)");
     }
-    return out;
+    return new Check(List.copyOf(out), updater instanceof Map, keys);
   }
 
-  /**
-   * The state keys the configuration's updater keeps for each parameter, or {@code null} when
-   * the text names no updater ND4J has (then {@link #problems} says why).
-   */
-  public static Set<String> updaterStateKeys(String json) {
-    try {
-      if (new Parser(json).document() instanceof Map<?, ?> m && m.get("updater") instanceof Map<?, ?> u
-          && u.get("@class") instanceof String c && c.startsWith(UPDATERS)) {
-        return UPDATER_STATE.get(c.substring(UPDATERS.length()));
-      }
-    } catch (IllegalArgumentException e) {
-      // not JSON: no updater
-    }
-    return null;
-  }
-
-  /** Whether the configuration names an updater (what loading updater state needs). */
-  public static boolean hasUpdater(String json) {
-    try {
-      return new Parser(json).document() instanceof Map<?, ?> m && m.get("updater") instanceof Map;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+  /** Reasons DL4J could not read {@code json} as a training configuration; empty if it can. */
+  public static List<String> problems(String json) {
+    return check(json).problems();
   }
 
   private static void typed(List<String> out, String what, Object v, String pkg, Set<String> names) {
@@ -150,7 +144,7 @@ public final class TrainingJson {
   }
 
   private static boolean isNumber(Object v) {
-    if (v instanceof Double) {
+    if (v instanceof Number) {
       return true;
     }
     if (v instanceof String s) {
@@ -171,247 +165,12 @@ public final class TrainingJson {
     if (v instanceof String s) {
       return "the text \"" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "\"";
     }
-    if (v instanceof Double) {
+    if (v instanceof Number) {
       return "a number";
     }
     if (v instanceof Boolean) {
       return "a boolean";
     }
     return v instanceof List ? "a list" : "an object";
-  }
-
-  /** A strict RFC 8259 parser into Map (insertion order), List, String, Double, Boolean, null. */
-  private static final class Parser {
-    private final String s;
-    private int i;
-    private int depth;
-
-    Parser(String s) {
-      this.s = s;
-    }
-
-    Object document() {
-      ws();
-      Object v = value();
-      ws();
-      if (i != s.length()) {
-        throw error("text after the end of the JSON value");
-      }
-      return v;
-    }
-
-    private Object value() {
-      if (i >= s.length()) {
-        throw error("the text ends where a value should be");
-      }
-      char c = s.charAt(i);
-      switch (c) {
-        case '{':
-          return object();
-        case '[':
-          return array();
-        case '"':
-          return string();
-        case 't':
-          return literal("true", Boolean.TRUE);
-        case 'f':
-          return literal("false", Boolean.FALSE);
-        case 'n':
-          return literal("null", null);
-        default:
-          if (c == '-' || c >= '0' && c <= '9') {
-            return number();
-          }
-          throw error("unexpected '" + c + "'");
-      }
-    }
-
-    private Map<String, Object> object() {
-      enter();
-      Map<String, Object> m = new LinkedHashMap<>();
-      i++;
-      ws();
-      if (peek('}')) {
-        i++;
-        depth--;
-        return m;
-      }
-      while (true) {
-        ws();
-        if (!peek('"')) {
-          throw error("a key must be a string in double quotes");
-        }
-        String k = string();
-        ws();
-        expect(':');
-        ws();
-        m.put(k, value());
-        ws();
-        if (peek(',')) {
-          i++;
-          continue;
-        }
-        expect('}');
-        depth--;
-        return m;
-      }
-    }
-
-    private List<Object> array() {
-      enter();
-      List<Object> l = new ArrayList<>();
-      i++;
-      ws();
-      if (peek(']')) {
-        i++;
-        depth--;
-        return l;
-      }
-      while (true) {
-        ws();
-        l.add(value());
-        ws();
-        if (peek(',')) {
-          i++;
-          continue;
-        }
-        expect(']');
-        depth--;
-        return l;
-      }
-    }
-
-    private String string() {
-      i++;
-      StringBuilder b = new StringBuilder();
-      while (true) {
-        if (i >= s.length()) {
-          throw error("a string is not closed");
-        }
-        char c = s.charAt(i++);
-        if (c == '"') {
-          return b.toString();
-        }
-        if (c < 0x20) {
-          throw error("a control character inside a string");
-        }
-        if (c != '\\') {
-          b.append(c);
-          continue;
-        }
-        if (i >= s.length()) {
-          throw error("a string is not closed");
-        }
-        char e = s.charAt(i++);
-        switch (e) {
-          case '"', '\\', '/' -> b.append(e);
-          case 'b' -> b.append('\b');
-          case 'f' -> b.append('\f');
-          case 'n' -> b.append('\n');
-          case 'r' -> b.append('\r');
-          case 't' -> b.append('\t');
-          case 'u' -> {
-            if (i + 4 > s.length()) {
-              throw error("a \\u escape needs four hex digits");
-            }
-            try {
-              b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-            } catch (NumberFormatException x) {
-              throw error("a \\u escape needs four hex digits");
-            }
-            i += 4;
-          }
-          default -> throw error("unknown escape \\" + e);
-        }
-      }
-    }
-
-    private Double number() {
-      int start = i;
-      if (peek('-')) {
-        i++;
-      }
-      if (peek('0')) {
-        i++;
-      } else if (digit()) {
-        while (digit()) {
-          i++;
-        }
-      } else {
-        throw error("a number needs digits");
-      }
-      if (peek('.')) {
-        i++;
-        if (!digit()) {
-          throw error("a number needs digits after '.'");
-        }
-        while (digit()) {
-          i++;
-        }
-      }
-      if (peek('e') || peek('E')) {
-        i++;
-        if (peek('+') || peek('-')) {
-          i++;
-        }
-        if (!digit()) {
-          throw error("a number needs digits in its exponent");
-        }
-        while (digit()) {
-          i++;
-        }
-      }
-      return Double.parseDouble(s.substring(start, i));
-    }
-
-    private Object literal(String word, Object v) {
-      if (!s.startsWith(word, i)) {
-        throw error("unexpected '" + s.charAt(i) + "'");
-      }
-      i += word.length();
-      return v;
-    }
-
-    private void enter() {
-      if (++depth > MAX_DEPTH) {
-        throw error("nested deeper than " + MAX_DEPTH + " levels");
-      }
-    }
-
-    private boolean digit() {
-      return i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9';
-    }
-
-    private boolean peek(char c) {
-      return i < s.length() && s.charAt(i) == c;
-    }
-
-    private void expect(char c) {
-      if (!peek(c)) {
-        throw error(i >= s.length() ? "the text ends where '" + c + "' should be" : "'" + c + "' expected, found '"
-            + s.charAt(i) + "'");
-      }
-      i++;
-    }
-
-    private void ws() {
-      while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t' || s.charAt(i) == '\n' || s.charAt(i) == '\r')) {
-        i++;
-      }
-    }
-
-    private IllegalArgumentException error(String what) {
-      int line = 1;
-      int col = 1;
-      for (int k = 0; k < Math.min(i, s.length()); k++) {
-        if (s.charAt(k) == '\n') {
-          line++;
-          col = 1;
-        } else {
-          col++;
-        }
-      }
-      return new IllegalArgumentException(what + " (line " + line + ", column " + col + ")");
-    }
   }
 }

@@ -31,6 +31,14 @@ public enum ModelFormat {
     return this == SDZ || this == ZIP_TAGS;
   }
 
+  /**
+   * Whether DL4J loads this format (fb, SDNB and its shards, SDZ); zip-tags is ModelFS's own.
+   * What DL4J's loader needs is checked at commit for these (docs/FORMATS.md §3.9).
+   */
+  public boolean loadedByDl4j() {
+    return this != ZIP_TAGS;
+  }
+
   /** The format for a CLI/env token; {@code sharded} is accepted for {@link #SHARDED_SDNB}. */
   public static ModelFormat fromToken(String token) {
     String t = token.toLowerCase(Locale.ROOT);

@@ -54,7 +54,6 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private volatile List<Tag> tags;
   private volatile ModelTree tree;
   private volatile NodeAttributes.ContainerTimes times;
-  private final LocalBacking backing;
   /** The stored version the model was read at: a commit builds on it or is refused. */
   private volatile Generation generation;
   private final ModelChanges changes;
@@ -78,7 +77,6 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     this.tags = model.tags();
     this.tree = ModelTree.of(tags, container());
     this.mapCache = new MapCache(resources, container());
-    this.backing = backing;
     this.generation = generation;
     this.changes = new ModelChanges(this, backing);
     this.writes = new JournalWrites(changes);
@@ -92,7 +90,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
    */
   static ModelFileSystem mount(ModelFileSystemProvider provider, Path container, MountOptions options,
       Object registryKey) throws IOException {
-    LocalBacking backing = backing(container, options);
+    LocalBacking backing = LocalBacking.of(container);
     if (options.create() && !Files.exists(container) && Models.findShards(container).isEmpty()) {
       return create(provider, container, options, registryKey, backing);
     }
@@ -113,10 +111,6 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
    * without graph, in the env's format or the one the name says; it is written by the first
    * commit — at the latest when the file system is closed.
    */
-  private static LocalBacking backing(Path container, MountOptions options) throws IOException {
-    return LocalBacking.of(container);
-  }
-
   private static ModelFileSystem create(ModelFileSystemProvider provider, Path container, MountOptions options,
       Object registryKey, LocalBacking backing) throws IOException {
     Path parent = container.toAbsolutePath().getParent();

@@ -54,26 +54,26 @@ final class Validation {
         text(out, "/tags/" + t.name() + "/metadata", "the key '" + m.getKey() + "'", m.getKey());
         text(out, "/tags/" + t.name() + "/metadata/" + m.getKey(), "the value", m.getValue());
       }
-      if (t.trainingConfig() != null) {
+      TrainingJson.Check training = t.trainingConfig() == null ? null : TrainingJson.check(t.trainingConfig());
+      if (training != null) {
         text(out, "/tags/" + t.name() + "/training.json", "the text", t.trainingConfig());
-        for (String pr : TrainingJson.problems(t.trainingConfig())) {
+        for (String pr : training.problems()) {
           out.add("/tags/" + t.name() + "/training.json: " + pr);
         }
       }
-      if (!t.updater().isEmpty() && format != ModelFormat.ZIP_TAGS) { // DL4J loads every format but zip-tags
-        if (t.trainingConfig() == null) {
+      if (!t.updater().isEmpty() && format.loadedByDl4j()) {
+        if (training == null) {
           out.add("/tags/" + t.name() + "/updater: updater state needs a training configuration (training.json):"
               + " DL4J reads updater state only with the training configuration that says which updater it is for");
-        } else if (!TrainingJson.hasUpdater(t.trainingConfig())) {
+        } else if (!training.hasUpdater()) {
           out.add("/tags/" + t.name() + "/training.json: names no updater, but the tag holds updater state"
               + " (DL4J needs the updater to load it)");
-        } else {
-          java.util.Set<String> keys = TrainingJson.updaterStateKeys(t.trainingConfig());
+        } else if (training.updaterStateKeys() != null) {
           for (UpdaterState u : t.updater()) {
-            if (keys != null && !keys.equals(u.arrays().keySet())) {
+            if (!training.updaterStateKeys().equals(u.arrays().keySet())) {
               out.add("/tags/" + t.name() + "/updater/" + u.paramName() + ": holds " + new java.util.TreeSet<>(
-                  u.arrays().keySet()) + ", but the updater of training.json keeps " + new java.util.TreeSet<>(keys)
-                  + " (DL4J refuses to load any other state)");
+                  u.arrays().keySet()) + ", but the updater of training.json keeps "
+                  + new java.util.TreeSet<>(training.updaterStateKeys()) + " (DL4J refuses to load any other state)");
             }
           }
         }

@@ -18,9 +18,6 @@ import org.modelfs.container.ContainerPlan;
  * model in one step; {@link #open} again to see it.
  */
 public interface Backing {
-  /** The model, for messages. */
-  String describe();
-
   /**
    * The name a plan writes the model under: the single file, or {@code <base>.sdnb} for a shard
    * set.

@@ -72,16 +72,6 @@ final class CommitRecord {
     return out;
   }
 
-  /** Whether a complete record of {@code id} is there: a commit is installing files, or crashed doing so. */
-  static boolean anyValid(ModelId id) throws IOException {
-    for (Read r : all(id)) {
-      if (r.state() == State.VALID) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /**
    * Writes and forces a new record of {@code id} (a new random name, {@code CREATE_NEW}), then
    * forces the directory. Returns its path.

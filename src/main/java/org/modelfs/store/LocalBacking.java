@@ -47,11 +47,6 @@ public final class LocalBacking implements Backing {
   }
 
   @Override
-  public String describe() {
-    return spelling.toString();
-  }
-
-  @Override
   public String fileName() {
     return id.fileName();
   }

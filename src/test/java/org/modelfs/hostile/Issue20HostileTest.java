@@ -280,7 +280,7 @@ public class Issue20HostileTest {
   // ---------------------------------------------------------------- item 1d
 
   /** (n+1) little-endian int64 offsets then the bytes of {@code text}. */
-  static byte[] utf8(long[] offsets, String text) {
+  public static byte[] utf8(long[] offsets, String text) {
     byte[] t = text.getBytes(StandardCharsets.UTF_8);
     ByteBuffer b = ByteBuffer.allocate(8 * offsets.length + t.length).order(ByteOrder.LITTLE_ENDIAN);
     for (long o : offsets) {
@@ -289,7 +289,7 @@ public class Issue20HostileTest {
     return b.put(t).array();
   }
 
-  static void newUtf8(FileSystem fs, String path, byte[] bytes) throws IOException {
+  public static void newUtf8(FileSystem fs, String path, byte[] bytes) throws IOException {
     try (SeekableByteChannel c = Files.newByteChannel(fs.getPath(path),
         Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
         ModelFileSystems.attribute("dtype", "UTF8"), ModelFileSystems.attribute("shape", new long[] {2}))) {

@@ -8,7 +8,13 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** A generic recursive copy, written as any script would write it (walkFileTree + Files.copy). */
+/**
+ * A recursive copy that replaces what exists (walkFileTree + {@code Files.copy(…,
+ * REPLACE_EXISTING)}, like {@code cp -rf}) — NOT the JDK documentation's no-clobber copy. That
+ * one still fails when its target is a new tag, because an empty tag already shows a
+ * {@code graph} and a {@code graph.json}; issue 13 ("a new tag is empty") owns the fix, and the
+ * tests that use this helper move to the documented form with it.
+ */
 public final class RecursiveCopy {
   private RecursiveCopy() {}
 

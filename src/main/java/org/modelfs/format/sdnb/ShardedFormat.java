@@ -24,8 +24,6 @@ import org.modelfs.model.Variable;
  * into weight shards under a size limit, largest first, never splitting an array.
  */
 public final class ShardedFormat {
-  /** DL4J's default shard limit. */
-  public static final long DEFAULT_MAX_SHARD_BYTES = org.modelfs.format.WriteOptions.DEFAULT_MAX_SHARD_BYTES;
   /** Per-variable overhead estimate in a weight shard's FlatGraph (DL4J uses 256 B). */
   static final long PER_VARIABLE = 256;
   /** Fixed overhead estimate of a shard file. */

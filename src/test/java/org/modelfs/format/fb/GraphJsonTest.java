@@ -408,14 +408,9 @@ class GraphJsonTest {
     return (List<Object>) o;
   }
 
-  /** A strict minimal RFC 8259 parser: objects as ordered maps, integers as Long, others as Double. */
+  /** The rendering parsed strictly (every key once per object), as {@link org.modelfs.format.JsonText} does. */
   static final class Json {
-    private final String s;
-    private int i;
-
-    private Json(String s) {
-      this.s = s;
-    }
+    private Json() {}
 
     static Object parse(byte[] utf8) {
       String text;
@@ -424,135 +419,10 @@ class GraphJsonTest {
       } catch (java.nio.charset.CharacterCodingException e) {
         throw new AssertionError("not UTF-8", e);
       }
-      Json p = new Json(text);
-      Object v = p.value();
-      p.ws();
-      p.expect(p.i == text.length(), "trailing content");
-      return v;
-    }
-
-    private Object value() {
-      ws();
-      expect(i < s.length(), "unexpected end");
-      char c = s.charAt(i);
-      switch (c) {
-        case '{':
-          return object();
-        case '[':
-          return array();
-        case '"':
-          return string();
-        case 't':
-          return literal("true", Boolean.TRUE);
-        case 'f':
-          return literal("false", Boolean.FALSE);
-        case 'n':
-          return literal("null", null);
-        default:
-          return number();
-      }
-    }
-
-    private Map<String, Object> object() {
-      Map<String, Object> m = new java.util.LinkedHashMap<>();
-      i++;
-      ws();
-      if (peek('}')) {
-        return m;
-      }
-      do {
-        ws();
-        expect(i < s.length() && s.charAt(i) == '"', "key expected");
-        String k = string();
-        ws();
-        expect(peek(':'), "':' expected");
-        expect(!m.containsKey(k), "duplicate key " + k);
-        m.put(k, value());
-        ws();
-      } while (peek(','));
-      expect(peek('}'), "'}' expected");
-      return m;
-    }
-
-    private List<Object> array() {
-      List<Object> l = new ArrayList<>();
-      i++;
-      ws();
-      if (peek(']')) {
-        return l;
-      }
-      do {
-        l.add(value());
-        ws();
-      } while (peek(','));
-      expect(peek(']'), "']' expected");
-      return l;
-    }
-
-    private String string() {
-      StringBuilder b = new StringBuilder();
-      i++;
-      while (true) {
-        expect(i < s.length(), "unterminated string");
-        char c = s.charAt(i++);
-        expect(c >= 0x20, "raw control character");
-        if (c == '"') {
-          return b.toString();
-        }
-        if (c != '\\') {
-          b.append(c);
-          continue;
-        }
-        expect(i < s.length(), "unterminated escape");
-        char e = s.charAt(i++);
-        switch (e) {
-          case '"', '\\', '/' -> b.append(e);
-          case 'b' -> b.append('\b');
-          case 'f' -> b.append('\f');
-          case 'n' -> b.append('\n');
-          case 'r' -> b.append('\r');
-          case 't' -> b.append('\t');
-          case 'u' -> {
-            expect(i + 4 <= s.length() && s.substring(i, i + 4).matches("[0-9a-fA-F]{4}"), "bad \\u escape");
-            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-            i += 4;
-          }
-          default -> throw new AssertionError("bad escape at " + i);
-        }
-      }
-    }
-
-    private Object number() {
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?")
-          .matcher(s).region(i, s.length());
-      expect(m.lookingAt() && m.end() > i, "value expected");
-      i = m.end();
-      return m.group(2) == null && m.group(3) == null ? (Object) Long.parseLong(m.group()) : Double.parseDouble(m.group());
-    }
-
-    private Object literal(String word, Object v) {
-      expect(s.startsWith(word, i), "bad literal");
-      i += word.length();
-      return v;
-    }
-
-    private boolean peek(char c) {
-      if (i < s.length() && s.charAt(i) == c) {
-        i++;
-        return true;
-      }
-      return false;
-    }
-
-    private void ws() {
-      while (i < s.length() && " \t\n\r".indexOf(s.charAt(i)) >= 0) {
-        i++;
-      }
-    }
-
-    private void expect(boolean ok, String problem) {
-      if (!ok) {
-        throw new AssertionError("invalid JSON at " + i + ": " + problem);
+      try {
+        return org.modelfs.format.JsonText.parse(text, 1024, true);
+      } catch (IllegalArgumentException e) {
+        throw new AssertionError("invalid JSON: " + e.getMessage(), e);
       }
     }
   }
