@@ -7,7 +7,6 @@ import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Set;
@@ -71,7 +70,10 @@ final class TagCommand implements Command {
     }
   }
 
-  /** Copies every file of tag directory {@code from} into {@code to} (the same paths below it). */
+  /**
+   * Copies every file of tag directory {@code from} into the new, empty tag {@code to} (the same
+   * paths below it), without replacing anything: a new tag is empty (docs/FILESYSTEM.md §7.1).
+   */
   static void copyTree(Path from, Path to) throws IOException {
     Files.walkFileTree(from, new SimpleFileVisitor<>() {
       @Override
@@ -82,7 +84,7 @@ final class TagCommand implements Command {
 
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(file, to.resolve(from.relativize(file).toString()));
         return FileVisitResult.CONTINUE;
       }
     });

@@ -9,8 +9,9 @@ import java.util.Set;
 
 /**
  * {@code tree MODEL [PATH]}: the mounted model's tree below PATH (default the root), with each
- * file's size and array attributes. At the root, the aliases of the newest tag are shown as
- * such instead of a second copy of that tag. Reads only the index.
+ * file's size and array attributes. At the root, after {@code tags/}, the root aliases of the
+ * newest tag are shown as such — a listing of {@code /} does not show them (docs/FILESYSTEM.md
+ * §1), but they are what a user types. Reads only the index.
  */
 final class TreeCommand implements Command {
   @Override
@@ -35,18 +36,28 @@ final class TreeCommand implements Command {
     return Main.OK;
   }
 
+  /** The names the root answers to for the newest tag, in a tag's listing order. */
+  private static final List<String> ALIASES = List.of("graph", "graph.json", "params", "updater", "training.json",
+      "metadata");
+
   private static void print(Path dir, String indent, boolean root, PrintStream out) throws Exception {
-    List<Path> children = Listing.children(dir);
+    List<Path> children = new java.util.ArrayList<>(Listing.children(dir));
     Path newest = root ? newestTag(dir) : null;
+    int listed = children.size();
+    if (newest != null) {
+      for (String a : ALIASES) {
+        if (Files.exists(dir.resolve(a))) {
+          children.add(dir.resolve(a));
+        }
+      }
+    }
     for (int i = 0; i < children.size(); i++) {
       Path c = children.get(i);
       boolean last = i == children.size() - 1;
       String branch = last ? "└── " : "├── ";
-      Path aliased = newest == null || c.getFileName().toString().equals("tags") ? null
-          : newest.resolve(c.getFileName().toString());
-      if (aliased != null && Files.exists(aliased) && Files.isSameFile(c, aliased)) {
+      if (i >= listed) {
         out.println(indent + branch + c.getFileName() + (Files.isDirectory(c) ? "/" : "")
-            + "  → " + aliased);
+            + "  → " + newest.resolve(c.getFileName().toString()));
         continue;
       }
       out.println(indent + branch + Listing.describe(c));

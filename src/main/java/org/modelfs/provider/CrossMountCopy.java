@@ -3,6 +3,7 @@ package org.modelfs.provider;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
@@ -41,18 +42,26 @@ final class CrossMountCopy {
         && existing.node().fileKey().equals(src.node().fileKey())) {
       return; // the same file (an alias, or a shared array): nothing to copy
     }
-    if (src.node() instanceof Dir) {
-      if (target.getFileSystem().lookup(target) == null) {
-        target.getFileSystem().provider().createDirectory(target);
-      }
-      return;
-    }
     ModelTree.Found dst = target.getFileSystem().lookup(target);
     if (dst != null && !replace) {
       throw new FileAlreadyExistsException(target.toString());
     }
-    if (Target.isGraphJson(source) && Target.isGraphJson(target)) {
-      return; // derived from each tag's graph: the target's follows its own graph (a tag clone copies graph too)
+    if (src.node() instanceof Dir) {
+      // Files.copy of a directory makes an empty directory (its entries are not copied)
+      if (dst != null) {
+        if (dst.node() instanceof Dir d && !d.children().isEmpty()) {
+          throw new DirectoryNotEmptyException(target.toString());
+        }
+        target.getFileSystem().edits().delete(target);
+      }
+      target.getFileSystem().provider().createDirectory(target);
+      return;
+    }
+    if (dst != null && dst.node() instanceof Dir d) {
+      if (!d.children().isEmpty()) {
+        throw new DirectoryNotEmptyException(target.toString());
+      }
+      target.getFileSystem().edits().delete(target);
     }
     List<FileAttribute<?>> attrs = new ArrayList<>();
     ArrayData a = ((FileNode) src.node()).array();

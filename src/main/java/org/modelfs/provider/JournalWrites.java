@@ -25,7 +25,10 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
+import org.modelfs.tree.Content;
 import org.modelfs.tree.ModelTree;
+import org.modelfs.tree.SourceContent;
+import org.modelfs.tree.TagOverlay;
 
 /**
  * Bytes written through a mount: a write channel streams into a new journal file; when it is
@@ -69,10 +72,9 @@ final class JournalWrites {
           && !options.contains(StandardOpenOption.CREATE_NEW)) {
         throw new NoSuchFileException(path.toString());
       }
+      // updater state may arrive before its parameter (a recursive copy in any order); a commit
+      // checks that every state has its parameter
       Target t = changes.target(path);
-      if (found == null && t.area() == Target.Area.UPDATER && t.tag().variable(t.name()) == null) {
-        throw new NoSuchFileException(path.toString(), null, "no parameter '" + t.name() + "' to hold updater state");
-      }
       String key = t.tag().name() + '\0' + t.area() + '\0' + t.name() + '\0' + t.key();
       Shared shared = writing.get(key);
       Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT));
@@ -160,12 +162,14 @@ final class JournalWrites {
             "the file system was closed while this file was open for writing; its new bytes were not committed");
       }
       Tag tag = changes.tag(tagName, path);
+      TagOverlay overlay = fs.overlay(tagName);
       switch (t.area()) {
         case PARAM -> {
           Variable v = tag.variable(t.name());
           ArrayData a = array(v == null ? null : v.array(), v == null ? null : v.dtype(),
               v == null ? null : v.shape(), data, size, attrs);
           tag = TagEdits.withArray(tag, t.name(), a, attrs.kind());
+          overlay = overlay.withArea(ModelTree.PARAMS, true);
         }
         case UPDATER -> {
           ArrayData old = null;
@@ -177,19 +181,25 @@ final class JournalWrites {
           Variable v = tag.variable(t.name());
           ArrayData base = old != null ? old : v == null ? null : v.array();
           tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, data, size, attrs));
+          overlay = overlay.withArea(ModelTree.UPDATER, true);
         }
         case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(fs.resources().add(ChannelSource.open(data)), 0, size,
             GraphRef.Convention.SDNB), path);
         case GRAPH_JSON -> {
-          // derived from graph: a copy of what it already shows (a recursive copy of a tag) is
-          // accepted and changes nothing; anything else is refused
-          byte[] now = org.modelfs.format.fb.GraphJson.render(tag, fs.container());
-          if (size != now.length || !java.util.Arrays.equals(now, Files.readAllBytes(data))) {
-            throw new AccessDeniedException(path, null, "graph.json is a rendering of graph; write graph instead");
+          if (size > GraphJsonWrites.MAX_BYTES) {
+            throw new FileSystemException(path, null, "graph.json holds at most " + GraphJsonWrites.MAX_BYTES + " bytes");
           }
-          return;
+          Content written = new SourceContent(fs.resources().add(ChannelSource.open(data)), size);
+          String problem = tag.graph() == null ? null : GraphJsonWrites.problem(tag, written, fs.container());
+          if (problem != null) {
+            throw new AccessDeniedException(path, null, problem);
+          }
+          overlay = overlay.withGraphJson(false, written);
         }
-        case METADATA -> tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
+        case METADATA -> {
+          tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));
+          overlay = overlay.withArea(ModelTree.METADATA, true);
+        }
         case TRAINING -> {
           String json = text(data, size, path);
           java.util.List<String> problems = org.modelfs.format.TrainingJson.problems(json);
@@ -201,7 +211,7 @@ final class JournalWrites {
         }
         default -> throw new AccessDeniedException(path);
       }
-      changes.apply(tag);
+      changes.apply(tag, overlay);
     } finally {
       changes.unlock();
     }

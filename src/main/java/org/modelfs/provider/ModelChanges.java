@@ -5,7 +5,9 @@ import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.ModelWriter;
@@ -16,6 +18,7 @@ import org.modelfs.store.Backing;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.Snapshot;
+import org.modelfs.tree.TagOverlay;
 
 /**
  * The write session of a mount (docs/FILESYSTEM.md §7): it owns the change lock, the
@@ -126,9 +129,22 @@ final class ModelChanges {
     dirty = true;
   }
 
+  /** Swaps in changed tags and overlays as pending changes (hold {@link #lock}). */
+  void apply(List<Tag> tags, Map<String, TagOverlay> overlays) {
+    fs.swap(tags, overlays);
+    dirty = true;
+  }
+
   /** Replaces one tag with its changed version (hold {@link #lock}). */
   void apply(Tag changed) {
     apply(TagEdits.replace(fs.tags(), changed));
+  }
+
+  /** Replaces one tag and its overlay with changed versions (hold {@link #lock}). */
+  void apply(Tag changed, TagOverlay overlay) {
+    Map<String, TagOverlay> o = new HashMap<>(fs.overlays());
+    o.put(changed.name(), overlay);
+    apply(TagEdits.replace(fs.tags(), changed), o);
   }
 
   /** The tag named {@code name} as it is now. */
@@ -161,8 +177,10 @@ final class ModelChanges {
       }
       MountOptions o = fs.options();
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
-      List<Tag> tags = fs.tags();
-      List<String> problems = Validation.problems(tags, format);
+      List<String> problems = new ArrayList<>();
+      List<Tag> tags = Deletions.settle(fs.tags(), fs.model().tags(), fs.container(), problems);
+      problems.addAll(GraphJsonWrites.problems(tags, fs.overlays(), fs.container()));
+      problems.addAll(Validation.problems(tags, format));
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
       if (o.maxShardBytes() > 0) {
         wo = wo.withMaxShardBytes(o.maxShardBytes());
@@ -203,10 +221,11 @@ final class ModelChanges {
   private void remountIfNeeded() throws IOException {
     if (remount) {
       List<Tag> pending = fs.tags(); // changes made since the interrupted commit stay pending
+      Map<String, TagOverlay> overlays = fs.overlays();
       Snapshot s = backing.open();
       fs.swapModel(s.model(), s.generation());
       if (dirty) {
-        fs.swap(pending);
+        fs.swap(pending, overlays);
       }
       remount = false;
     }
@@ -230,7 +249,7 @@ final class ModelChanges {
 
   /** Forgets every change (hold {@link #lock}; the mount may be closing). */
   void discard() {
-    fs.swap(fs.model().tags());
+    fs.swap(fs.model().tags(), Map.of());
     dirty = false;
   }
 

@@ -23,7 +23,9 @@ import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.model.ModelFormat;
@@ -36,6 +38,7 @@ import org.modelfs.model.Tag;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
+import org.modelfs.tree.TagOverlay;
 
 /**
  * One mounted model: its index and virtual tree, and everything opened on it. Reads take no
@@ -52,6 +55,8 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private volatile Model model;
   /** The tags as they are now (committed state plus journaled changes); swapped, never edited. */
   private volatile List<Tag> tags;
+  /** What the session shows of each tag beyond its content, by tag name; swapped with {@link #tags}. */
+  private volatile Map<String, TagOverlay> overlays = Map.of();
   private volatile ModelTree tree;
   private volatile NodeAttributes.ContainerTimes times;
   /** The stored version the model was read at: a commit builds on it or is refused. */
@@ -59,6 +64,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private final ModelChanges changes;
   private final JournalWrites writes;
   private final StructureEdits edits;
+  private final Renames renames;
   private final OpenResources resources = new OpenResources();
   private final MapCache mapCache;
   private final ModelFileStore store = new ModelFileStore(this);
@@ -81,6 +87,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     this.changes = new ModelChanges(this, backing);
     this.writes = new JournalWrites(changes);
     this.edits = new StructureEdits(changes);
+    this.renames = new Renames(changes);
   }
 
   /**
@@ -128,6 +135,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     java.nio.file.attribute.FileTime now = java.nio.file.attribute.FileTime.from(java.time.Instant.now());
     ModelFileSystem fs = new ModelFileSystem(provider, container, registryKey, options, backing, model,
         Generation.NONE, new NodeAttributes.ContainerTimes(now, now, now));
+    fs.swap(fs.tags, Map.of(Models.DEFAULT_TAG, TagOverlay.NEW_TAG)); // empty until something is written
     try {
       fs.changes.markNew();
     } catch (IOException | RuntimeException e) {
@@ -192,6 +200,10 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return edits;
   }
 
+  Renames renames() {
+    return renames;
+  }
+
   /**
    * A commit of this mount was installed, but its container could not be read back in (an
    * interrupt): the tree keeps showing the committed content from the journal, and the next
@@ -206,10 +218,38 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return generation;
   }
 
-  /** Swaps in a changed set of tags (called by {@link ModelChanges} under its lock). */
+  /** What the session shows of each tag beyond its content, by tag name. */
+  Map<String, TagOverlay> overlays() {
+    return overlays;
+  }
+
+  /** The overlay of tag {@code name}. */
+  TagOverlay overlay(String name) {
+    return overlays.getOrDefault(name, TagOverlay.NONE);
+  }
+
+  /** Swaps in a changed set of tags, keeping the overlays (called by {@link ModelChanges} under its lock). */
   void swap(List<Tag> newTags) {
-    tags = List.copyOf(newTags);
-    tree = ModelTree.of(tags, container());
+    swap(newTags, overlays);
+  }
+
+  /**
+   * Swaps in a changed set of tags and overlays (called by {@link ModelChanges} under its lock);
+   * overlays of tags that no longer exist, and empty ones, are dropped.
+   */
+  void swap(List<Tag> newTags, Map<String, TagOverlay> newOverlays) {
+    List<Tag> t = List.copyOf(newTags);
+    Map<String, TagOverlay> o = new HashMap<>();
+    for (Tag tag : t) {
+      TagOverlay v = newOverlays.get(tag.name());
+      if (v != null && !v.equals(TagOverlay.NONE)) {
+        o.put(tag.name(), v);
+      }
+    }
+    ModelTree next = ModelTree.of(t, o, container());
+    tags = t;
+    overlays = Map.copyOf(o);
+    tree = next;
   }
 
   /** Swaps in the model just committed; the old one stays open for channels still reading it. */
@@ -218,7 +258,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     model = committed;
     generation = committedAt;
     times = times(containerPath);
-    swap(committed.tags());
+    swap(committed.tags(), Map.of());
   }
 
   Object registryKey() {

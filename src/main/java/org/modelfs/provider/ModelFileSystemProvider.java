@@ -218,8 +218,11 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   }
 
   /**
-   * Moves a file within a model (or between two mounted models) as a copy and a delete; inside
-   * one model both are journaled together, so the commit makes them at once.
+   * Moves a file or directory. Inside one tag's {@code params/}, {@code updater/} or
+   * {@code metadata/} a move is a rename ({@link Renames}: a parameter keeps its place in the
+   * graph and its updater state); otherwise — another tag, another mounted model, a file onto
+   * an existing file — it is a copy and a delete, journaled together inside one model, so the
+   * commit makes them at once. A directory with files moves only as a rename.
    */
   @Override
   public void move(Path source, Path target, CopyOption... options) throws IOException {
@@ -239,6 +242,13 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     }
     if (t.getFileSystem().lookup(t) != null && isSameFile(s, t)) {
       return;
+    }
+    if (s.getFileSystem() == t.getFileSystem() && s.getFileSystem().renames().rename(s, t, replace(options))) {
+      return;
+    }
+    if (s.getFileSystem().find(s).node() instanceof org.modelfs.tree.Dir d && !d.children().isEmpty()) {
+      throw new java.nio.file.DirectoryNotEmptyException(source + ": a directory with files moves only within its tag's"
+          + " params/, updater/ or metadata/ (copy its files, then delete them)");
     }
     CrossMountCopy.copy(s, t, replace(options));
     s.getFileSystem().edits().delete(s);

@@ -5,14 +5,19 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.model.VarKind;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
+import org.modelfs.tree.NameMapping;
+import org.modelfs.tree.TagOverlay;
 
 /**
  * Changes to a mount's tree that write no bytes: delete, directories, tags (create, rename),
@@ -61,13 +66,23 @@ final class StructureEdits {
     }
   }
 
+  /**
+   * Deletes a file or an empty directory (docs/FILESYSTEM.md §7.1, §7.3). A tag directory goes
+   * with everything in it; a deleted file leaves its directories in place, as on any file
+   * system; deleting {@code graph} deletes the tag's ops ({@code graph.json} stays, showing
+   * the tag without them, until it is deleted too).
+   */
   void delete(ModelPath path) throws IOException {
     changes.lock();
     try {
       changes.begin();
       ModelTree.Found f = fs.find(path);
-      String tagName = Target.tagDir(f.canonical());
-      if (tagName != null) {
+      List<String> c = f.canonical();
+      if (c.size() < 2) {
+        throw new AccessDeniedException(path.toString(), null, "the root and tags/ are part of every model");
+      }
+      String tagName = c.get(1);
+      if (c.size() == 2) {
         if (fs.tags().size() == 1) {
           throw new AccessDeniedException(path.toString(), null, "the only tag of a model cannot be deleted");
         }
@@ -76,40 +91,72 @@ final class StructureEdits {
         changes.apply(rest);
         return;
       }
+      Tag tag = changes.tag(tagName, path.toString());
+      TagOverlay o = fs.overlay(tagName);
+      String first = c.get(2);
       if (f.node() instanceof Dir d) {
-        List<String> c = f.canonical();
-        boolean content = c.size() >= 2 && (c.contains(ModelTree.PARAMS) || c.contains(ModelTree.UPDATER)
-            || c.contains(ModelTree.METADATA)) && !Target.isAreaRoot(c);
-        if (content && !d.children().isEmpty()) {
+        if (!d.children().isEmpty()) {
           throw new DirectoryNotEmptyException(path.toString());
         }
-        throw new AccessDeniedException(path.toString(), null, "part of the model's structure; it cannot be deleted");
+        if (c.size() == 3) {
+          o = o.withArea(first, false); // params/, updater/ or metadata/, empty: gone until written or committed
+        } else {
+          Set<String> kept = new HashSet<>(o.kept(first));
+          kept.remove(NameMapping.name(c.subList(3, c.size())));
+          o = o.withKept(first, kept);
+        }
+        changes.apply(tag, o);
+        return;
       }
-      Target t = changes.target(path);
-      Tag tag = changes.tag(t.tag().name(), path.toString());
-      tag = switch (t.area()) {
-        case PARAM -> TagEdits.withoutArray(tag, t.name());
-        case UPDATER -> TagEdits.withState(tag, t.name(), t.key(), null);
-        case METADATA -> TagEdits.withMetadata(tag, t.name(), null);
-        case TRAINING -> TagEdits.withTraining(tag, null);
-        default -> throw new AccessDeniedException(path.toString(), null, "part of the model's structure; it cannot be deleted");
-      };
-      changes.apply(tag);
+      switch (first) {
+        case ModelTree.GRAPH -> tag = TagEdits.withoutGraph(tag); // graph.json stays until deleted itself
+        case ModelTree.GRAPH_JSON -> o = o.withGraphJson(true, null);
+        case ModelTree.TRAINING -> tag = TagEdits.withTraining(tag, null);
+        default -> {
+          Target t = changes.target(path);
+          tag = switch (t.area()) {
+            case PARAM -> TagEdits.withoutArray(tag, t.name());
+            case UPDATER -> TagEdits.withState(tag, t.name(), t.key(), null);
+            case METADATA -> TagEdits.withMetadata(tag, t.name(), null);
+            default -> throw new AccessDeniedException(path.toString());
+          };
+          o = keepParents(o, c, t.area() == Target.Area.UPDATER ? t.name() : null);
+        }
+      }
+      changes.apply(tag, o);
     } finally {
       changes.unlock();
     }
   }
 
   /**
-   * Directories below {@code params/}, {@code updater/} and {@code metadata/} are virtual: they
-   * exist while a name lives below them, so creating one succeeds without a trace. A directory
-   * {@code /tags/<name>} makes a new, empty newest tag (docs/FILESYSTEM.md §7).
+   * {@code o} keeping the directories that hold the file at canonical path {@code c} (below its
+   * area) once the file is gone; for updater state ({@code param} not null) up to the
+   * parameter's own directory.
+   */
+  static TagOverlay keepParents(TagOverlay o, List<String> c, String param) {
+    String area = c.get(2);
+    Set<String> kept = new HashSet<>(o.kept(area));
+    for (int j = 4; j < c.size(); j++) {
+      String name = NameMapping.name(c.subList(3, j));
+      if (param == null || param.equals(name) || param.startsWith(name + "/")) {
+        kept.add(name);
+      }
+    }
+    return o.withKept(area, kept);
+  }
+
+  /**
+   * Makes a directory (docs/FILESYSTEM.md §7.1): {@code /tags/<name>} is a new, empty newest
+   * tag; below a tag, {@code params/}, {@code updater/}, {@code metadata/} and any directory
+   * below them, which stays until deleted (or until a commit, if still empty then). Missing
+   * directories between are implied, as a name with {@code /} implies them.
    */
   void createDirectory(ModelPath dir) throws IOException {
     changes.lock();
     try {
       changes.begin();
-      List<String> names = dir.toAbsolutePath().normalize().names();
+      List<String> names = aliased(dir.toAbsolutePath().normalize().names());
       boolean tag = names.size() == 2 && names.get(0).equals(ModelTree.TAGS);
       if (tag) {
         checkTagName(names.get(1), dir.toString(), null);
@@ -122,19 +169,45 @@ final class StructureEdits {
         String name = names.get(1);
         List<Tag> tags = new ArrayList<>(fs.tags());
         tags.add(new Tag(name, null, List.of(), List.of(), null, java.util.Map.of()));
-        changes.apply(tags);
+        java.util.Map<String, TagOverlay> o = new java.util.HashMap<>(fs.overlays());
+        o.put(name, TagOverlay.NEW_TAG);
+        changes.apply(tags, o);
         return;
       }
-      int i = !names.isEmpty() && names.get(0).equals(ModelTree.TAGS) ? 2 : 0;
-      boolean below = names.size() > i + 1 && (names.get(i).equals(ModelTree.PARAMS)
-          || names.get(i).equals(ModelTree.UPDATER) || names.get(i).equals(ModelTree.METADATA));
-      if (!below || i == 2 && fs.lookup(dir.getFileSystem().getPath("/" + ModelTree.TAGS, names.get(1))) == null) {
-        throw new AccessDeniedException(dir.toString(), null, "only tags and directories below params/, updater/,"
-            + " metadata/ of a tag can be made");
+      boolean area = names.size() >= 3 && names.get(0).equals(ModelTree.TAGS) && (names.get(2).equals(ModelTree.PARAMS)
+          || names.get(2).equals(ModelTree.UPDATER) || names.get(2).equals(ModelTree.METADATA));
+      ModelTree.Found tagDir = names.size() >= 2 ? fs.lookup(dir.getFileSystem().getPath("/" + ModelTree.TAGS, names.get(1))) : null;
+      if (!area || tagDir == null) {
+        if (area || names.size() >= 2 && names.get(0).equals(ModelTree.TAGS)) {
+          throw new NoSuchFileException(dir.toString(), null, "no tag '" + names.get(1) + "'");
+        }
+        throw new AccessDeniedException(dir.toString(), null, "only tags, and params/, updater/, metadata/ of a tag"
+            + " and directories below them, can be made");
       }
+      String tagName = tagDir.canonical().get(1);
+      TagOverlay o = fs.overlay(tagName).withArea(names.get(2), true);
+      if (names.size() > 3) {
+        Set<String> kept = new HashSet<>(o.kept(names.get(2)));
+        kept.add(NameMapping.name(names.subList(3, names.size())));
+        o = o.withKept(names.get(2), kept);
+      }
+      changes.apply(changes.tag(tagName, dir.toString()), o);
     } finally {
       changes.unlock();
     }
+  }
+
+  /** {@code names} with a root alias spelled as the newest tag's path. */
+  List<String> aliased(List<String> names) {
+    List<Tag> tags = fs.tags();
+    if (names.isEmpty() || tags.isEmpty() || !ModelTree.ALIASES.contains(names.get(0))) {
+      return names;
+    }
+    List<String> out = new ArrayList<>();
+    out.add(ModelTree.TAGS);
+    out.add(tags.get(tags.size() - 1).name());
+    out.addAll(names);
+    return out;
   }
 
   /** Renames the tag at {@code source} ({@code /tags/<a>}) to the name at {@code target}. */
@@ -162,7 +235,12 @@ final class StructureEdits {
       List<Tag> tags = new ArrayList<>(fs.tags());
       tags.replaceAll(t -> t.name().equals(from)
           ? new Tag(to, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata()) : t);
-      changes.apply(tags);
+      java.util.Map<String, TagOverlay> o = new java.util.HashMap<>(fs.overlays());
+      TagOverlay moved = o.remove(from);
+      if (moved != null) {
+        o.put(to, moved);
+      }
+      changes.apply(tags, o);
     } finally {
       changes.unlock();
     }
@@ -185,15 +263,19 @@ final class StructureEdits {
       }
       Target t = changes.target(link);
       Tag tag = changes.tag(t.tag().name(), link.toString());
+      Target.checkParents(fs, link);
+      String area;
       if (t.area() == Target.Area.PARAM) {
         VarKind kind = file.kind() == null || file.kind().equals(ModelTree.UPDATER_KIND) ? null : VarKind.valueOf(file.kind());
         tag = TagEdits.withArray(tag, t.name(), file.array(), kind);
+        area = ModelTree.PARAMS;
       } else if (t.area() == Target.Area.UPDATER) {
         tag = TagEdits.withState(tag, t.name(), t.key(), file.array());
+        area = ModelTree.UPDATER;
       } else {
         throw new FileSystemException(link.toString(), existing.toString(), "links are made below params/ and updater/");
       }
-      changes.apply(tag);
+      changes.apply(tag, fs.overlay(tag.name()).withArea(area, true));
     } finally {
       changes.unlock();
     }

@@ -1,14 +1,17 @@
 package org.modelfs.provider;
 
+import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.GraphRef;
+import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.VarKind;
@@ -94,15 +97,75 @@ final class TagEdits {
   /**
    * {@code tag} with the graph structure read from {@code graph} (a FlatGraph as the
    * {@code graph} file shows it): its variables, each keeping the array and updater state of
-   * the same-named variable of {@code tag}; its training configuration; the tag's metadata.
+   * the same-named variable of {@code tag}; the tag's metadata. An array written in this
+   * session (raw bytes: the variable did not exist yet) whose size fits the graph's declared
+   * dtype and shape takes them, and so does its updater state. The training configuration is
+   * {@code training.json}'s: a graph that carries one is accepted where the tag has none (it
+   * becomes training.json) or the same one; another one is refused (docs/FILESYSTEM.md §7).
    */
-  static Tag withGraph(Tag tag, GraphRef graph, String path) throws ModelFormatException {
+  static Tag withGraph(Tag tag, GraphRef graph, String path) throws IOException {
     GraphReader.Content c = GraphReader.read(graph, path);
+    String training = tag.trainingConfig();
+    if (c.trainingConfig() != null) {
+      if (training != null && !training.equals(c.trainingConfig())) {
+        throw new FileSystemException(path, null, "this graph carries a training configuration other than the"
+            + " tag's training.json; the training configuration lives in training.json: write it there, or write a"
+            + " graph without one");
+      }
+      training = c.trainingConfig();
+    }
     List<Variable> vars = new ArrayList<>();
+    Map<String, Variable> declared = new HashMap<>();
     for (Variable v : c.variables()) {
       Variable old = tag.variable(v.name());
-      ArrayData a = v.array() != null ? v.array() : old == null ? null : old.array();
+      ArrayData a = v.array() != null ? v.array() : old == null ? null : declaredFit(old.array(), v);
       vars.add(v.withArray(a));
+      declared.put(v.name(), v);
+    }
+    List<UpdaterState> ups = new ArrayList<>();
+    for (UpdaterState u : tag.updater()) {
+      Variable v = declared.get(u.paramName());
+      if (v != null) {
+        Map<String, ArrayData> m = new LinkedHashMap<>();
+        u.arrays().forEach((k, a) -> m.put(k, declaredFit(a, v)));
+        ups.add(new UpdaterState(u.paramName(), m));
+      }
+    }
+    return new Tag(tag.name(), graph, vars, ups, training, tag.metadata());
+  }
+
+  /**
+   * {@code a} with {@code v}'s declared dtype and shape when it was written in this session
+   * and its size is exactly theirs; else {@code a} as it is.
+   */
+  private static ArrayData declaredFit(ArrayData a, Variable v) {
+    long[] shape = v.shape();
+    if (a == null || a.storage() != ArrayData.Storage.JOURNAL || v.dtype() == null || shape == null
+        || v.dtype().width() == 0 || a.dtype().width() == 0) {
+      return a;
+    }
+    for (long d : shape) {
+      if (d < 0) {
+        return a;
+      }
+    }
+    if (Shapes.byteLength(shape, v.dtype().width()) != a.length()) {
+      return a;
+    }
+    return new ArrayData(v.dtype(), shape, a.order(), a.empty(), a.source(), a.offset(), a.length(), a.bigEndian(),
+        a.storage());
+  }
+
+  /**
+   * {@code tag} without its graph structure (the {@code graph} file deleted): no ops; the
+   * variables that hold an array stay, with their updater state; the others go.
+   */
+  static Tag withoutGraph(Tag tag) {
+    List<Variable> vars = new ArrayList<>();
+    for (Variable v : tag.variables()) {
+      if (v.array() != null) {
+        vars.add(new Variable(v.name(), v.kind(), v.dtype(), v.shape(), v.array(), -1));
+      }
     }
     List<UpdaterState> ups = new ArrayList<>();
     for (UpdaterState u : tag.updater()) {
@@ -110,7 +173,32 @@ final class TagEdits {
         ups.add(u);
       }
     }
-    return new Tag(tag.name(), graph, vars, ups, c.trainingConfig(), tag.metadata());
+    return new Tag(tag.name(), null, vars, ups, tag.trainingConfig(), tag.metadata());
+  }
+
+  /**
+   * {@code tag} with variables renamed as {@code renames} says (old name → new name), each
+   * keeping its place in the graph (ops use it by id) and its updater state.
+   */
+  static Tag renamed(Tag tag, Map<String, String> renames) {
+    List<Variable> vars = new ArrayList<>();
+    for (Variable v : tag.variables()) {
+      String to = renames.get(v.name());
+      vars.add(to == null ? v : new Variable(to, v.kind(), v.dtype(), v.shape(), v.array(), v.graphVariable()));
+    }
+    List<UpdaterState> ups = new ArrayList<>();
+    for (UpdaterState u : tag.updater()) {
+      String to = renames.get(u.paramName());
+      ups.add(to == null ? u : new UpdaterState(to, u.arrays()));
+    }
+    return new Tag(tag.name(), tag.graph(), vars, ups, tag.trainingConfig(), tag.metadata());
+  }
+
+  /** {@code tag} with metadata keys renamed as {@code renames} says (old key → new key). */
+  static Tag withMetadataRenamed(Tag tag, Map<String, String> renames) {
+    Map<String, String> m = new TreeMap<>();
+    tag.metadata().forEach((k, v) -> m.put(renames.getOrDefault(k, k), v));
+    return new Tag(tag.name(), tag.graph(), tag.variables(), tag.updater(), tag.trainingConfig(), m);
   }
 
   /** {@code tag} with metadata {@code key} set to {@code value}, or removed when null. */

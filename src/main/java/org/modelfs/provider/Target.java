@@ -53,13 +53,6 @@ record Target(Tag tag, Area area, String name, String key) {
     }
   }
 
-  /** Whether a path is a tag's {@code graph.json} (or the root alias's). */
-  static boolean isGraphJson(ModelPath p) {
-    List<String> n = p.toAbsolutePath().normalize().names();
-    return !n.isEmpty() && n.get(n.size() - 1).equals(ModelTree.GRAPH_JSON)
-        && (n.size() == 1 || n.size() == 3 && n.get(0).equals(ModelTree.TAGS));
-  }
-
   /** Parses an absolute, normalized path; throws when it names nothing a change can write. */
   static Target of(List<Tag> tags, List<String> segments, String path) throws FileSystemException {
     if (tags.isEmpty()) {

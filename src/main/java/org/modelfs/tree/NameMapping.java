@@ -31,6 +31,14 @@ public final class NameMapping {
     return out;
   }
 
+  /**
+   * The canonical segments of {@code name} beside the file names {@code files} of its name
+   * space (a directory kept without files below it is laid out like a name of that set).
+   */
+  public static List<String> segments(String name, Set<String> files) {
+    return splittable(name, files) ? split(name) : List.of(oneSegment(name));
+  }
+
   private static boolean splittable(String name, Set<String> all) {
     if (name.indexOf('/') < 0) {
       return false;

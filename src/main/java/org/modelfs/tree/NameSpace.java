@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The names below one directory ({@code params/}, {@code updater/}, a parameter's state
@@ -18,31 +19,53 @@ final class NameSpace {
 
   private NameSpace() {}
 
-  /** Lays out {@code leaves} (name → node, in listing order) below {@code root}. */
-  static void build(Dir root, LinkedHashMap<String, Node> leaves) {
+  /**
+   * Lays out {@code leaves} (name → node, in listing order) below {@code root}, then the
+   * directories {@code kept} (decoded names) that exist without a leaf below them — each
+   * where it would be if it held a file, after the leaves; one that a leaf's file is in the way
+   * of is not shown.
+   */
+  static void build(Dir root, LinkedHashMap<String, Node> leaves, Set<String> kept) {
     NameSpace ns = new NameSpace();
     root.joinNameSpace(ns, "");
     for (Map.Entry<String, List<String>> e : NameMapping.canonical(leaves.keySet()).entrySet()) {
+      Dir dir = ns.dirs(root, e.getValue(), e.getValue().size() - 1);
       List<String> segs = e.getValue();
-      Dir dir = root;
-      StringBuilder prefix = new StringBuilder();
-      for (int i = 0; i < segs.size() - 1; i++) {
-        String seg = segs.get(i);
-        prefix.append(i == 0 ? "" : "/").append(NameMapping.decode(seg));
-        Node child = dir.children().get(seg);
-        if (child == null) {
-          Dir d = new Dir(root.tag(), false);
-          d.joinNameSpace(ns, prefix.toString());
-          dir.put(seg, d);
-          ns.byName.put(prefix.toString(), new Entry(d, List.copyOf(segs.subList(0, i + 1))));
-          child = d;
-        }
-        dir = (Dir) child; // NameMapping never splits a name through another name
-      }
       Node leaf = leaves.get(e.getKey());
       dir.put(segs.get(segs.size() - 1), leaf);
       ns.byName.put(e.getKey(), new Entry(leaf, segs));
     }
+    for (String name : kept) {
+      List<String> segs = NameMapping.segments(name, leaves.keySet());
+      ns.dirs(root, segs, segs.size());
+    }
+  }
+
+  /**
+   * The directory at the first {@code n} of {@code segs} below {@code root}, made where
+   * missing; {@code null} when a file is in the way (only a kept directory can meet one:
+   * NameMapping never splits a name through another name).
+   */
+  private Dir dirs(Dir root, List<String> segs, int n) {
+    Dir dir = root;
+    StringBuilder prefix = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      String seg = segs.get(i);
+      prefix.append(i == 0 ? "" : "/").append(NameMapping.decode(seg));
+      Node child = dir.children().get(seg);
+      if (child == null) {
+        Dir d = new Dir(root.tag(), false);
+        d.joinNameSpace(this, prefix.toString());
+        dir.put(seg, d);
+        byName.put(prefix.toString(), new Entry(d, List.copyOf(segs.subList(0, i + 1))));
+        child = d;
+      }
+      if (!(child instanceof Dir d)) {
+        return null;
+      }
+      dir = d;
+    }
+    return dir;
   }
 
   /** The entry named by {@code segments}, decoded and appended to {@code prefix}, or {@code null}. */

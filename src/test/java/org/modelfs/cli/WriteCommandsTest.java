@@ -270,7 +270,6 @@ class WriteCommandsTest {
     "rm MODEL                             | 2",
     "rm MODEL /params                     | 1",
     "rm MODEL /updater/layer0             | 1",
-    "rm MODEL /graph.json                 | 1",
     "meta                                 | 2",
     "meta get                             | 2",
     "meta wat MODEL                       | 2",

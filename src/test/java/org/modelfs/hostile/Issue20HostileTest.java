@@ -166,11 +166,13 @@ public class Issue20HostileTest {
 
   /**
    * Item 1b: /graph replaced by a FlatGraph without trainingConfig while the updater state
-   * stays. FAILS TODAY: accepted; the committed fb has updater state and no training config
-   * (DL4J: NPE).
+   * stays. Was: accepted, and the committed fb had updater state and no training config (DL4J:
+   * NPE). Now the training configuration lives in training.json alone (docs/FILESYSTEM.md §3):
+   * the graph file shows none, and a graph written without one leaves training.json as it is —
+   * the commit keeps both, as DL4J needs. A graph that carries a different one is refused.
    */
   @Test
-  void item1b_aGraphWithoutTrainingConfigIsRefusedWhileUpdaterStateRemains() throws Exception {
+  void item1b_aGraphWithoutTrainingConfigKeepsTrainingJson() throws Exception {
     Problems pr = new Problems();
     Path bare = example("1b-bare");
     try (FileSystem fs = ModelFileSystems.open(bare)) {
@@ -183,13 +185,13 @@ public class Issue20HostileTest {
       graph = Files.readAllBytes(fs.getPath("/graph"));
     }
     Path m = example("1b");
-    refused(pr, "write /graph without training config", m, commitOf(m, fs -> Files.write(fs.getPath("/graph"), graph)));
-    // with the updater state gone too, the same graph is fine
-    Path ok = example("1b-ok");
-    pr.check("graph without training config, updater state deleted: accepted", () -> commitOf(ok, fs -> {
-      deleteUpdaterState(fs);
-      Files.write(fs.getPath("/graph"), graph);
-    }).execute());
+    String training = read(m, "/training.json");
+    pr.check("write /graph without training config: accepted, training.json kept", () -> {
+      commitOf(m, fs -> Files.write(fs.getPath("/graph"), graph)).execute();
+      if (!training.equals(read(m, "/training.json"))) {
+        throw new AssertionError("training.json changed");
+      }
+    });
     pr.assertNone();
   }
 

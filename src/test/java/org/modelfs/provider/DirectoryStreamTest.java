@@ -72,9 +72,9 @@ class DirectoryStreamTest {
 
   static Stream<Arguments> listings() {
     return Stream.of(
-        Arguments.of("/", "*", Set.of("/tags", "/graph", "/graph.json", "/params", "/updater", "/training.json",
-            "/metadata")),
-        Arguments.of("/", "*.json", Set.of("/graph.json", "/training.json")),
+        // the root lists tags/ only; its aliases resolve without being listed (docs/FILESYSTEM.md §1)
+        Arguments.of("/", "*", Set.of("/tags")),
+        Arguments.of("/", "*.json", Set.of()),
         Arguments.of("/tags/default", "*.json", Set.of("/tags/default/graph.json", "/tags/default/training.json")),
         Arguments.of("/tags/DEFAULT", "graph*", Set.of("/tags/DEFAULT/graph", "/tags/DEFAULT/graph.json")),
         Arguments.of("/params", "*", Set.of("/params/&MyParam*", "/params/const", "/params/layer0", "/params/layer1",
@@ -109,9 +109,9 @@ class DirectoryStreamTest {
       seen.add(p);
       return Files.isRegularFile(p);
     };
-    assertEquals(Set.of("/graph", "/graph.json", "/training.json"),
-        list(Files.newDirectoryStream(mlp.getPath("/"), filesOnly)));
-    assertEquals(7, seen.size());
+    assertEquals(Set.of("/tags/default/graph", "/tags/default/graph.json", "/tags/default/training.json"),
+        list(Files.newDirectoryStream(mlp.getPath("/tags/default"), filesOnly)));
+    assertEquals(6, seen.size());
   }
 
   @Test
@@ -187,8 +187,8 @@ class DirectoryStreamTest {
             "/tags/default/updater/layer0/W", "/tags/default/updater/layer0/W/M", "/tags/default/updater/layer0/W/V",
             "/tags/default/updater/layer0/b", "/tags/default/updater/layer0/b/M", "/tags/default/updater/layer0/b/V")),
         Arguments.of("/params/layer0/W", 5, Set.of("/params/layer0/W")),
-        Arguments.of("/", 1, Set.of("/", "/tags", "/graph", "/graph.json", "/params", "/updater", "/training.json",
-            "/metadata")));
+        Arguments.of("/", 1, Set.of("/", "/tags")),
+        Arguments.of("/", 2, Set.of("/", "/tags", "/tags/default")));
   }
 
   @ParameterizedTest(name = "{0} depth {1}")
@@ -203,11 +203,11 @@ class DirectoryStreamTest {
   }
 
   @Test
-  void walkingTheWholeTreeVisitsTheAliasesAndTheTag() throws IOException {
+  void walkingTheWholeTreeVisitsEachFileOnce() throws IOException {
     try (Stream<Path> s = Files.walk(mlp.getPath("/"))) {
       List<Path> files = s.filter(Files::isRegularFile).toList();
-      // per copy (alias and tags/default): graph, graph.json, training.json, 6 params, M and V of 4 params
-      assertEquals(2 * (3 + 6 + 8), files.size(), files.toString());
+      // tags/default only: graph, graph.json, training.json, 6 params, M and V of 4 params
+      assertEquals(3 + 6 + 8, files.size(), files.toString());
     }
   }
 
@@ -273,8 +273,7 @@ class DirectoryStreamTest {
   @Test
   void aDirectoryStreamOfTheEmptyPathListsTheRoot() throws IOException {
     Set<String> fromEmpty = list(Files.newDirectoryStream(mlp.getPath("")));
-    assertEquals(7, fromEmpty.size(), fromEmpty.toString());
-    assertTrue(fromEmpty.contains("params"), fromEmpty.toString());
+    assertEquals(Set.of("tags"), fromEmpty);
   }
 
   @Test

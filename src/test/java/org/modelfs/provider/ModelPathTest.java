@@ -662,13 +662,14 @@ class ModelPathTest {
     }
   }
 
+  /** A root alias resolves to the newest tag's path, as a symbolic link would (docs/FILESYSTEM.md §1). */
   @ParameterizedTest(name = "''{0}''.toRealPath() = {1}")
   @CsvSource(delimiter = '|', textBlock = """
       /                               | /
       ''                              | /
-      params                          | /params
-      /params/layer0/../layer1/W      | /params/layer1/W
-      /./graph.json                   | /graph.json
+      params                          | /tags/default/params
+      /params/layer0/../layer1/W      | /tags/default/params/layer1/W
+      /./graph.json                   | /tags/default/graph.json
       /tags/default/params/&MyParam*  | /tags/default/params/&MyParam*
       /no/such/file                   | !NoSuchFileException
       params/..                       | /

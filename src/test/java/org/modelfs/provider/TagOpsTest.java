@@ -53,12 +53,17 @@ class TagOpsTest {
       original = TreeTsv.of(fs.getPath("/tags/default"));
       Files.createDirectory(fs.getPath("/tags/v2"));
       assertEquals(List.of("default", "v2"), names(fs.getPath("/tags")));
-      assertTrue(Files.isSameFile(fs.getPath("/params"), fs.getPath("/tags/v2/params")), "root aliases: newest tag");
-      assertEquals(List.of(), names(fs.getPath("/params")));
+      assertEquals(List.of(), names(fs.getPath("/tags/v2")), "a new tag is empty");
+      assertFalse(Files.exists(fs.getPath("/params")), "root aliases: the newest tag's entries");
       assertThrows(FileAlreadyExistsException.class, () -> Files.createDirectory(fs.getPath("/tags/V2")));
       assertThrows(FileSystemException.class, () -> Files.createDirectory(fs.getPath("/tags/-bad")));
 
-      Files.copy(fs.getPath("/tags/default/graph"), fs.getPath("/tags/v2/graph"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(fs.getPath("/tags/default/graph"), fs.getPath("/tags/v2/graph"));
+      assertFalse(Files.exists(fs.getPath("/tags/v2/graph.json")), "graph.json appears when it is written");
+      Files.copy(fs.getPath("/tags/default/graph.json"), fs.getPath("/tags/v2/graph.json"));
+      Files.createDirectory(fs.getPath("/tags/v2/metadata"));
+      Files.createDirectory(fs.getPath("/tags/v2/updater"));
+      assertTrue(Files.isSameFile(fs.getPath("/graph"), fs.getPath("/tags/v2/graph")), "root aliases: newest tag");
       try (Stream<Path> s = Files.walk(fs.getPath("/tags/default/params"))) {
         for (Path p : s.filter(Files::isRegularFile).toList()) {
           Path link = fs.getPath("/tags/v2/params").resolve(fs.getPath("/tags/default/params").relativize(p).toString());

@@ -290,9 +290,15 @@ class WriteCommitTest {
     }
     Path empty = tmp.resolve("empty.sdnb");
     try (FileSystem fs = ModelFileSystems.open(empty, Map.of("create", true))) {
-      assertTrue(Files.isDirectory(fs.getPath("/params")));
+      assertTrue(Files.isDirectory(fs.getPath("/tags/default")));
+      try (Stream<Path> s = Files.list(fs.getPath("/tags/default"))) {
+        assertEquals(0, s.count(), "a new tag is empty until something is written into it");
+      }
     }
     assertTrue(Files.size(empty) > 0, "closing writes the new, empty model");
+    try (FileSystem fs = ModelFileSystems.open(empty)) {
+      assertTrue(Files.isDirectory(fs.getPath("/params")), "a committed tag has params/, updater/, metadata/");
+    }
     assertThrows(IllegalArgumentException.class, () -> ModelFileSystems.open(tmp.resolve("x.bin"), Map.of("create", "true")));
   }
 

@@ -1,5 +1,7 @@
 package org.modelfs.format.fb;
 
+import java.util.Map;
+
 import com.google.flatbuffers.FlatBufferBuilder;
 import org.modelfs.format.ModelFormatException;
 
@@ -83,12 +85,12 @@ public final class FbCopy {
 
   /** Copies {@code src} (a table of {@code schema}) into {@code b}; returns its offset. */
   public static int table(FlatBufferBuilder b, FbTable src, Schema schema) throws ModelFormatException {
-    return table(b, src, schema, null, 0);
+    return table(b, src, schema, null, Map.of(), 0);
   }
 
   /** Copies a vector of tables; returns the vector's offset. */
   public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema) throws ModelFormatException {
-    return tableVector(b, v, schema, null, 0);
+    return tableVector(b, v, schema, null, Map.of(), 0);
   }
 
   /**
@@ -97,14 +99,31 @@ public final class FbCopy {
    */
   public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite)
       throws ModelFormatException {
-    return tableVector(b, v, schema, rewrite, 0);
+    return tableVector(b, v, schema, rewrite, Map.of(), 0);
+  }
+
+  /**
+   * Copies a vector of tables as {@link #tableVector(FlatBufferBuilder, FbVector, Schema,
+   * ArrayRewrite)} does, with each variable name in a {@code FlatNode.varControlDeps} replaced
+   * as {@code renames} says (stored name → new name).
+   */
+  public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite,
+      Map<String, String> renames) throws ModelFormatException {
+    return tableVector(b, v, schema, rewrite, renames, 0);
   }
 
   /** Copies a vector of strings; returns the vector's offset. */
   public static int stringVector(FlatBufferBuilder b, FbVector v) throws ModelFormatException {
+    return stringVector(b, v, Map.of());
+  }
+
+  /** Copies a vector of strings, each replaced as {@code renames} says; returns the vector's offset. */
+  public static int stringVector(FlatBufferBuilder b, FbVector v, Map<String, String> renames)
+      throws ModelFormatException {
     int[] offs = new int[v.length()];
     for (int i = 0; i < offs.length; i++) {
-      offs[i] = b.createString(v.getString(i));
+      String str = v.getString(i);
+      offs[i] = b.createString(renames.getOrDefault(str, str));
     }
     return offsetVector(b, offs);
   }
@@ -118,16 +137,16 @@ public final class FbCopy {
   }
 
   private static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite,
-      int depth) throws ModelFormatException {
+      Map<String, String> renames, int depth) throws ModelFormatException {
     int[] offs = new int[v.length()];
     for (int i = 0; i < offs.length; i++) {
-      offs[i] = table(b, v.getTable(i), schema, rewrite, depth + 1);
+      offs[i] = table(b, v.getTable(i), schema, rewrite, renames, depth + 1);
     }
     return offsetVector(b, offs);
   }
 
-  private static int table(FlatBufferBuilder b, FbTable src, Schema schema, ArrayRewrite rewrite, int depth)
-      throws ModelFormatException {
+  private static int table(FlatBufferBuilder b, FbTable src, Schema schema, ArrayRewrite rewrite,
+      Map<String, String> renames, int depth) throws ModelFormatException {
     if (depth > MAX_DEPTH) {
       throw src.buffer().error(src.position(), src.what(), "tables nested too deeply");
     }
@@ -147,9 +166,10 @@ public final class FbCopy {
       String name = schema.name + "." + s;
       switch (fd.kind()) {
         case STRING -> refs[s] = b.createString(src.getString(s, name));
-        case TABLE -> refs[s] = table(b, src.getTable(s, name), fd.table(), rewrite, depth + 1);
-        case VEC_TABLE -> refs[s] = tableVector(b, src.getVector(s, name, 4), fd.table(), rewrite, depth);
-        case VEC_STRING -> refs[s] = stringVector(b, src.getVector(s, name, 4));
+        case TABLE -> refs[s] = table(b, src.getTable(s, name), fd.table(), rewrite, renames, depth + 1);
+        case VEC_TABLE -> refs[s] = tableVector(b, src.getVector(s, name, 4), fd.table(), rewrite, renames, depth);
+        case VEC_STRING -> refs[s] = stringVector(b, src.getVector(s, name, 4),
+            schema == FLAT_NODE && s == GraphNames.N_VAR_CONTROL_DEPS ? renames : Map.of());
         case VEC1 -> refs[s] = b.createByteVector(src.getVector(s, name, 1).bytes());
         case VEC4, VEC8 -> refs[s] = scalarVector(b, src.getVector(s, name, width(fd.kind())), width(fd.kind()));
         default -> { }

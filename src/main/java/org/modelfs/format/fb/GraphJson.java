@@ -18,14 +18,14 @@ import org.modelfs.model.Variable;
  */
 public final class GraphJson {
   /** How a vector field is shown. */
-  private enum Kind { DOUBLES, LONGS, INTS, BOOLS, DTYPES, STRINGS }
+  private enum Kind { DOUBLES, LONGS, INTS, BOOLS, DTYPES, STRINGS, VAR_NAMES }
 
   /** A vector field of a table: its slot (docs/FORMATS.md §3), JSON key and element kind. */
   private record Field(int slot, String key, Kind kind) {
     int width() {
       return switch (kind) {
         case DOUBLES, LONGS -> 8;
-        case INTS, STRINGS -> 4;
+        case INTS, STRINGS, VAR_NAMES -> 4;
         case BOOLS, DTYPES -> 1;
       };
     }
@@ -34,14 +34,14 @@ public final class GraphJson {
   private static final Field[] VARIABLE_DEPS = {
     new Field(V_CONTROL_DEPS, "controlDeps", Kind.STRINGS),
     new Field(V_CONTROL_DEP_FOR_OP, "controlDepForOp", Kind.STRINGS),
-    new Field(V_CONTROL_DEPS_FOR_VAR, "controlDepsForVar", Kind.STRINGS)};
+    new Field(V_CONTROL_DEPS_FOR_VAR, "controlDepsForVar", Kind.VAR_NAMES)};
   private static final Field[] NODE_ARGS = {
     new Field(17, "outputTypes", Kind.DTYPES), new Field(8, "extraParams", Kind.DOUBLES),
     new Field(9, "extraInteger", Kind.LONGS), new Field(10, "extraBools", Kind.BOOLS),
     new Field(11, "dimensions", Kind.INTS), new Field(22, "extraTypes", Kind.DTYPES),
     new Field(23, "extraStrings", Kind.STRINGS)};
   private static final Field[] NODE_DEPS = {
-    new Field(19, "controlDeps", Kind.STRINGS), new Field(20, "varControlDeps", Kind.STRINGS),
+    new Field(19, "controlDeps", Kind.STRINGS), new Field(GraphNames.N_VAR_CONTROL_DEPS, "varControlDeps", Kind.VAR_NAMES),
     new Field(21, "controlDepFor", Kind.STRINGS)};
   private static final Field[] PROPERTY_VALUES = {
     new Field(1, "i", Kind.INTS), new Field(2, "l", Kind.LONGS), new Field(3, "d", Kind.DOUBLES),
@@ -67,6 +67,8 @@ public final class GraphJson {
   private final Convention convention;
   /** Variable name by its FlatVariable id (node id in the high half, output index in the low). */
   private final Map<Long, String> byId = new HashMap<>();
+  /** Variables renamed since the graph was read: stored name → shown name. */
+  private Map<String, String> renames = Map.of();
 
   private GraphJson(JsonOut out, Convention convention) {
     this.out = out;
@@ -92,8 +94,8 @@ public final class GraphJson {
   }
 
   private void graph(Tag tag, FbTable root) throws ModelFormatException {
+    renames = GraphNames.renames(tag, root);
     out.beginObject();
-    out.key("format").value(convention == null ? null : convention == Convention.LEGACY ? "legacy" : "sdnb");
     out.key("variables").beginArray(false);
     for (Variable v : tag.variables()) {
       variable(v, root);
@@ -124,7 +126,6 @@ public final class GraphJson {
     if (conf != null) {
       configuration(conf);
     }
-    out.key("trainingConfig").value(tag.trainingConfig() != null);
     out.endObject();
   }
 
@@ -266,7 +267,7 @@ public final class GraphJson {
   private void names(String key, FbVector v) throws ModelFormatException {
     out.key(key).beginArray(false);
     for (int i = 0; v != null && i < v.length(); i++) {
-      out.value(v.getString(i));
+      out.value(renames.getOrDefault(v.getString(i), v.getString(i)));
     }
     out.endArray();
   }
@@ -286,6 +287,7 @@ public final class GraphJson {
           case INTS -> out.value(v.getInt(i));
           case BOOLS -> out.value(v.getByte(i) != 0);
           case STRINGS -> out.value(v.getString(i));
+          case VAR_NAMES -> out.value(renames.getOrDefault(v.getString(i), v.getString(i)));
           case DTYPES -> {
             int code = v.getByte(i) & 0xff;
             DType d = DType.fromCode(code);

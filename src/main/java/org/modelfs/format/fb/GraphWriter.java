@@ -76,6 +76,8 @@ public final class GraphWriter {
   private final List<Blob> blobs = new ArrayList<>();
   private long tailCursor = 8;
   private long blobCursor;
+  /** Variables renamed since the source graph was read: stored name → new name. */
+  private Map<String, String> renames = Map.of();
 
   private GraphWriter(Mode mode, String file) {
     this.mode = mode;
@@ -98,6 +100,7 @@ public final class GraphWriter {
   private Built run(Tag tag, Set<String> names, Map<String, String> metadata) throws ModelFormatException {
     FbTable src = tag.graph() == null ? null : source(tag.graph());
     boolean weights = mode == Mode.SHARD_WEIGHTS;
+    renames = GraphNames.renames(tag, src);
 
     // Variables.
     List<Variable> vars = new ArrayList<>();
@@ -125,7 +128,7 @@ public final class GraphWriter {
     if (!weights) {
       FbVector n = src == null ? null : src.getVector(G_NODES, "nodes", 4);
       nodes = n == null ? FlatGraph.createNodesVector(b, new int[0])
-          : FbCopy.tableVector(b, n, FbCopy.FLAT_NODE, reencode(tag.graph().convention()));
+          : FbCopy.tableVector(b, n, FbCopy.FLAT_NODE, reencode(tag.graph().convention()), renames);
       FbVector o = src == null ? null : src.getVector(G_OUTPUTS, "outputs", 4);
       outputs = o == null ? FlatGraph.createOutputsVector(b, new int[0]) : FbCopy.tableVector(b, o, FbCopy.INT_PAIR);
       FbTable c = src == null ? null : src.getTable(G_CONFIGURATION, "configuration");
@@ -241,7 +244,8 @@ public final class GraphWriter {
     int[] deps = new int[3];
     for (int d = 0; d < 3; d++) {
       FbVector dv = orig == null ? null : orig.getVector(V_CONTROL_DEPS + d, "controlDeps", 4);
-      deps[d] = dv == null ? 0 : FbCopy.stringVector(b, dv);
+      // controlDepsForVar names variables; the other two name ops
+      deps[d] = dv == null ? 0 : FbCopy.stringVector(b, dv, V_CONTROL_DEPS + d == V_CONTROL_DEPS_FOR_VAR ? renames : Map.of());
     }
     int device = orig == null ? -1 : orig.getInt(V_DEVICE, -1);
     byte dtype = (byte) (v.dtype() == null ? (a == null ? 0 : a.dtype().code()) : v.dtype().code());
@@ -370,7 +374,7 @@ public final class GraphWriter {
   private int names(FbTable src, int slot, String what, List<String> fallback) throws ModelFormatException {
     FbVector v = src == null ? null : src.getVector(slot, what, 4);
     if (v != null) {
-      return FbCopy.stringVector(b, v);
+      return FbCopy.stringVector(b, v, renames);
     }
     if (fallback.isEmpty() && !legacy) {
       return 0; // SDNB leaves empty name lists absent

@@ -1,0 +1,187 @@
+package org.modelfs.provider;
+
+import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.Variable;
+import org.modelfs.tree.Dir;
+import org.modelfs.tree.FileNode;
+import org.modelfs.tree.ModelTree;
+import org.modelfs.tree.NameMapping;
+import org.modelfs.tree.TagOverlay;
+
+/**
+ * {@code Files.move} inside one tag's {@code params/}, {@code updater/} or {@code metadata/} as a
+ * rename (docs/FILESYSTEM.md §7.2): a parameter (or every parameter below a directory) keeps
+ * its array, its place in the graph — ops use it by id, so they follow — and its updater state,
+ * under the new name; an updater directory renames whose state it is; a metadata directory
+ * renames its keys. One journaled change: the commit makes all of it at once. Runs under the
+ * session's change lock.
+ */
+final class Renames {
+  private final ModelChanges changes;
+  private final ModelFileSystem fs;
+
+  Renames(ModelChanges changes) {
+    this.changes = changes;
+    this.fs = changes.fs();
+  }
+
+  /**
+   * Renames what {@code source} names to {@code target} when the move is a rename: both below
+   * the same area of one tag, and a parameter file or a directory. Returns {@code false} when
+   * the move is a copy and a delete instead: a file onto an existing file (its content is
+   * replaced and the target keeps its place in the graph), an updater or metadata file, or
+   * another tag or area.
+   */
+  boolean rename(ModelPath source, ModelPath target, boolean replace) throws IOException {
+    changes.lock();
+    try {
+      ModelTree.Found src = fs.find(source);
+      List<String> cs = src.canonical();
+      List<String> ct = fs.edits().aliased(target.toAbsolutePath().normalize().names());
+      if (cs.size() < 4 || ct.size() < 4 || !ct.get(0).equals(ModelTree.TAGS) || !ct.get(2).equals(cs.get(2))) {
+        return false;
+      }
+      ModelTree.Found tagDir = fs.lookup(fs.getPath("/" + ModelTree.TAGS, ct.get(1)));
+      String area = cs.get(2);
+      if (tagDir == null || !tagDir.canonical().get(1).equals(cs.get(1)) || !(area.equals(ModelTree.PARAMS)
+          || area.equals(ModelTree.UPDATER) || area.equals(ModelTree.METADATA))) {
+        return false;
+      }
+      boolean dir = src.node() instanceof Dir;
+      if (!dir && !area.equals(ModelTree.PARAMS)) {
+        return false;
+      }
+      ModelTree.Found existing = fs.lookup(target);
+      if (existing != null) {
+        if (existing.canonical().equals(cs)) {
+          return true; // onto itself
+        }
+        if (!replace) {
+          throw new FileAlreadyExistsException(target.toString());
+        }
+        if (existing.node() instanceof FileNode) {
+          if (!dir) {
+            return false;
+          }
+          throw new FileSystemException(source.toString(), target.toString(), "a directory cannot replace a file");
+        }
+        if (!((Dir) existing.node()).children().isEmpty()) {
+          throw new DirectoryNotEmptyException(target.toString());
+        }
+      }
+      changes.begin();
+      Target.checkParents(fs, target);
+      List<String> from = cs.subList(3, cs.size());
+      String oldName = NameMapping.name(from);
+      String newName = NameMapping.name(ct.subList(3, ct.size()));
+      if (dir && newName.startsWith(oldName + "/")) {
+        throw new FileSystemException(source.toString(), target.toString(), "a directory cannot move into itself");
+      }
+      Tag tag = changes.tag(cs.get(1), source.toString());
+      switch (area) {
+        case ModelTree.PARAMS -> {
+          List<String> arrays = new ArrayList<>();
+          for (Variable v : tag.variables()) {
+            if (v.array() != null) {
+              arrays.add(v.name());
+            }
+          }
+          Map<String, String> r = renames(arrays, from, dir, newName);
+          check(r, n -> tag.variable(n) != null, target, "a variable of the graph");
+          changes.apply(TagEdits.renamed(tag, r), moveKept(fs.overlay(tag.name()), area, from, oldName, newName, dir));
+        }
+        case ModelTree.UPDATER -> {
+          List<String> states = new ArrayList<>();
+          tag.updater().forEach(u -> states.add(u.paramName()));
+          Map<String, List<String>> canon = NameMapping.canonical(states);
+          for (List<String> segs : canon.values()) {
+            if (from.size() > segs.size() && from.subList(0, segs.size()).equals(segs)) {
+              throw new FileSystemException(source.toString(), target.toString(),
+                  "inside a parameter's updater state, move its files one by one");
+            }
+          }
+          Map<String, String> r = renames(states, from, true, newName);
+          check(r, n -> states.contains(n), target, "updater state");
+          List<UpdaterState> ups = new ArrayList<>();
+          for (UpdaterState u : tag.updater()) {
+            ups.add(new UpdaterState(r.getOrDefault(u.paramName(), u.paramName()), u.arrays()));
+          }
+          Tag t = new Tag(tag.name(), tag.graph(), tag.variables(), ups, tag.trainingConfig(), tag.metadata());
+          changes.apply(t, moveKept(fs.overlay(tag.name()), area, from, oldName, newName, true));
+        }
+        default -> {
+          Map<String, String> r = renames(tag.metadata().keySet(), from, true, newName);
+          check(r, n -> tag.metadata().containsKey(n), target, "a metadata key");
+          changes.apply(TagEdits.withMetadataRenamed(tag, r), moveKept(fs.overlay(tag.name()), area, from, oldName,
+              newName, true));
+        }
+      }
+      return true;
+    } finally {
+      changes.unlock();
+    }
+  }
+
+  /**
+   * Old name → new name for each of {@code names} at canonical segments {@code from} (a file)
+   * or below them ({@code dir}; a directory of updater state is itself one of the names).
+   */
+  private static Map<String, String> renames(Collection<String> names, List<String> from, boolean dir, String newName) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : NameMapping.canonical(names).entrySet()) {
+      List<String> segs = e.getValue();
+      boolean below = segs.size() >= from.size() && segs.subList(0, from.size()).equals(from);
+      if (below && (dir || segs.size() == from.size())) {
+        String rest = NameMapping.name(segs.subList(from.size(), segs.size()));
+        out.put(e.getKey(), rest.isEmpty() && segs.size() == from.size() ? newName : newName + "/" + rest);
+      }
+    }
+    return out;
+  }
+
+  /** Refuses a new name that {@code taken} says is in use by something not being renamed. */
+  private static void check(Map<String, String> renames, Function<String, Boolean> taken, ModelPath target, String what)
+      throws FileAlreadyExistsException {
+    for (String to : renames.values()) {
+      if (taken.apply(to) && !renames.containsKey(to)) {
+        throw new FileAlreadyExistsException(target.toString(), null, what + " is named '" + to + "'");
+      }
+    }
+  }
+
+  /**
+   * {@code o} with the kept directories at or below {@code oldName} moved to {@code newName},
+   * the directories that held the source kept, and (a directory) the target kept.
+   */
+  private static TagOverlay moveKept(TagOverlay o, String area, List<String> from, String oldName, String newName,
+      boolean dir) {
+    Set<String> kept = new HashSet<>();
+    for (String k : o.kept(area)) {
+      if (k.equals(oldName) || k.startsWith(oldName + "/")) {
+        kept.add(newName + k.substring(oldName.length()));
+      } else {
+        kept.add(k);
+      }
+    }
+    for (int j = 1; j < from.size(); j++) {
+      kept.add(NameMapping.name(from.subList(0, j)));
+    }
+    if (dir) {
+      kept.add(newName);
+    }
+    return o.withKept(area, kept).withArea(area, true);
+  }
+}
