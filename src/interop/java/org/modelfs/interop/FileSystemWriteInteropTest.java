@@ -63,7 +63,7 @@ class FileSystemWriteInteropTest {
   }
 
   /**
-   * Issue 5's scenario on the DL4J side: clone tag default to v2 (Files.copy of every file),
+   * Issue 5's scenario on the DL4J side: clone tag default to v2 (the JDK documentation's recursive copy),
    * change v2's layer0/W, commit as SDZ or zip-tags; converting the newest tag to fb gives DL4J v2's values.
    */
   @org.junit.jupiter.params.ParameterizedTest
@@ -75,13 +75,8 @@ class FileSystemWriteInteropTest {
     float[] newW;
     try (FileSystem fs = ModelFileSystems.open(fb, Map.of("format", format))) {
       Files.createDirectory(fs.getPath("/tags/v2"));
-      try (java.util.stream.Stream<Path> files = Files.walk(fs.getPath("/tags/default"))) {
-        for (Path f : files.filter(Files::isRegularFile).toList()) {
-          Path to = fs.getPath("/tags/v2").resolve(fs.getPath("/tags/default").relativize(f).toString());
-          // REPLACE_EXISTING: a new tag already shows graph and graph.json (issue 13: "a new tag is empty")
-          Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-      }
+      // the JDK documentation's no-clobber recursive copy: the new tag is empty (issue 13)
+      org.modelfs.testing.RecursiveCopy.copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
       newW = scaled(fs.getPath("/tags/v2/params/layer0/W"), 0.5f);
     }
     Files.move(fb, sdz);

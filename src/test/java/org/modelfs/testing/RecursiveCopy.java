@@ -1,37 +1,51 @@
 package org.modelfs.testing;
 
+import static java.nio.file.FileVisitResult.CONTINUE;
+
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
 
 /**
- * A recursive copy that replaces what exists (walkFileTree + {@code Files.copy(…,
- * REPLACE_EXISTING)}, like {@code cp -rf}) — NOT the JDK documentation's no-clobber copy. That
- * one still fails when its target is a new tag, because an empty tag already shows a
- * {@code graph} and a {@code graph.json}; issue 13 ("a new tag is empty") owns the fix, and the
- * tests that use this helper move to the documented form with it.
+ * The JDK documentation's recursive copy — the {@code java.nio.file.FileVisitor} Javadoc's "copy
+ * a file tree to a target location" example, verbatim: links followed, each directory made by
+ * {@code Files.copy(dir, targetdir)} (a {@code FileAlreadyExistsException} tolerated only when
+ * the target is a directory), each file by {@code Files.copy(file, target)} with no options, so
+ * nothing is replaced. Copying a tag into a new tag this way needs the new tag to be empty
+ * (issue 13, "a new tag is empty").
  */
 public final class RecursiveCopy {
   private RecursiveCopy() {}
 
-  /** Copies the tree below {@code from} to {@code to}, replacing files that exist. */
-  public static void copyTree(Path from, Path to) throws IOException {
-    Files.walkFileTree(from, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        Files.createDirectories(to.resolve(from.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
+  /** Copies the tree below {@code source} to {@code target} (one file system); never replaces a file. */
+  public static void copyTree(Path source, Path target) throws IOException {
+    Files.walkFileTree(source, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
+        new SimpleFileVisitor<Path>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+              throws IOException {
+            Path targetdir = target.resolve(source.relativize(dir));
+            try {
+              Files.copy(dir, targetdir);
+            } catch (FileAlreadyExistsException e) {
+              if (!Files.isDirectory(targetdir))
+                throw e;
+            }
+            return CONTINUE;
+          }
 
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.copy(file, to.resolve(from.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
-        return FileVisitResult.CONTINUE;
-      }
-    });
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
+              throws IOException {
+            Files.copy(file, target.resolve(source.relativize(file)));
+            return CONTINUE;
+          }
+        });
   }
 }
