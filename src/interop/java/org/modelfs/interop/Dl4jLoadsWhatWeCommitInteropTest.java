@@ -199,7 +199,8 @@ class Dl4jLoadsWhatWeCommitInteropTest {
    * scenario                                   DL4J M2.1 SameDiff.load(file, true)
    * rm /training.json (CLI and API)            NPE: "sd.trainingConfig" is null (getUpdater())
    * rm /training.json + every /updater file    loads
-   * /graph without trainingConfig, state kept  NPE: "sd.trainingConfig" is null
+   * /graph without trainingConfig, state kept  NPE: "sd.trainingConfig" is null (since issue 13:
+   *                                            training.json stays, and DL4J loads it)
    * hello                                      RuntimeException(JsonParseException: Unrecognized token 'hello')
    * hello, no updater state                    same: DL4J parses training.json even without state
    * {"updater":                                RuntimeException(JsonEOFException)
@@ -231,9 +232,11 @@ class Dl4jLoadsWhatWeCommitInteropTest {
       deleteUpdaterState(fs);
     }));
 
-    // 1b: a graph without training config, updater state kept
+    // 1b: a graph without training config, updater state kept. Since issue 13 the training
+    // configuration lives in training.json alone: such a graph leaves it in place, and DL4J loads
+    // the result with its updater state (docs/FILESYSTEM.md §7)
     byte[] bare = bareGraph();
-    refused(problems, run("1b /graph without training config", fs -> Files.write(fs.getPath("/graph"), bare)));
+    loads(problems, run("1b /graph without training config", fs -> Files.write(fs.getPath("/graph"), bare)));
 
     // 1c: training.json that DL4J cannot read
     for (Map.Entry<String, String> e : badTrainingJson().entrySet()) {

@@ -24,6 +24,17 @@ import org.modelfs.tree.ModelTree;
 final class CrossMountCopy {
   private CrossMountCopy() {}
 
+  /**
+   * Whether {@code a} is a flat (1-D) array of {@code old}'s dtype and byte size — a file of raw
+   * bytes, the "write a temporary file, move it over" idiom — copied onto the array
+   * {@code old}: then it is written as its bytes would be written into {@code old}, which keeps
+   * its shape and order (docs/FILESYSTEM.md §7.2).
+   */
+  private static boolean flatOnto(ArrayData a, ArrayData old) {
+    return old != null && a.shape().length == 1 && old.shape().length != 1 && a.dtype() == old.dtype()
+        && a.length() == old.length();
+  }
+
   /** Copies a file of a mounted model to another path of a mounted model, with its array attributes. */
   static void copy(ModelPath source, ModelPath target, boolean replace) throws IOException {
     ModelChanges changes = target.getFileSystem().changes();
@@ -65,7 +76,8 @@ final class CrossMountCopy {
     }
     List<FileAttribute<?>> attrs = new ArrayList<>();
     ArrayData a = ((FileNode) src.node()).array();
-    if (a != null) {
+    ArrayData old = dst != null && dst.node() instanceof FileNode f ? f.array() : null;
+    if (a != null && !flatOnto(a, old)) {
       attrs.add(org.modelfs.ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
       attrs.add(org.modelfs.ModelFileSystems.attribute("shape", a.shape()));
       attrs.add(org.modelfs.ModelFileSystems.attribute("order", String.valueOf(a.order())));

@@ -101,7 +101,21 @@ final class Renames {
           }
           Map<String, String> r = renames(arrays, from, dir, newName);
           check(r, n -> tag.variable(n) != null, target, "a variable of the graph");
-          changes.apply(TagEdits.renamed(tag, r), moveKept(fs.overlay(tag.name()), area, from, oldName, newName, dir));
+          TagOverlay o = moveKept(fs.overlay(tag.name()), area, from, oldName, newName, dir);
+          // the updater state moves along; the directories that held it stay, as the source's do
+          Set<String> keptState = new HashSet<>(o.kept(ModelTree.UPDATER));
+          for (UpdaterState u : tag.updater()) {
+            if (r.containsKey(u.paramName())) {
+              String[] parts = u.paramName().split("/", -1);
+              for (int j = 1; j < parts.length; j++) {
+                String prefix = String.join("/", java.util.Arrays.asList(parts).subList(0, j));
+                if (!prefix.equals(oldName) && !prefix.startsWith(oldName + "/")) {
+                  keptState.add(prefix);
+                }
+              }
+            }
+          }
+          changes.apply(TagEdits.renamed(tag, r), o.withKept(ModelTree.UPDATER, keptState));
         }
         case ModelTree.UPDATER -> {
           List<String> states = new ArrayList<>();

@@ -6,8 +6,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A directory of the tree: its entries by canonical name, in listing order. Directories are
- * virtual — they exist while something lives below them.
+ * A directory of the tree: its entries by canonical name, in listing order. Below
+ * {@code params/}, {@code updater/} and {@code metadata/} a directory exists while a name lives
+ * below it or the session keeps it ({@link TagOverlay}).
  */
 public final class Dir implements Node {
   private final String tag;
