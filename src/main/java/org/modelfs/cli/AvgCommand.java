@@ -28,6 +28,20 @@ import org.modelfs.model.DType;
  */
 final class AvgCommand implements Command {
   @Override
+  public String summary() {
+    return "Average the floating-point parameters of several tags of a model into a new tag.";
+  }
+
+  @Override
+  public String help() {
+    return "The mean of every floating-point parameter of the tags A, B, … of MODEL is written as a new" + "\n"
+        + "newest tag NEW (checkpoint averaging), with the last tag's graph and metadata and no updater state." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs avg model.sdz --tags e1,e2,e3 --into avg";
+  }
+
+  @Override
   public String usage() {
     return "avg MODEL --tags A,B[,…] --into NEW   (NEW: mean parameters, the last tag's graph and metadata, no updater state)";
   }

@@ -12,6 +12,20 @@ import java.util.Set;
  */
 final class CatCommand implements Command {
   @Override
+  public String summary() {
+    return "Write one file of a model to stdout (raw bytes).";
+  }
+
+  @Override
+  public String help() {
+    return "Arrays come out as little-endian elements in their stored order; graph.json, training.json" + "\n"
+        + "and metadata as UTF-8 text." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs cat model.fb /graph.json";
+  }
+
+  @Override
   public String usage() {
     return "cat MODEL PATH";
   }

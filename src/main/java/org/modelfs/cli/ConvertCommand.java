@@ -19,6 +19,20 @@ import org.modelfs.model.Model;
  */
 final class ConvertCommand implements Command {
   @Override
+  public String summary() {
+    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags).";
+  }
+
+  @Override
+  public String help() {
+    return "Reads MODEL and writes every tag it holds to OUT in the format OUT's name says, or --format." + "\n"
+        + "Options: --format F, --compression stored|deflate, --max-shard-bytes N, --drop-metadata." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs convert model.fb model.sdz";
+  }
+
+  @Override
   public String usage() {
     return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--drop-metadata]";

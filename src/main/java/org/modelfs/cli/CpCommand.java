@@ -27,6 +27,20 @@ import org.modelfs.model.DType;
  */
 final class CpCommand implements Command {
   @Override
+  public String summary() {
+    return "Copy a parameter between a model and a file on disk, or between two models.";
+  }
+
+  @Override
+  public String help() {
+    return "SRC and DST are files on disk or MODEL:PATH (a file in a model). Disk to model creates or replaces" + "\n"
+        + "a parameter (--dtype, --shape, --order set its attributes); model to disk writes its raw little-endian bytes." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs cp model.fb:/params/layer0/W w.bin";
+  }
+
+  @Override
   public String usage() {
     return "cp SRC DST [--dtype T] [--shape a,b,c] [--order c|f]";
   }

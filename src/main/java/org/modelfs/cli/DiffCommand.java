@@ -22,6 +22,20 @@ import org.modelfs.model.DType;
  */
 final class DiffCommand implements Command {
   @Override
+  public String summary() {
+    return "Compare two models or tags parameter by parameter.";
+  }
+
+  @Override
+  public String help() {
+    return "One line per parameter that differs (shape, dtype or values, with the largest difference);" + "\n"
+        + "--exit-code exits 1 when they differ." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs diff a.fb b.fb#default";
+  }
+
+  @Override
   public String usage() {
     return "diff A B [--exit-code]   (A, B: MODEL or MODEL#TAG)";
   }

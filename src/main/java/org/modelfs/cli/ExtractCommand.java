@@ -16,6 +16,19 @@ import org.modelfs.model.Tag;
  */
 final class ExtractCommand implements Command {
   @Override
+  public String summary() {
+    return "Write one tag of a model as a model of its own.";
+  }
+
+  @Override
+  public String help() {
+    return "Writes tag TAG of MODEL to OUT, in the format OUT's name says or --format." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs extract model.sdz best best.fb";
+  }
+
+  @Override
   public String usage() {
     return "extract MODEL TAG OUT [--format fb|sdnb|sdnb-sharded|sdz]";
   }

@@ -18,6 +18,20 @@ import org.modelfs.model.Variable;
  */
 final class InfoCommand implements Command {
   @Override
+  public String summary() {
+    return "Show a model's format, tags, and counts of parameters and bytes (reads the index only).";
+  }
+
+  @Override
+  public String help() {
+    return "Prints the container's format, its files, each tag with its numbers of parameters, updater" + "\n"
+        + "arrays and metadata keys, and the byte totals. Nothing but the index is read." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs info model.sdz";
+  }
+
+  @Override
   public String usage() {
     return "info MODEL";
   }

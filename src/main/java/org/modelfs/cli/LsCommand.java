@@ -12,6 +12,19 @@ import java.util.Set;
  */
 final class LsCommand implements Command {
   @Override
+  public String summary() {
+    return "List one directory of a model (or describe one file).";
+  }
+
+  @Override
+  public String help() {
+    return "One line per entry: name, size and, for arrays, kind, dtype, shape, order, storage." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs ls model.sdz /tags/default/params";
+  }
+
+  @Override
   public String usage() {
     return "ls MODEL PATH";
   }

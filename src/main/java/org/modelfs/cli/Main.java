@@ -35,11 +35,32 @@ public final class Main {
     System.exit(run(args, System.out, System.err));
   }
 
-  /** Runs one command; returns its exit code. */
+  /**
+   * Runs one command; returns its exit code. {@code modelfs help [COMMAND]}, {@code COMMAND
+   * --help}/{@code -h} and {@code --version} answer on stdout with 0.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
-      usage(args.length == 0 ? err : out);
-      return args.length == 0 ? USAGE : OK;
+    if (args.length == 0) {
+      usage(err);
+      return USAGE;
+    }
+    if (args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help") && args.length == 1) {
+      usage(out);
+      return OK;
+    }
+    if (args[0].equals("--version") || args[0].equals("version")) {
+      out.println("modelfs " + version());
+      return OK;
+    }
+    if (args[0].equals("help")) {
+      Command c = COMMANDS.get(args[1]);
+      if (c == null || args.length > 2) {
+        err.println("modelfs help: unknown command '" + String.join(" ", Arrays.asList(args).subList(1, args.length)) + "'");
+        usage(err);
+        return USAGE;
+      }
+      help(args[1], c, out);
+      return OK;
     }
     Command c = COMMANDS.get(args[0]);
     if (c == null) {
@@ -48,6 +69,10 @@ public final class Main {
       return USAGE;
     }
     List<String> rest = Arrays.asList(args).subList(1, args.length);
+    if (rest.contains("--help") || rest.contains("-h")) {
+      help(args[0], c, out);
+      return OK;
+    }
     try {
       return c.run(new Args(rest), out, err);
     } catch (Args.UsageException e) {
@@ -63,8 +88,38 @@ public final class Main {
     }
   }
 
+  /** The version this build was made as ({@code project.version}), or "unknown". */
+  static String version() {
+    try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+      if (in != null) {
+        java.util.Properties p = new java.util.Properties();
+        p.load(in);
+        String v = p.getProperty("version");
+        if (v != null && !v.startsWith("${")) {
+          return v;
+        }
+      }
+    } catch (java.io.IOException e) {
+      // reported as unknown below
+    }
+    return "unknown";
+  }
+
+  private static void help(String name, Command c, PrintStream out) {
+    out.println("usage: modelfs " + c.usage());
+    out.println();
+    out.println(c.summary());
+    out.println();
+    out.println(c.help());
+  }
+
   private static void usage(PrintStream s) {
-    s.println("usage: java -jar modelfs.jar <command> …");
-    COMMANDS.values().stream().map(Command::usage).sorted().forEach(u -> s.println("  " + u));
+    s.println("usage: modelfs <command> [arguments]   (java -jar modelfs.jar …)");
+    s.println();
+    s.println("commands:");
+    COMMANDS.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .forEach(e -> s.println(String.format(java.util.Locale.ROOT, "  %-9s %s", e.getKey(), e.getValue().summary())));
+    s.println();
+    s.println("modelfs help COMMAND (or COMMAND --help) shows its options and an example; modelfs --version");
   }
 }

@@ -17,6 +17,20 @@ import org.modelfs.tree.NameMapping;
  */
 final class MetaCommand implements Command {
   @Override
+  public String summary() {
+    return "Get, set or remove metadata keys of a model's newest tag.";
+  }
+
+  @Override
+  public String help() {
+    return "meta get MODEL (every key) | meta get MODEL KEY | meta set MODEL KEY VALUE | meta rm MODEL KEY." + "\n"
+        + "fb holds no metadata; use sdnb, sdz or zip-tags." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs meta set model.sdz author alice";
+  }
+
+  @Override
   public String usage() {
     return "meta get MODEL [KEY] | meta set MODEL KEY VALUE | meta rm MODEL KEY";
   }

@@ -13,6 +13,20 @@ import java.util.Set;
  */
 final class RmCommand implements Command {
   @Override
+  public String summary() {
+    return "Delete files or empty directories of a model and commit.";
+  }
+
+  @Override
+  public String help() {
+    return "Deletes each PATH in one change and commits it. A parameter that ops use is refused (the" + "\n"
+        + "message names them) unless the change also writes a new one." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs rm model.sdz /metadata/note";
+  }
+
+  @Override
   public String usage() {
     return "rm MODEL PATH...";
   }

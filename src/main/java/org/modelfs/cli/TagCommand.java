@@ -19,6 +19,20 @@ import java.util.Set;
  */
 final class TagCommand implements Command {
   @Override
+  public String summary() {
+    return "List, add (clone), remove or rename the tags of a model.";
+  }
+
+  @Override
+  public String help() {
+    return "tag list MODEL | tag add MODEL NAME [--from TAG] | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
+        + "fb and SDNB hold one tag; sdz and zip-tags hold any number." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs tag add model.sdz best";
+  }
+
+  @Override
   public String usage() {
     return "tag list MODEL | tag add MODEL NAME [--from TAG] | tag rm MODEL NAME | tag mv MODEL OLD NEW";
   }

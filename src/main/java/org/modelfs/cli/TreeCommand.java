@@ -15,6 +15,20 @@ import java.util.Set;
  */
 final class TreeCommand implements Command {
   @Override
+  public String summary() {
+    return "Print the tree of a mounted model below PATH (default /).";
+  }
+
+  @Override
+  public String help() {
+    return "Each file with its size and, for arrays, kind, dtype, shape, order and storage; at the root" + "\n"
+        + "the aliases of the newest tag are drawn after tags/." + "\n"
+        + "" + "\n"
+        + "example:" + "\n"
+        + "  modelfs tree model.fb /params";
+  }
+
+  @Override
   public String usage() {
     return "tree MODEL [PATH]";
   }
