@@ -4,7 +4,7 @@ import java.io.PrintStream;
 
 /** One verb of the command line. */
 interface Command {
-  /** Runs the command; returns the exit code ({@link Main#OK}, {@link Main#FAILED}, {@link Main#USAGE}). */
+  /** Runs the command; returns the exit code ({@link Main#OK}, {@link Main#PROBLEMS}, {@link Main#ERROR}, {@link Main#USAGE}). */
   int run(Args args, PrintStream out, PrintStream err) throws Exception;
 
   /** One line: the verb and its arguments. */

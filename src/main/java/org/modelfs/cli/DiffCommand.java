@@ -74,7 +74,7 @@ final class DiffCommand implements Command {
     }
     out.printf(Locale.ROOT, "%d changed, %d added, %d removed, %d identical%n", counts[0], counts[1], counts[2], counts[3]);
     boolean different = counts[0] + counts[1] + counts[2] > 0;
-    return p.flag("exit-code") && different ? Main.FAILED : Main.OK;
+    return p.flag("exit-code") && different ? Main.PROBLEMS : Main.OK;
   }
 
   /** Prints one line per array of {@code area} added to, removed from or changed between the two tags. */

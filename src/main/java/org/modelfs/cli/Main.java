@@ -7,13 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code modelfs} command line: dispatches to one command per verb. Exit codes: 0 ok,
- * 1 failed (the message goes to stderr), 2 usage error.
+ * The {@code modelfs} command line: dispatches to one command per verb. Exit codes, as diff(1)
+ * and git: 0 ok, 1 "differs" or "problems found" (diff, verify), 2 a usage mistake or an error
+ * (the message goes to stderr).
  */
 public final class Main {
   static final int OK = 0;
-  static final int FAILED = 1;
+  /** The answer is "they differ" / "problems were found" (not an error). */
+  static final int PROBLEMS = 1;
   static final int USAGE = 2;
+  /** The command could not do its work (the reason is on stderr). */
+  static final int ERROR = 2;
 
   private static final Map<String, Command> COMMANDS = Map.ofEntries(
       Map.entry("info", new InfoCommand()),
@@ -81,10 +85,10 @@ public final class Main {
       return USAGE;
     } catch (NoSuchFileException e) {
       err.println("modelfs " + args[0] + ": no such file: " + e.getMessage());
-      return FAILED;
+      return ERROR;
     } catch (Exception e) {
       err.println("modelfs " + args[0] + ": " + e.getMessage());
-      return FAILED;
+      return ERROR;
     }
   }
 
