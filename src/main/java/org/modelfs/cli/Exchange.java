@@ -1,0 +1,210 @@
+package org.modelfs.cli;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.modelfs.SamediffFileAttributes;
+import org.modelfs.container.Models;
+import org.modelfs.model.DType;
+import org.modelfs.model.Shapes;
+import org.modelfs.tree.NameMapping;
+
+/**
+ * What {@code export} and {@code import} share: the {@code MODEL[#TAG][:PATH]} argument, the
+ * arrays of a tag by variable name, the file format an argument names, and writing an output
+ * file whole or not at all.
+ */
+final class Exchange {
+  private Exchange() {}
+
+  /** The exchange formats, by file name or content. */
+  enum Format { NPY, SAFETENSORS }
+
+  /**
+   * A model, one of its tags ({@code null}: the newest) and a path in it ({@code null}: none).
+   */
+  record Ref(String model, String tag, String path) {
+    /**
+     * {@code MODEL}, {@code MODEL#TAG}, {@code MODEL:PATH} or {@code MODEL#TAG:PATH}: split at the
+     * first ':' whose left part names an existing model (or {@code MODEL#TAG} of one), as
+     * {@code cp} does.
+     */
+    static Ref parse(String arg) throws IOException {
+      Ref whole = modelAndTag(arg, null);
+      if (whole != null) {
+        return whole;
+      }
+      for (int i = arg.indexOf(':'); i >= 0; i = arg.indexOf(':', i + 1)) {
+        Ref r = i > 0 ? modelAndTag(arg.substring(0, i), arg.substring(i + 1)) : null;
+        if (r != null) {
+          return r;
+        }
+      }
+      throw new NoSuchFileException(arg, null, "no model file (expected MODEL, MODEL#TAG, MODEL:PATH or MODEL#TAG:PATH)");
+    }
+
+    private static Ref modelAndTag(String s, String path) throws IOException {
+      if (isModel(s)) {
+        return new Ref(s, null, path);
+      }
+      int hash = s.lastIndexOf('#');
+      if (hash > 0 && isModel(s.substring(0, hash))) {
+        return new Ref(s.substring(0, hash), s.substring(hash + 1), path);
+      }
+      return null;
+    }
+
+    private static boolean isModel(String s) throws IOException {
+      Path p = Path.of(s);
+      return Files.isRegularFile(p) || !Models.findShards(p).isEmpty();
+    }
+
+    /** {@code MODEL[#TAG]} as the user wrote it, for messages. */
+    String label() {
+      return model + (tag == null ? "" : "#" + tag);
+    }
+
+    /** The tag directory ({@code /tags/<tag>}, the newest when no tag was given). */
+    Path tagDir(FileSystem fs) throws IOException {
+      return tag == null ? TagArrays.newest(fs) : TagArrays.tag(fs, model, tag);
+    }
+
+    /**
+     * The array file {@code path} names: inside the tag when a tag was given (or {@code /tags/…}
+     * from the root); a path that starts with neither {@code params/}, {@code updater/} nor
+     * {@code tags/} is a parameter's name ({@code layer0/W} = {@code params/layer0/W}).
+     */
+    Path file(FileSystem fs) throws IOException {
+      String p = path;
+      while (p.startsWith("/")) {
+        p = p.substring(1);
+      }
+      String first = p.contains("/") ? p.substring(0, p.indexOf('/')) : p;
+      if (tag == null && first.equals("tags")) {
+        return fs.getPath("/" + p);
+      }
+      if (!first.equals(TagArrays.PARAMS) && !first.equals(TagArrays.UPDATER)) {
+        p = TagArrays.PARAMS + "/" + p;
+      }
+      return tag == null ? fs.getPath("/" + p) : tagDir(fs).resolve(p);
+    }
+  }
+
+  /** The format a file name ends with, or {@code null}. */
+  static Format byName(String file) {
+    String f = file.toLowerCase(Locale.ROOT);
+    return f.endsWith(".npy") ? Format.NPY : f.endsWith(".safetensors") ? Format.SAFETENSORS : null;
+  }
+
+  /** An array file of a tag: its variable name (or {@code updater/<param>/<key>}), path and attributes. */
+  record Array(String name, Path path, SamediffFileAttributes attrs) {
+    DType dtype() {
+      return DType.fromName(attrs.dtype());
+    }
+
+    long size() {
+      return attrs.size();
+    }
+
+    /**
+     * The shape to write into an exchange file: the array's, except an ND4J "empty" array of
+     * shape {@code []} (no bytes, but a shape of one element), which has no elements: {@code [0]}.
+     */
+    long[] exchangeShape() {
+      long[] s = attrs.shape();
+      DType t = dtype();
+      return attrs.size() == 0 && t.width() > 0 && Shapes.elementCount(s) != 0 ? new long[] {0} : s;
+    }
+
+    /** {@code FLOAT [2, 3]}. */
+    String describe() {
+      return attrs.dtype() + " " + java.util.Arrays.toString(attrs.shape());
+    }
+  }
+
+  /**
+   * The arrays below {@code tag/area} in listing order, by name: the variable name for
+   * {@code params}, {@code updater/<param>/<key>} for {@code updater}.
+   */
+  static Map<String, Array> arrays(Path tag, String area) throws IOException {
+    Map<String, Array> out = new LinkedHashMap<>();
+    Path dir = tag.resolve(area);
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+        SamediffFileAttributes a = Files.readAttributes(p, SamediffFileAttributes.class);
+        if (a.dtype() == null) {
+          continue;
+        }
+        String name = NameMapping.name(segments(dir.relativize(p)));
+        out.put(area.equals(TagArrays.UPDATER) ? TagArrays.UPDATER + "/" + name : name, new Array(name, p, a));
+      }
+    }
+    return out;
+  }
+
+  /** The metadata of a tag, key → value, in listing order. */
+  static Map<String, String> metadata(Path tag) throws IOException {
+    Map<String, String> out = new LinkedHashMap<>();
+    Path dir = tag.resolve("metadata");
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
+        out.put(NameMapping.name(segments(dir.relativize(p))), Files.readString(p));
+      }
+    }
+    return out;
+  }
+
+  static List<String> segments(Path relative) {
+    List<String> out = new ArrayList<>();
+    relative.forEach(n -> out.add(n.toString()));
+    return out;
+  }
+
+  /** Writes a file. */
+  @FunctionalInterface
+  interface Writer {
+    void write(FileChannel out) throws IOException;
+  }
+
+  /**
+   * Writes {@code out} whole or not at all: into a new hidden file beside it, renamed over it
+   * when complete; a failure deletes the partial file and leaves {@code out} as it was.
+   */
+  static void writeFile(Path out, Writer writer) throws IOException {
+    if (Files.isDirectory(out)) {
+      throw new java.nio.file.FileSystemException(out.toString(), null, "is a directory");
+    }
+    Path abs = out.toAbsolutePath();
+    if (abs.getParent() != null && !Files.isDirectory(abs.getParent())) {
+      throw new NoSuchFileException(out.toString(), null, "its directory does not exist");
+    }
+    Path tmp = abs.resolveSibling("." + abs.getFileName() + ".modelfs-" + UUID.randomUUID().toString().replace("-", "")
+        + ".tmp");
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        writer.write(ch);
+      }
+      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+}

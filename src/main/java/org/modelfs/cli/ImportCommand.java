@@ -1,0 +1,228 @@
+package org.modelfs.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.SamediffFileAttributes;
+import org.modelfs.exchange.Npy;
+import org.modelfs.exchange.Safetensors;
+import org.modelfs.model.Shapes;
+import org.modelfs.tree.NameMapping;
+
+/**
+ * {@code import IN.npy MODEL[#TAG]:PATH} (creates or replaces one array) and {@code import
+ * IN.safetensors MODEL[#TAG]} (replaces the tag's parameters of the same names): checked
+ * completely before anything is written, then streamed through the file system and committed
+ * once (docs/CLI.md, "export and import").
+ */
+final class ImportCommand implements Command {
+  private static final Set<StandardOpenOption> WRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+      StandardOpenOption.TRUNCATE_EXISTING);
+
+  @Override
+  public String summary() {
+    return "Import a NumPy .npy array, or a .safetensors file's tensors, into a model (one commit).";
+  }
+
+  @Override
+  public String usage() {
+    return "import IN.npy MODEL[#TAG]:PATH [--raw-bfloat16] | import IN.safetensors MODEL[#TAG] [--allow-new] [--with-updater] [--quiet]";
+  }
+
+  @Override
+  public String help() {
+    return "IN.npy creates or replaces the array at PATH (params/NAME, updater/NAME/KEY, or just NAME) with the" + "\n"
+        + "dtype, shape and order of its header (big-endian files are converted; --raw-bfloat16 reads '<u2' as" + "\n"
+        + "BFLOAT16 bit patterns). IN.safetensors replaces the tag's parameters of the same names (newest tag" + "\n"
+        + "without #TAG), keeping each parameter's order; any dtype or shape mismatch refuses the whole import," + "\n"
+        + "listed; parameters the file lacks are left alone; names the model lacks are refused unless --allow-new" + "\n"
+        + "(then added). --with-updater also reads updater/NAME/KEY tensors as updater state. The file type is" + "\n"
+        + "recognised by content. Everything is one commit; a refusal writes nothing. --quiet: no progress." + "\n"
+        + "" + "\n"
+        + "examples:" + "\n"
+        + "  modelfs import w.npy model.fb:layer0/W" + "\n"
+        + "  modelfs import weights.safetensors model.sdz#v2 --allow-new";
+  }
+
+  @Override
+  public int run(Args args, PrintStream out, PrintStream err) throws Exception {
+    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater", "quiet"));
+    p.expectPositionals(2);
+    Path in = Path.of(p.positional().get(0));
+    Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(1));
+    boolean quiet = p.flag("quiet");
+    try (FileChannel ch = FileChannel.open(in)) {
+      if (isNpy(ch)) {
+        if (p.flag("allow-new") || p.flag("with-updater")) {
+          throw new Args.UsageException("--allow-new and --with-updater apply to .safetensors");
+        }
+        if (ref.path() == null) {
+          throw new Args.UsageException("a .npy file holds one array: give MODEL[#TAG]:PATH, e.g. " + ref.model() + ":layer0/W");
+        }
+        npy(in, ch, ref, p.flag("raw-bfloat16"), quiet, err);
+      } else {
+        if (p.flag("raw-bfloat16")) {
+          throw new Args.UsageException("--raw-bfloat16 applies to .npy (safetensors has BF16)");
+        }
+        if (ref.path() != null) {
+          throw new Args.UsageException("a .safetensors file fills a tag: give MODEL or MODEL#TAG without :PATH");
+        }
+        safetensors(in, ch, ref, p.flag("allow-new"), p.flag("with-updater"), quiet, err);
+      }
+    }
+    return Main.OK;
+  }
+
+  /** Whether the file starts with NumPy's magic (anything else is read as safetensors). */
+  private static boolean isNpy(FileChannel ch) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(6);
+    while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
+      // short reads
+    }
+    return b.position() == 6 && b.get(0) == (byte) 0x93 && new String(b.array(), 1, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("NUMPY");
+  }
+
+  private static void npy(Path inPath, FileChannel in, Exchange.Ref ref, boolean rawBfloat16, boolean quiet,
+      PrintStream err) throws Exception {
+    Npy.Header h = Npy.readHeader(in, inPath.toString(), rawBfloat16);
+    Progress progress = Progress.start(err, "import", h.dataLength(), quiet);
+    CpCommand.edit(ref.model(), fs -> {
+      Path file = ref.file(fs);
+      String what = ref.label() + ":" + file;
+      checkArrayPath(fs, file, what);
+      if (Files.isDirectory(file)) {
+        throw new FileSystemException(what, null, "is a directory");
+      }
+      if (Files.exists(file)) {
+        SamediffFileAttributes a = Files.readAttributes(file, SamediffFileAttributes.class);
+        if (a.size() == 0 && h.dataLength() == 0 && h.dtype().nd4jName().equals(a.dtype())) {
+          return; // no elements onto no elements: nothing changes (keeps an ND4J empty array's shape [])
+        }
+      }
+      try (SeekableByteChannel out = Files.newByteChannel(file, WRITE,
+          ModelFileSystems.attribute("dtype", h.dtype().nd4jName()),
+          ModelFileSystems.attribute("shape", h.shape()),
+          ModelFileSystems.attribute("order", String.valueOf(h.order())))) {
+        Npy.copyData(in, h, out, progress::advance);
+      }
+    });
+    progress.done();
+  }
+
+  /** Refuses a path outside {@code params/} and {@code updater/} (metadata, graph.json, …). */
+  private static void checkArrayPath(FileSystem fs, Path file, String what) throws IOException {
+    Path abs = file.toAbsolutePath().normalize();
+    int area = abs.getNameCount() > 0 && abs.getName(0).toString().equals("tags") ? 2 : 0;
+    String first = abs.getNameCount() > area + 1 ? abs.getName(area).toString() : "";
+    if (!first.equals(TagArrays.PARAMS) && !first.equals(TagArrays.UPDATER)) {
+      throw new FileSystemException(what, null, "is not an array file; arrays live in params/ and updater/");
+    }
+  }
+
+  private static void safetensors(Path inPath, FileChannel in, Exchange.Ref ref, boolean allowNew, boolean withUpdater,
+      boolean quiet, PrintStream err) throws Exception {
+    String file = inPath.toString();
+    Safetensors.Header h = Safetensors.read(in, file);
+    long total = h.tensors().stream().mapToLong(Safetensors.Tensor::length).sum();
+    Progress progress = Progress.start(err, "import", total, quiet);
+    CpCommand.edit(ref.model(), fs -> {
+      Path tag = ref.tagDir(fs);
+      Map<String, Exchange.Array> params = Exchange.arrays(tag, TagArrays.PARAMS);
+      Map<String, Exchange.Array> updater = withUpdater ? Exchange.arrays(tag, TagArrays.UPDATER) : Map.of();
+      List<String> problems = new ArrayList<>();
+      Map<Safetensors.Tensor, Exchange.Array> matched = new LinkedHashMap<>();
+      List<Safetensors.Tensor> added = new ArrayList<>();
+      for (Safetensors.Tensor t : h.tensors()) {
+        boolean state = withUpdater && t.name().startsWith(TagArrays.UPDATER + "/");
+        Exchange.Array a = state ? updater.get(t.name()) : params.get(t.name());
+        String got = Safetensors.dtypeName(t.dtype()) + " " + Arrays.toString(t.shape());
+        if (a == null) {
+          if (state && newState(t.name()) == null) {
+            problems.add(t.name() + ": not updater/PARAM/KEY");
+          } else if (!allowNew) {
+            problems.add(t.name() + ": " + got + " is not in " + ref.label() + " (--allow-new adds it)");
+          } else {
+            added.add(t);
+          }
+        } else if (a.dtype() != t.dtype() || !sameShape(a, t)) {
+          problems.add(t.name() + ": the file has " + got + " (" + t.dtype() + "), the model " + a.describe());
+        } else {
+          matched.put(t, a);
+        }
+      }
+      if (!problems.isEmpty()) {
+        throw new FileSystemException(file, null, problems.size() + " tensor(s) do not fit tag "
+            + tag.getFileName() + " of " + ref.model() + "; nothing was imported:\n  " + String.join("\n  ", problems));
+      }
+      Set<String> names = new HashSet<>(params.keySet());
+      for (Safetensors.Tensor t : added) {
+        names.add(t.name());
+      }
+      for (Safetensors.Tensor t : h.tensors()) {
+        Exchange.Array a = matched.get(t);
+        if (a != null) {
+          if (t.length() == 0 && a.size() == 0) {
+            continue; // nothing to write; keeps an ND4J empty array's shape []
+          }
+          try (SeekableByteChannel out = Files.newByteChannel(a.path(), WRITE)) {
+            Safetensors.copyData(in, h, t, a.attrs().order().charAt(0), out, progress::advance);
+          }
+        } else {
+          Path path = newPath(tag, t.name(), withUpdater, names);
+          try (SeekableByteChannel out = Files.newByteChannel(path, WRITE,
+              ModelFileSystems.attribute("dtype", t.dtype().nd4jName()),
+              ModelFileSystems.attribute("shape", t.shape()),
+              ModelFileSystems.attribute("order", "c"))) {
+            Safetensors.copyData(in, h, t, 'c', out, progress::advance);
+          }
+        }
+      }
+    });
+    progress.done();
+  }
+
+  /** Same shape, or both without elements where the model's is an ND4J empty array ({@code []}, no bytes). */
+  private static boolean sameShape(Exchange.Array a, Safetensors.Tensor t) {
+    return Arrays.equals(a.attrs().shape(), t.shape())
+        || a.size() == 0 && Shapes.elementCount(t.shape()) == 0 && Arrays.equals(a.exchangeShape(), t.shape());
+  }
+
+  /** {@code [param, key]} of an {@code updater/<param>/<key>} name, or {@code null}. */
+  private static String[] newState(String name) {
+    String rest = name.substring(TagArrays.UPDATER.length() + 1);
+    int slash = rest.lastIndexOf('/');
+    return slash <= 0 || slash == rest.length() - 1 ? null : new String[] {rest.substring(0, slash), rest.substring(slash + 1)};
+  }
+
+  /** The path of a new array named {@code name} in {@code tag}, laid out as the tree lays out its names. */
+  private static Path newPath(Path tag, String name, boolean withUpdater, Set<String> paramNames) {
+    if (withUpdater && name.startsWith(TagArrays.UPDATER + "/")) {
+      String[] pk = newState(name);
+      Path p = tag.resolve(TagArrays.UPDATER);
+      for (String s : NameMapping.segments(pk[0], paramNames)) {
+        p = p.resolve(s);
+      }
+      return p.resolve(NameMapping.oneSegment(pk[1]));
+    }
+    Path p = tag.resolve(TagArrays.PARAMS);
+    for (String s : NameMapping.segments(name, paramNames)) {
+      p = p.resolve(s);
+    }
+    return p;
+  }
+}
