@@ -60,7 +60,8 @@ final class Exchange {
         return new Ref(s, null, path);
       }
       int hash = s.lastIndexOf('#');
-      if (hash > 0 && isModel(s.substring(0, hash))) {
+      // a tag name never holds ':' (docs/FILESYSTEM.md §1.1), so MODEL#TAG:PATH splits at the ':'
+      if (hash > 0 && s.substring(hash + 1).matches("[A-Za-z0-9][A-Za-z0-9._-]*") && isModel(s.substring(0, hash))) {
         return new Ref(s.substring(0, hash), s.substring(hash + 1), path);
       }
       return null;

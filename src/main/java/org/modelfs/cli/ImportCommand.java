@@ -10,6 +10,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -51,8 +52,9 @@ final class ImportCommand implements Command {
         + "BFLOAT16 bit patterns). IN.safetensors replaces the tag's parameters of the same names (newest tag" + "\n"
         + "without #TAG), keeping each parameter's order; any dtype or shape mismatch refuses the whole import," + "\n"
         + "listed; parameters the file lacks are left alone; names the model lacks are refused unless --allow-new" + "\n"
-        + "(then added). --with-updater also reads updater/NAME/KEY tensors as updater state. The file type is" + "\n"
-        + "recognised by content. Everything is one commit; a refusal writes nothing. --quiet: no progress." + "\n"
+        + "(then added). --with-updater also reads updater/NAME/KEY tensors as updater state. A file that starts" + "\n"
+        + "as .npy files do, or is named .npy, is read as .npy; any other as safetensors. Everything is one commit;" + "\n"
+        + "a refusal writes nothing. --quiet: no progress." + "\n"
         + "" + "\n"
         + "examples:" + "\n"
         + "  modelfs import w.npy model.fb:layer0/W" + "\n"
@@ -67,7 +69,7 @@ final class ImportCommand implements Command {
     Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(1));
     boolean quiet = p.flag("quiet");
     try (FileChannel ch = FileChannel.open(in)) {
-      if (isNpy(ch)) {
+      if (isNpy(ch) || Exchange.byName(in.toString()) == Exchange.Format.NPY) {
         if (p.flag("allow-new") || p.flag("with-updater")) {
           throw new Args.UsageException("--allow-new and --with-updater apply to .safetensors");
         }
@@ -88,7 +90,7 @@ final class ImportCommand implements Command {
     return Main.OK;
   }
 
-  /** Whether the file starts with NumPy's magic (anything else is read as safetensors). */
+  /** Whether the file starts with NumPy's magic (anything else not named .npy is read as safetensors). */
   private static boolean isNpy(FileChannel ch) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(6);
     while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
@@ -114,10 +116,14 @@ final class ImportCommand implements Command {
           return; // no elements onto no elements: nothing changes (keeps an ND4J empty array's shape [])
         }
       }
-      try (SeekableByteChannel out = Files.newByteChannel(file, WRITE,
+      List<FileAttribute<?>> attrs = new ArrayList<>(List.of(
           ModelFileSystems.attribute("dtype", h.dtype().nd4jName()),
-          ModelFileSystems.attribute("shape", h.shape()),
-          ModelFileSystems.attribute("order", String.valueOf(h.order())))) {
+          ModelFileSystems.attribute("shape", h.shape())));
+      if (!Npy.orderFree(h.shape())) {
+        // where c and f lay the array out alike, NumPy always says False: the array keeps its order
+        attrs.add(ModelFileSystems.attribute("order", String.valueOf(h.order())));
+      }
+      try (SeekableByteChannel out = Files.newByteChannel(file, WRITE, attrs.toArray(FileAttribute<?>[]::new))) {
         Npy.copyData(in, h, out, progress::advance);
       }
     });

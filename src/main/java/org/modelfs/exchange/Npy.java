@@ -23,7 +23,8 @@ import org.modelfs.model.Shapes;
  * Python dict literal {@code {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }} —
  * then the elements in C or Fortran order.
  *
- * <p>Headers are written byte for byte as NumPy 1.24 and later write them: keys sorted, values
+ * <p>Headers are written byte for byte as NumPy 1.24 and later write them ({@code np.save}): keys
+ * sorted, {@code fortran_order} True only where the order changes the layout, values
  * in Python's {@code repr}, 21 minus the digits of the growth axis' length spaces of room (the
  * first dimension, the last one for Fortran order; none for a scalar), then spaces and a newline
  * so that magic, length and header end on a multiple of 64 bytes; version 1.0 unless the header
@@ -92,10 +93,22 @@ public final class Npy {
     };
   }
 
-  /** The complete header NumPy writes for this array: magic, version, length, dict, padding, newline. */
+  /**
+   * Whether c and f order lay the array out alike: it has no elements, or at most one dimension
+   * longer than 1. NumPy calls such an array both C- and Fortran-contiguous and writes
+   * {@code 'fortran_order': False} for it.
+   */
+  public static boolean orderFree(long[] shape) {
+    return Shapes.elementCount(shape) == 0 || java.util.Arrays.stream(shape).filter(d -> d > 1).count() <= 1;
+  }
+
+  /**
+   * The complete header NumPy writes for this array: magic, version, length, dict, padding,
+   * newline. {@code fortran_order} is True for an f-ordered array unless {@link #orderFree}.
+   */
   public static byte[] header(DType t, long[] shape, char order, boolean rawBfloat16, String what)
       throws ExchangeException {
-    boolean fortran = order == 'f';
+    boolean fortran = order == 'f' && !orderFree(shape);
     StringBuilder h = new StringBuilder("{'descr': '").append(descr(t, rawBfloat16, what)).append("', 'fortran_order': ")
         .append(fortran ? "True" : "False").append(", 'shape': ").append(shapeRepr(shape)).append(", }");
     if (shape.length > 0) {

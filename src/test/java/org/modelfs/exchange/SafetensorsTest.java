@@ -25,65 +25,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.modelfs.format.JsonText;
 import org.modelfs.model.DType;
 import org.modelfs.model.Shapes;
 
 /**
- * safetensors: the header bytes (length, compact JSON, space padding to 8), files checked by a
- * reader written here from the format's specification (not {@link Safetensors#read}), round
+ * safetensors: the header bytes (length, compact JSON, space padding to 8), files checked by
+ * {@link SafetensorsSpec}, a reader written from the format's specification (not {@link Safetensors#read}), round
  * trips of every dtype in c and f order (f transposed to row-major), and bad files refused.
  */
 class SafetensorsTest {
   @TempDir Path tmp;
-
-  /** What the specification says a file holds: tensors by name, each dtype, shape and row-major bytes. */
-  record SpecTensor(String dtype, List<Long> shape, byte[] data) {}
-
-  /**
-   * A reader from the specification: 8 bytes little-endian unsigned N; N bytes of UTF-8 JSON (an
-   * object; {@code __metadata__} maps strings to strings; every other key a tensor with dtype,
-   * shape, data_offsets relative to the byte after the header); the tensors' bytes must fill the
-   * rest of the file exactly. JSON syntax is parsed by JsonText; everything else is checked here.
-   */
-  static Map<String, SpecTensor> specRead(byte[] file, Map<String, String> metadataOut) {
-    ByteBuffer b = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
-    long n = b.getLong();
-    assertEquals(0, (8 + n) % 8, "the data starts on a multiple of 8");
-    String json = new String(file, 8, (int) n, StandardCharsets.UTF_8);
-    assertTrue(json.startsWith("{"), json);
-    assertTrue(json.stripTrailing().endsWith("}"), json);
-    assertTrue(json.substring(json.stripTrailing().length()).chars().allMatch(c -> c == ' '), "padding is spaces");
-    Map<?, ?> top = (Map<?, ?>) JsonText.parse(json, 8, true);
-    Map<String, SpecTensor> out = new LinkedHashMap<>();
-    long dataLen = file.length - 8 - n;
-    long covered = 0;
-    Map<String, Integer> widths = Map.ofEntries(Map.entry("F64", 8), Map.entry("F32", 4), Map.entry("F16", 2),
-        Map.entry("BF16", 2), Map.entry("I64", 8), Map.entry("I32", 4), Map.entry("I16", 2), Map.entry("I8", 1),
-        Map.entry("U8", 1), Map.entry("U16", 2), Map.entry("U32", 4), Map.entry("U64", 8), Map.entry("BOOL", 1));
-    for (Map.Entry<?, ?> e : top.entrySet()) {
-      if (e.getKey().equals("__metadata__")) {
-        ((Map<?, ?>) e.getValue()).forEach((k, v) -> metadataOut.put((String) k, (String) v));
-        continue;
-      }
-      Map<?, ?> info = (Map<?, ?>) e.getValue();
-      String dtype = (String) info.get("dtype");
-      @SuppressWarnings("unchecked")
-      List<Long> shape = (List<Long>) info.get("shape");
-      List<?> off = (List<?>) info.get("data_offsets");
-      long begin = (Long) off.get(0);
-      long end = (Long) off.get(1);
-      long count = shape.stream().reduce(1L, (x, y) -> x * y);
-      assertEquals(count * widths.get(dtype), end - begin, e.getKey() + " size");
-      assertTrue(end <= dataLen, e.getKey() + " inside the data");
-      assertEquals(0, begin % widths.get(dtype), e.getKey() + " starts aligned to its element width");
-      covered += end - begin;
-      out.put((String) e.getKey(), new SpecTensor(dtype, shape,
-          Arrays.copyOfRange(file, (int) (8 + n + begin), (int) (8 + n + end))));
-    }
-    assertEquals(dataLen, covered, "the tensors fill the data exactly");
-    return out;
-  }
 
   @Test
   void headerBytesAreCompactJsonPaddedWithSpacesToEight() {
@@ -115,7 +66,7 @@ class SafetensorsTest {
           () -> FileChannel.open(src))), meta, "e", x -> { });
     }
     Map<String, String> gotMeta = new LinkedHashMap<>();
-    Map<String, SpecTensor> got = specRead(Files.readAllBytes(out), gotMeta);
+    Map<String, SafetensorsSpec.Tensor> got = SafetensorsSpec.read(Files.readAllBytes(out), gotMeta);
     assertEquals(meta, gotMeta);
     assertEquals(List.of("a\"b/ü\\c"), new ArrayList<>(got.keySet()));
     try (FileChannel in = FileChannel.open(out)) {
@@ -156,12 +107,12 @@ class SafetensorsTest {
       Safetensors.write(o, entries, Map.of("k", "v"), "all", x -> progress[0] += x);
     }
     Map<String, String> meta = new LinkedHashMap<>();
-    Map<String, SpecTensor> spec = specRead(Files.readAllBytes(out), meta);
+    Map<String, SafetensorsSpec.Tensor> spec = SafetensorsSpec.read(Files.readAllBytes(out), meta);
     assertEquals(Map.of("k", "v"), meta);
     assertEquals(rowMajor.keySet(), spec.keySet());
     long total = 0;
     for (Safetensors.Entry e : entries) {
-      SpecTensor s = spec.get(e.name());
+      SafetensorsSpec.Tensor s = spec.get(e.name());
       assertEquals(Safetensors.dtypeName(e.dtype()), s.dtype());
       assertEquals(Arrays.stream(e.shape()).boxed().toList(), s.shape());
       assertArrayEquals(rowMajor.get(e.name()), s.data(), e.name());
