@@ -36,6 +36,15 @@ class PackageCyclesTest {
   void codecsAndTheSharedLayerNeverReachUp() {
     noClasses().that().resideInAnyPackage("org.modelfs.format..", "org.modelfs.model..", "org.modelfs.io..")
         .should().dependOnClassesThat().resideInAnyPackage("org.modelfs.container..", "org.modelfs.store..",
+            "org.modelfs.tree..", "org.modelfs.provider..", "org.modelfs.cli..", "org.modelfs.exchange..")
+        .check(MAIN);
+  }
+
+  @Test
+  void theExchangeFormatsStandOnTheIndexAlone() {
+    // npy and safetensors codecs work on channels and DType; the CLI feeds them from the file system
+    noClasses().that().resideInAPackage("org.modelfs.exchange..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.modelfs.container..", "org.modelfs.store..",
             "org.modelfs.tree..", "org.modelfs.provider..", "org.modelfs.cli..")
         .check(MAIN);
   }

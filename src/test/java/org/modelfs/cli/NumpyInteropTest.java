@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -42,14 +43,19 @@ class NumpyInteropTest {
   private static String numpyVersion;
 
   @BeforeAll
-  static void needNumPy() {
+  static void findNumPy() {
     try {
       numpyVersion = python("import numpy; print(numpy.__version__)").strip();
     } catch (IOException | AssertionError e) {
       numpyVersion = null;
     }
+  }
+
+  /** Each test is reported skipped, with the reason, where NumPy is missing. */
+  @BeforeEach
+  void needNumPy() {
     Assumptions.assumeTrue(numpyVersion != null,
-        "python3 with NumPy is not installed (apt-get install python3-numpy): the NumPy cross-checks are skipped");
+        "python3 with NumPy is not installed (apt-get install python3-numpy): the NumPy cross-check is skipped");
   }
 
   /** Runs {@code python3 -c script args…} and returns its standard output; a failure is an assertion error. */
