@@ -49,7 +49,7 @@ final class ExportCommand implements Command {
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "with-updater", "quiet"));
+    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "with-updater"));
     p.expectPositionals(2);
     String target = p.positional().get(1);
     Exchange.Format format = Exchange.byName(target);
@@ -57,7 +57,6 @@ final class ExportCommand implements Command {
       throw new Args.UsageException("OUT must end in .npy (one array) or .safetensors (a tag): " + target);
     }
     Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(0));
-    boolean quiet = p.flag("quiet");
     if (format == Exchange.Format.NPY) {
       if (p.flag("with-updater")) {
         throw new Args.UsageException("--with-updater applies to .safetensors");
@@ -65,7 +64,7 @@ final class ExportCommand implements Command {
       if (ref.path() == null) {
         throw new Args.UsageException("a .npy file holds one array: give MODEL[#TAG]:PATH, e.g. " + ref.model() + ":layer0/W");
       }
-      npy(ref, Path.of(target), p.flag("raw-bfloat16"), quiet, err);
+      npy(ref, Path.of(target), p.flag("raw-bfloat16"), p);
     } else {
       if (p.flag("raw-bfloat16")) {
         throw new Args.UsageException("--raw-bfloat16 applies to .npy (safetensors has BF16)");
@@ -73,12 +72,12 @@ final class ExportCommand implements Command {
       if (ref.path() != null) {
         throw new Args.UsageException("a .safetensors file holds a whole tag: give MODEL or MODEL#TAG without :PATH");
       }
-      safetensors(ref, Path.of(target), p.flag("with-updater"), quiet, err);
+      safetensors(ref, Path.of(target), p.flag("with-updater"), p, err);
     }
     return Main.OK;
   }
 
-  private static void npy(Exchange.Ref ref, Path target, boolean rawBfloat16, boolean quiet, PrintStream err)
+  private static void npy(Exchange.Ref ref, Path target, boolean rawBfloat16, Args.Parsed p)
       throws Exception {
     try (FileSystem fs = Listing.mount(ref.model())) {
       Path file = ref.file(fs);
@@ -96,7 +95,7 @@ final class ExportCommand implements Command {
       Exchange.Array array = new Exchange.Array(file.toString(), file, a);
       DType t = array.dtype();
       Npy.header(t, array.exchangeShape(), a.order().charAt(0), rawBfloat16, what); // refusals before OUT is touched
-      Progress progress = Progress.start(err, "export", a.size(), quiet);
+      Progress progress = p.progress("export", a.size());
       Exchange.writeFile(target, out -> {
         try (FileChannel in = FileChannel.open(file)) {
           Npy.write(out, t, array.exchangeShape(), a.order().charAt(0), rawBfloat16, in, 0, in.size(), what,
@@ -107,7 +106,7 @@ final class ExportCommand implements Command {
     }
   }
 
-  private static void safetensors(Exchange.Ref ref, Path target, boolean withUpdater, boolean quiet, PrintStream err)
+  private static void safetensors(Exchange.Ref ref, Path target, boolean withUpdater, Args.Parsed p, PrintStream err)
       throws Exception {
     try (FileSystem fs = Listing.mount(ref.model())) {
       Path tag = ref.tagDir(fs);
@@ -135,7 +134,7 @@ final class ExportCommand implements Command {
         total += a.size();
       }
       Map<String, String> metadata = Exchange.metadata(tag);
-      Progress progress = Progress.start(err, "export", total, quiet);
+      Progress progress = p.progress("export", total);
       Exchange.writeFile(target, out -> Safetensors.write(out, entries, metadata, target.toString(), progress::advance));
       progress.done();
     }

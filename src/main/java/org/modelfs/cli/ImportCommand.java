@@ -63,11 +63,10 @@ final class ImportCommand implements Command {
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater", "quiet"));
+    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater"));
     p.expectPositionals(2);
     Path in = Path.of(p.positional().get(0));
     Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(1));
-    boolean quiet = p.flag("quiet");
     try (FileChannel ch = FileChannel.open(in)) {
       if (isNpy(ch) || Exchange.byName(in.toString()) == Exchange.Format.NPY) {
         if (p.flag("allow-new") || p.flag("with-updater")) {
@@ -76,7 +75,7 @@ final class ImportCommand implements Command {
         if (ref.path() == null) {
           throw new Args.UsageException("a .npy file holds one array: give MODEL[#TAG]:PATH, e.g. " + ref.model() + ":layer0/W");
         }
-        npy(in, ch, ref, p.flag("raw-bfloat16"), quiet, err);
+        npy(in, ch, ref, p.flag("raw-bfloat16"), p);
       } else {
         if (p.flag("raw-bfloat16")) {
           throw new Args.UsageException("--raw-bfloat16 applies to .npy (safetensors has BF16)");
@@ -84,7 +83,7 @@ final class ImportCommand implements Command {
         if (ref.path() != null) {
           throw new Args.UsageException("a .safetensors file fills a tag: give MODEL or MODEL#TAG without :PATH");
         }
-        safetensors(in, ch, ref, p.flag("allow-new"), p.flag("with-updater"), quiet, err);
+        safetensors(in, ch, ref, p.flag("allow-new"), p.flag("with-updater"), p);
       }
     }
     return Main.OK;
@@ -99,11 +98,11 @@ final class ImportCommand implements Command {
     return b.position() == 6 && b.get(0) == (byte) 0x93 && new String(b.array(), 1, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("NUMPY");
   }
 
-  private static void npy(Path inPath, FileChannel in, Exchange.Ref ref, boolean rawBfloat16, boolean quiet,
-      PrintStream err) throws Exception {
+  private static void npy(Path inPath, FileChannel in, Exchange.Ref ref, boolean rawBfloat16, Args.Parsed p)
+      throws Exception {
     Npy.Header h = Npy.readHeader(in, inPath.toString(), rawBfloat16);
-    Progress progress = Progress.start(err, "import", h.dataLength(), quiet);
-    CpCommand.edit(ref.model(), fs -> {
+    Progress progress = p.progress("import", h.dataLength());
+    CpCommand.edit(p.progress("commit", 0), ref.model(), fs -> {
       Path file = ref.file(fs);
       String what = ref.label() + ":" + file;
       checkArrayPath(fs, file, what);
@@ -141,12 +140,12 @@ final class ImportCommand implements Command {
   }
 
   private static void safetensors(Path inPath, FileChannel in, Exchange.Ref ref, boolean allowNew, boolean withUpdater,
-      boolean quiet, PrintStream err) throws Exception {
+      Args.Parsed p) throws Exception {
     String file = inPath.toString();
     Safetensors.Header h = Safetensors.read(in, file);
     long total = h.tensors().stream().mapToLong(Safetensors.Tensor::length).sum();
-    Progress progress = Progress.start(err, "import", total, quiet);
-    CpCommand.edit(ref.model(), fs -> {
+    Progress progress = p.progress("import", total);
+    CpCommand.edit(p.progress("commit", 0), ref.model(), fs -> {
       Path tag = ref.tagDir(fs);
       Map<String, Exchange.Array> params = Exchange.arrays(tag, TagArrays.PARAMS);
       Map<String, Exchange.Array> updater = withUpdater ? Exchange.arrays(tag, TagArrays.UPDATER) : Map.of();

@@ -191,7 +191,7 @@ final class Validation {
     long need = emptyOk ? 0 : Shapes.byteLength(a.shape(), a.dtype().width());
     if (need != a.length()) {
       out.add(path + ": holds " + a.length() + " bytes, but " + a.dtype() + Arrays.toString(a.shape())
-          + " needs " + need + " (set samediff:shape or samediff:dtype, or write the right bytes)");
+          + " needs " + need + " (give it the right shape or dtype, or write the right bytes)");
     }
   }
 }

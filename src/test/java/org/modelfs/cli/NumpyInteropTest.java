@@ -161,7 +161,7 @@ class NumpyInteropTest {
   }
 
   private Path model(String fixture, String name) throws IOException {
-    Path src = fixture.equals("mlp_adam.fb") ? Path.of("examples/mlp_adam.fb") : Fixtures.get(fixture);
+    Path src = Fixtures.get(fixture);
     Path out = tmp.resolve(name);
     if (name.endsWith(".fb")) {
       Files.copy(src, out);
