@@ -32,6 +32,9 @@ final class Exchange {
   /** The exchange formats, by file name or content. */
   enum Format { NPY, SAFETENSORS }
 
+  /** The entries of a tag that are files but never arrays: named as they are, so they are refused as such. */
+  static final java.util.Set<String> NOT_ARRAYS = java.util.Set.of("graph", "graph.json", "training.json", "metadata");
+
   /**
    * A model, one of its tags ({@code null}: the newest) and a path in it ({@code null}: none).
    */
@@ -84,8 +87,9 @@ final class Exchange {
 
     /**
      * The array file {@code path} names: inside the tag when a tag was given (or {@code /tags/…}
-     * from the root); a path that starts with neither {@code params/}, {@code updater/} nor
-     * {@code tags/} is a parameter's name ({@code layer0/W} = {@code params/layer0/W}).
+     * from the root); a path that starts with none of {@code params/}, {@code updater/},
+     * {@code tags/} or a tag's other entries ({@code graph.json}, {@code metadata/}, …) is a
+     * parameter's name ({@code layer0/W} = {@code params/layer0/W}).
      */
     Path file(FileSystem fs) throws IOException {
       String p = path;
@@ -96,7 +100,7 @@ final class Exchange {
       if (tag == null && first.equals("tags")) {
         return fs.getPath("/" + p);
       }
-      if (!first.equals(TagArrays.PARAMS) && !first.equals(TagArrays.UPDATER)) {
+      if (!first.equals(TagArrays.PARAMS) && !first.equals(TagArrays.UPDATER) && !NOT_ARRAYS.contains(first)) {
         p = TagArrays.PARAMS + "/" + p;
       }
       return tag == null ? fs.getPath("/" + p) : tagDir(fs).resolve(p);

@@ -90,7 +90,7 @@ final class ExportCommand implements Command {
       }
       SamediffFileAttributes a = Files.readAttributes(file, SamediffFileAttributes.class);
       if (a.dtype() == null) {
-        throw new FileSystemException(what, null, "is not an array (export params/… or updater/…/…)");
+        throw new FileSystemException(what, null, "is not an array (arrays are params/… and updater/…/…)");
       }
       Exchange.Array array = new Exchange.Array(file.toString(), file, a);
       DType t = array.dtype();

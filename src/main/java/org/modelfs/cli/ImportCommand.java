@@ -157,7 +157,10 @@ final class ImportCommand implements Command {
         Exchange.Array a = state ? updater.get(t.name()) : params.get(t.name());
         String got = Safetensors.dtypeName(t.dtype()) + " " + Arrays.toString(t.shape());
         if (a == null) {
-          if (state && newState(t.name()) == null) {
+          if (!withUpdater && t.name().startsWith(TagArrays.UPDATER + "/")) {
+            problems.add(t.name() + ": " + got + " looks like updater state (export --with-updater names it so);"
+                + " give --with-updater to import it as such");
+          } else if (state && newState(t.name()) == null) {
             problems.add(t.name() + ": not updater/PARAM/KEY");
           } else if (!allowNew) {
             problems.add(t.name() + ": " + got + " is not in " + ref.label() + " (--allow-new adds it)");

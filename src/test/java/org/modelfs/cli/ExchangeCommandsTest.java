@@ -119,6 +119,12 @@ class ExchangeCommandsTest {
     Map<String, String> meta = new TreeMap<>();
     Map<String, SafetensorsSpec.Tensor> spec = SafetensorsSpec.read(Files.readAllBytes(st), meta);
     assertEquals(before.size(), spec.size(), spec.keySet().toString());
+    if (name.startsWith("mlp")) {
+      MainTest.Result r = run("import", st.toString(), model.toString(), "--allow-new");
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().contains("updater/layer0/W/M: F32 [4, 8] looks like updater state (export --with-updater"
+          + " names it so); give --with-updater to import it as such"), r.err());
+    }
     ok("import", st.toString(), model.toString(), "--with-updater", "--quiet");
     assertEquals(before, arrays(model));
   }
@@ -312,6 +318,7 @@ class ExchangeCommandsTest {
       {new String[] {"export", m + ":f32", tmp.resolve("x.safetensors").toString()}, "holds a whole tag"},
       {new String[] {"export", m + ":f32", out.toString(), "--with-updater"}, "--with-updater applies to .safetensors"},
       {new String[] {"export", m + ":nothing", out.toString()}, m + ":/params/nothing: no such array"},
+      {new String[] {"export", m + ":graph.json", out.toString()}, m + ":/graph.json: is not an array"},
       {new String[] {"export", m + ":params/my", out.toString()}, "is a directory"},
       {new String[] {"export", m + ":bf16", out.toString()}, m + ":/params/bf16: BFLOAT16 has no NumPy dtype"},
       {new String[] {"export", "nope.fb:f32", out.toString()}, "nope.fb:f32: no model file"},
