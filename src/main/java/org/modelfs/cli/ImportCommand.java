@@ -125,8 +125,8 @@ final class ImportCommand implements Command {
       try (SeekableByteChannel out = Files.newByteChannel(file, WRITE, attrs.toArray(FileAttribute<?>[]::new))) {
         Npy.copyData(in, h, out, progress::advance);
       }
+      progress.done(); // before the commit reports its own progress
     });
-    progress.done();
   }
 
   /** Refuses a path outside {@code params/} and {@code updater/} (metadata, graph.json, …). */
@@ -200,8 +200,8 @@ final class ImportCommand implements Command {
           }
         }
       }
+      progress.done(); // before the commit reports its own progress
     });
-    progress.done();
   }
 
   /** Same shape, or both without elements where the model's is an ND4J empty array ({@code []}, no bytes). */
