@@ -69,9 +69,15 @@ public final class Models {
     try {
       return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);
     } catch (ModelFormatException e) {
-      // no offset: nothing in such a file is a structure of ours (the reason stays as the cause)
-      throw new ModelFormatException(location, "model file", -1,
-          "not a SameDiff model (no SDNB or ZIP magic at its start, and no FlatGraph FlatBuffer)", e);
+      if (e.offset() < 0 || e.offset() >= src.size()) {
+        // the first 4 bytes, read as a FlatBuffer's root offset, point outside the file (a text
+        // file, say): the problem is at offset 0, not at the number they make
+        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no SDNB or ZIP magic at"
+            + " its start, and no FlatGraph FlatBuffer (" + (src.size() < 4 ? "only " + src.size() + " bytes"
+            : "the root offset it would start with points outside its " + src.size() + " bytes") + ")", e);
+      }
+      throw new ModelFormatException(location, "model file", e.offset(),
+          "not a SameDiff model: no SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
     }
   }
 

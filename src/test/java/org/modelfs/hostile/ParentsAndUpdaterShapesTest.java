@@ -57,7 +57,7 @@ class ParentsAndUpdaterShapesTest {
     int code = Main.run(new String[] {"cp", w.toString(), m + ":/params/layer0/W", "--shape", "2,16"},
         new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     String e = err.toString(StandardCharsets.UTF_8);
-    assertEquals(1, code, e);
+    assertEquals(2, code, e); // an error (docs/CLI.md: 2)
     assertTrue(e.contains("updater/layer0/W/M: shape [4, 8] differs from its parameter's [2, 16]")
         && e.contains("params/layer0/W"), e);
     assertArrayEquals(before, Files.readAllBytes(m), "the refused commit wrote nothing");
