@@ -48,10 +48,20 @@ public final class ModelFileSystems {
    * Mounts the model at {@code model} (any format, on any file system) with the options of
    * docs/FILESYSTEM.md §6.1 ({@code readOnly}, {@code format}, …). The file system is not
    * registered for {@code Path.of(URI)}; use {@code FileSystems.newFileSystem(uri(model), env)}
-   * for that.
+   * for that. A file that is not a model, or a directory, is an {@code IOException} (a
+   * {@code ModelFormatException} naming what was wrong).
    */
   public static FileSystem open(Path model, Map<String, ?> env) throws IOException {
-    return provider().newFileSystem(model, env);
+    try {
+      return provider().newFileSystem(model, env);
+    } catch (UnsupportedOperationException e) {
+      // FileSystems.newFileSystem needs "not mine" to be unchecked, so it can ask other
+      // providers; here ModelFS was asked for: a file that is no model is an IOException
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new java.nio.file.FileSystemException(model.toString(), null, e.getMessage());
+    }
   }
 
   /** The URI of the root of the model at {@code model}: {@code samediff:<model URI>!/}. */

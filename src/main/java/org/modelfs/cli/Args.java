@@ -18,13 +18,26 @@ final class Args {
   }
 
   private final List<String> raw;
+  private final java.io.PrintStream err;
 
   Args(List<String> raw) {
-    this.raw = raw;
+    this(raw, null);
   }
 
-  /** Parses against the allowed option names; {@code flags} take no value. */
+  /** {@code err} is where progress lines go ({@link Parsed#progress}); {@code null}: nowhere. */
+  Args(List<String> raw, java.io.PrintStream err) {
+    this.raw = raw;
+    this.err = err;
+  }
+
+  /**
+   * Parses against the allowed option names; {@code flags} take no value. {@code --quiet}
+   * (no progress lines) is allowed everywhere.
+   */
   Parsed parse(Set<String> options, Set<String> flags) throws UsageException {
+    Set<String> all = new java.util.HashSet<>(flags);
+    all.add("quiet");
+    flags = all;
     List<String> positional = new ArrayList<>();
     Map<String, String> values = new HashMap<>();
     for (int i = 0; i < raw.size(); i++) {
@@ -54,11 +67,16 @@ final class Args {
         positional.add(a);
       }
     }
-    return new Parsed(positional, values);
+    return new Parsed(positional, values, err);
   }
 
   /** The parsed arguments. */
-  record Parsed(List<String> positional, Map<String, String> options) {
+  record Parsed(List<String> positional, Map<String, String> options, java.io.PrintStream err) {
+    /** Progress of {@code what} on stderr, silent with {@code --quiet}; {@code total} bytes, 0 if unknown. */
+    Progress progress(String what, long total) {
+      return err == null ? Progress.NONE : Progress.start(err, what, total, flag("quiet"));
+    }
+
     String option(String name) {
       return options.get(name);
     }

@@ -69,7 +69,7 @@ final class AvgCommand implements Command {
       }
     }
     int[] averaged = new int[2]; // floating-point means, other arrays taken as they are
-    CpCommand.edit(model, fs -> average(fs, model, names, into, averaged));
+    CpCommand.edit(p.progress("commit", 0), model, fs -> average(fs, model, names, into, averaged));
     err.println("averaged " + averaged[0] + " floating-point parameter(s) of " + String.join(", ", names)
         + " into tag " + into + " (" + averaged[1] + " other array(s) equal in every tag, kept)");
     err.println("updater state is not averaged: tag " + into + " has none");

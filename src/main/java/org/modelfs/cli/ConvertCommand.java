@@ -35,7 +35,7 @@ final class ConvertCommand implements Command {
   @Override
   public String usage() {
     return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags] [--max-shard-bytes N]"
-        + " [--compression stored|deflate] [--drop-metadata]";
+        + " [--compression stored|deflate] [--drop-metadata] [--quiet]";
   }
 
   @Override
@@ -53,7 +53,10 @@ final class ConvertCommand implements Command {
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
       List<Path> written;
-      written = ModelFiles.writeTags(m.tags(), target, opts);
+      // the total is the array bytes: about the output's size when stored, unknown when deflated
+      Progress progress = p.progress("convert", opts.deflate() ? 0 : ModelFiles.arrayBytes(m.tags()));
+      written = ModelFiles.writeTags(m.tags(), target, opts, progress::at);
+      progress.done();
       for (Path w : written) {
         err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
       }

@@ -99,12 +99,17 @@ final class CpCommand implements Command {
       }
       return Main.OK;
     }
+    if (src.model() == null && src.path().equals("-")) {
+      // standard input, as cat(1) would read it
+      edit(p.progress("commit", 0), dst.model(), fs -> copy(System.in, Listing.inside(fs, dst.path()), attrs));
+      return Main.OK;
+    }
     if (src.model() != null && !sameModel(src.model(), dst.model())) {
       try (FileSystem from = Listing.mount(src.model())) {
-        edit(dst.model(), to -> copy(Listing.inside(from, src.path()), Listing.inside(to, dst.path()), attrs));
+        edit(p.progress("commit", 0), dst.model(), to -> copy(Listing.inside(from, src.path()), Listing.inside(to, dst.path()), attrs));
       }
     } else {
-      edit(dst.model(), fs -> copy(src.model() == null ? Path.of(src.path()) : Listing.inside(fs, src.path()),
+      edit(p.progress("commit", 0), dst.model(), fs -> copy(src.model() == null ? Path.of(src.path()) : Listing.inside(fs, src.path()),
           Listing.inside(fs, dst.path()), attrs));
     }
     return Main.OK;
@@ -178,6 +183,20 @@ final class CpCommand implements Command {
     }
   }
 
+  /** Writes standard input to {@code to} of a writable mount, then sets {@code attrs}. */
+  private static void copy(java.io.InputStream in, Path to, Map<String, Object> attrs) throws IOException {
+    if (Files.isDirectory(to)) {
+      throw new FileSystemException(to.toString(), null, "is a directory; name the file to write");
+    }
+    try (OutputStream o = Channels.newOutputStream(Files.newByteChannel(to, Set.of(StandardOpenOption.WRITE,
+        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)))) {
+      in.transferTo(o);
+    }
+    for (Map.Entry<String, Object> a : attrs.entrySet()) {
+      Files.setAttribute(to, "samediff:" + a.getKey(), a.getValue());
+    }
+  }
+
   /** Whether two model arguments are one model (its identity: every spelling, links resolved). */
   static boolean sameModel(String a, String b) throws IOException {
     return org.modelfs.store.ModelId.of(Path.of(a)).equals(org.modelfs.store.ModelId.of(Path.of(b)));
@@ -193,10 +212,20 @@ final class CpCommand implements Command {
    * or the commit fails, the changes are rolled back before the mount is closed, so the model
    * file stays as it was and the writer lock is released.
    */
-  static void edit(String model, Edit edit) throws IOException {
-    FileSystem fs = ModelFileSystems.open(Path.of(model));
+  static void edit(Progress progress, String model, Edit edit) throws IOException {
+    FileSystem fs = ModelFileSystems.open(Path.of(model), Map.of("progress", (java.util.function.LongConsumer) progress::at));
     try {
       edit.apply(fs);
+      try {
+        ((JournaledFileSystem) fs).commit();
+      } catch (org.modelfs.CommitRefusedException refused) {
+        // the CLI rolls back at once: say so, not "still pending"
+        FileSystemException e = new FileSystemException(model, null, "nothing was written: "
+            + String.join("; ", refused.problems()));
+        e.initCause(refused);
+        throw e;
+      }
+      progress.done();
       fs.close();
     } catch (IOException | RuntimeException e) {
       try {

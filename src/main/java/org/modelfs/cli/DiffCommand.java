@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -37,7 +40,7 @@ final class DiffCommand implements Command {
 
   @Override
   public String usage() {
-    return "diff A B [--exit-code]   (A, B: MODEL or MODEL#TAG)";
+    return "diff A B [--exit-code] [--json]   (A, B: MODEL or MODEL#TAG)";
   }
 
   /** A model file and one of its tags ({@code null}: the newest). */
@@ -58,10 +61,11 @@ final class DiffCommand implements Command {
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of("exit-code"));
+    Args.Parsed p = args.parse(Set.of(), Set.of("exit-code", "json"));
     p.expectPositionals(2);
     Ref a = Ref.parse(p.positional().get(0));
     Ref b = Ref.parse(p.positional().get(1));
+    List<Map<String, Object>> changes = new ArrayList<>();
     int[] counts = new int[4]; // changed, added, removed, identical
     try (FileSystem fa = Listing.mount(a.model());
         FileSystem own = CpCommand.sameModel(a.model(), b.model()) ? null : Listing.mount(b.model())) {
@@ -69,46 +73,98 @@ final class DiffCommand implements Command {
       Path ta = a.tagDir(fa);
       Path tb = b.tagDir(fb);
       for (String area : List.of(TagArrays.PARAMS, TagArrays.UPDATER)) {
-        compare(ta, tb, area, out, counts);
+        compare(ta, tb, area, changes, counts);
       }
     }
-    out.printf(Locale.ROOT, "%d changed, %d added, %d removed, %d identical%n", counts[0], counts[1], counts[2], counts[3]);
+    if (p.flag("json")) {
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("a", p.positional().get(0));
+      doc.put("b", p.positional().get(1));
+      doc.put("changes", changes);
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("changed", (long) counts[0]);
+      c.put("added", (long) counts[1]);
+      c.put("removed", (long) counts[2]);
+      c.put("identical", (long) counts[3]);
+      doc.put("counts", c);
+      out.print(Json.write(doc));
+    } else {
+      for (Map<String, Object> ch : changes) {
+        out.println(ch.remove(LINE));
+      }
+      out.printf(Locale.ROOT, "%d changed, %d added, %d removed, %d identical%n", counts[0], counts[1], counts[2], counts[3]);
+    }
+    changes.forEach(ch -> ch.remove(LINE));
     boolean different = counts[0] + counts[1] + counts[2] > 0;
     return p.flag("exit-code") && different ? Main.PROBLEMS : Main.OK;
   }
 
-  /** Prints one line per array of {@code area} added to, removed from or changed between the two tags. */
-  private static void compare(Path ta, Path tb, String area, PrintStream out, int[] counts) throws IOException {
+  /** The key under which each change keeps its text line (removed before JSON is written). */
+  private static final String LINE = "\0line";
+
+  /** One change: its JSON fields and its text line. */
+  private static Map<String, Object> change(String kind, String path, SamediffFileAttributes aa,
+      SamediffFileAttributes ab, String line) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("change", kind);
+    m.put("path", path);
+    m.put("a", aa == null ? null : attrs(aa));
+    m.put("b", ab == null ? null : attrs(ab));
+    m.put(LINE, line);
+    return m;
+  }
+
+  private static Map<String, Object> attrs(SamediffFileAttributes a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("dtype", a.dtype());
+    m.put("shape", Json.longs(a.shape()));
+    m.put("order", String.valueOf(a.order()));
+    m.put("size", a.size());
+    return m;
+  }
+
+  /** Adds one change per array of {@code area} added to, removed from or changed between the two tags. */
+  private static void compare(Path ta, Path tb, String area, List<Map<String, Object>> changes, int[] counts)
+      throws IOException {
     Set<String> matched = new HashSet<>();
     for (String rel : TagArrays.arrays(ta, area)) {
       Path pa = ta.resolve(rel);
       Path pb = TagArrays.find(tb, rel);
       SamediffFileAttributes aa = TagArrays.attributes(pa);
       if (pb == null) {
-        out.println("- " + rel + "  " + TagArrays.describe(aa));
+        changes.add(change("removed", rel, aa, null, "- " + rel + "  " + TagArrays.describe(aa)));
         counts[2]++;
         continue;
       }
       matched.add(TagArrays.canonical(tb, pb));
-      String change = change(pa, aa, pb, TagArrays.attributes(pb));
+      SamediffFileAttributes ab = TagArrays.attributes(pb);
+      Map<String, Object> extra = new LinkedHashMap<>();
+      String change = change(pa, aa, pb, ab, extra);
       if (change == null) {
         counts[3]++;
       } else {
-        out.println("~ " + rel + "  " + change);
+        Map<String, Object> c = change("changed", rel, aa, ab, "~ " + rel + "  " + change);
+        c.putAll(extra);
+        changes.add(c);
         counts[0]++;
       }
     }
     for (String rel : TagArrays.arrays(tb, area)) {
       if (!matched.contains(rel)) {
-        out.println("+ " + rel + "  " + TagArrays.describe(TagArrays.attributes(tb.resolve(rel))));
+        SamediffFileAttributes ab = TagArrays.attributes(tb.resolve(rel));
+        changes.add(change("added", rel, null, ab, "+ " + rel + "  " + TagArrays.describe(ab)));
         counts[1]++;
       }
     }
   }
 
-  /** How array {@code pa} became {@code pb}, or {@code null} when they are the same. */
-  private static String change(Path pa, SamediffFileAttributes aa, Path pb, SamediffFileAttributes ab)
-      throws IOException {
+  /**
+   * How array {@code pa} became {@code pb}, or {@code null} when they are the same; the numbers
+   * go into {@code extra} too ({@code maxAbsDifference}, {@code differingElements},
+   * {@code nanMismatches}).
+   */
+  private static String change(Path pa, SamediffFileAttributes aa, Path pb, SamediffFileAttributes ab,
+      Map<String, Object> extra) throws IOException {
     String da = TagArrays.describe(aa);
     String db = TagArrays.describe(ab);
     if (!da.equals(db)) {
@@ -130,9 +186,12 @@ final class DiffCommand implements Command {
       return da + "  content differs";
     }
     long n = aa.size() / t.width();
+    extra.put("differingElements", d.differing());
     if (!t.isFloatingPoint()) {
       return da + "  " + d.differing() + " of " + n + " elements differ";
     }
+    extra.put("maxAbsDifference", d.maxAbs());
+    extra.put("nanMismatches", d.nanMismatches());
     String s = da + "  max|Δ| " + number(d.maxAbs());
     return d.nanMismatches() == 0 ? s : s + "  (" + d.nanMismatches() + " NaN on one side only)";
   }

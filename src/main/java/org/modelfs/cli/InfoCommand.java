@@ -4,6 +4,9 @@ import org.modelfs.store.ModelFiles;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.model.ArrayData;
@@ -33,14 +36,18 @@ final class InfoCommand implements Command {
 
   @Override
   public String usage() {
-    return "info MODEL";
+    return "info MODEL [--json]";
   }
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of());
+    Args.Parsed p = args.parse(Set.of(), Set.of("json"));
     p.expectPositionals(1);
     try (Model m = ModelFiles.open(Path.of(p.positional().get(0)))) {
+      if (p.flag("json")) {
+        out.print(Json.write(json(m)));
+        return Main.OK;
+      }
       out.println("model:  " + m.location());
       out.println("format: " + m.format().token());
       out.print("tags:  ");
@@ -53,6 +60,56 @@ final class InfoCommand implements Command {
       }
     }
     return Main.OK;
+  }
+
+  /** The {@code --json} document (docs/CLI.md). */
+  private static Map<String, Object> json(Model m) {
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("model", m.location());
+    doc.put("format", m.format().token());
+    List<Object> tags = new ArrayList<>();
+    for (Tag t : m.tags()) {
+      Map<String, Object> tag = new LinkedHashMap<>();
+      tag.put("name", t.name());
+      tag.put("newest", t == m.newest());
+      tag.put("variables", (long) t.variables().size());
+      List<Object> arrays = new ArrayList<>();
+      long total = 0;
+      for (Variable v : t.variables()) {
+        if (v.array() != null) {
+          arrays.add(array(v.kind().name(), v.name(), null, v.array()));
+          total += v.array().length();
+        }
+      }
+      for (UpdaterState u : t.updater()) {
+        for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
+          arrays.add(array("UPDATER", u.paramName(), e.getKey(), e.getValue()));
+          total += e.getValue().length();
+        }
+      }
+      tag.put("arrays", arrays);
+      tag.put("arrayBytes", total);
+      tag.put("trainingConfig", t.trainingConfig() != null);
+      tag.put("metadata", new LinkedHashMap<String, Object>(t.metadata()));
+      tags.add(tag);
+    }
+    doc.put("tags", tags);
+    return doc;
+  }
+
+  private static Map<String, Object> array(String kind, String name, String key, ArrayData a) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", kind);
+    m.put("name", name);
+    if (key != null) {
+      m.put("key", key);
+    }
+    m.put("dtype", a.dtype().nd4jName());
+    m.put("shape", Json.longs(a.shape()));
+    m.put("order", String.valueOf(a.order()));
+    m.put("bytes", a.length());
+    m.put("stored", a.storage().label());
+    return m;
   }
 
   private static void print(Tag t, PrintStream out) {

@@ -39,17 +39,49 @@ final class Listing {
 
   /** {@code name/} for a directory; for a file its name, size, and the array it holds. */
   static String describe(Path p) throws IOException {
+    return describe(p, false);
+  }
+
+  /**
+   * {@code name/} for a directory; for a file its name, size ({@code bytes}: exact, else
+   * rounded to KiB, MiB, …), and the array it holds.
+   */
+  static String describe(Path p, boolean bytes) throws IOException {
     SamediffFileAttributes a = Files.readAttributes(p, SamediffFileAttributes.class);
     String name = p.getFileName() == null ? "/" : p.getFileName().toString();
     if (a.isDirectory()) {
       return name + "/";
     }
-    StringBuilder sb = new StringBuilder(name).append("  ").append(size(a.size()));
+    StringBuilder sb = new StringBuilder(name).append("  ").append(bytes ? a.size() + " B" : size(a.size()));
     if (a.dtype() != null) {
       sb.append("  ").append(a.kind()).append(' ').append(a.dtype()).append(' ')
           .append(Arrays.toString(a.shape())).append(' ').append(a.order()).append(' ').append(a.stored());
     }
     return sb.toString();
+  }
+
+  /**
+   * One entry for {@code --json} (docs/CLI.md): {@code name}, {@code path}, {@code type}
+   * ({@code "directory"} or {@code "file"}), {@code size} in bytes, and for arrays
+   * {@code kind}, {@code dtype}, {@code shape}, {@code order}, {@code stored}.
+   */
+  static Map<String, Object> entry(Path p) throws IOException {
+    SamediffFileAttributes a = Files.readAttributes(p, SamediffFileAttributes.class);
+    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    m.put("name", p.getFileName() == null ? "/" : p.getFileName().toString());
+    m.put("path", p.toString());
+    m.put("type", a.isDirectory() ? "directory" : "file");
+    if (!a.isDirectory()) {
+      m.put("size", a.size());
+    }
+    if (a.dtype() != null) {
+      m.put("kind", a.kind());
+      m.put("dtype", a.dtype());
+      m.put("shape", Json.longs(a.shape()));
+      m.put("order", String.valueOf(a.order()));
+      m.put("stored", a.stored());
+    }
+    return m;
   }
 
   static String size(long bytes) {

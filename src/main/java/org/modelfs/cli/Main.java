@@ -36,8 +36,36 @@ public final class Main {
 
   private Main() {}
 
+  /**
+   * Runs the command line. Output is UTF-8 whatever the locale, and arguments are read as UTF-8
+   * too: where the JVM decoded them with another charset (a {@code C}/POSIX locale turns every
+   * non-ASCII byte into U+FFFD before {@code main} runs), they are read again from the raw
+   * command line ({@code /proc/self/cmdline} on Linux), so a parameter named {@code ünï}
+   * survives {@code LANG=C} (docs/CLI.md).
+   */
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+        java.nio.charset.StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
+        java.nio.charset.StandardCharsets.UTF_8);
+    stderr = err;
+    int code = run(Utf8Args.of(args), out, err);
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** The process's standard error once {@link #main} made it UTF-8 (progress redraws only there). */
+  static volatile PrintStream stderr;
+
+  /** Whether the locale's charset can show {@code chars} (else the CLI draws ASCII). */
+  static boolean canShow(String chars) {
+    String enc = System.getProperty("native.encoding", System.getProperty("sun.jnu.encoding", "UTF-8"));
+    try {
+      return java.nio.charset.Charset.forName(enc).newEncoder().canEncode(chars);
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**
@@ -79,7 +107,7 @@ public final class Main {
       return OK;
     }
     try {
-      return c.run(new Args(rest), out, err);
+      return c.run(new Args(rest, err), out, err);
     } catch (Args.UsageException e) {
       err.println("modelfs " + args[0] + ": " + e.getMessage());
       err.println("usage: modelfs " + c.usage());

@@ -47,7 +47,11 @@ final class MetaCommand implements Command {
         }
         try (FileSystem fs = Listing.mount(a.get(1))) {
           if (a.size() == 3) {
-            out.println(Files.readString(file(fs, a.get(2)), StandardCharsets.UTF_8));
+            Path f = file(fs, a.get(2));
+            if (!Files.isRegularFile(f)) {
+              throw new java.nio.file.FileSystemException(a.get(1), null, "no metadata key '" + a.get(2) + "'");
+            }
+            out.println(Files.readString(f, StandardCharsets.UTF_8));
           } else {
             Path dir = fs.getPath("/metadata");
             try (Stream<Path> s = Files.walk(dir)) {
@@ -64,13 +68,18 @@ final class MetaCommand implements Command {
         if (a.size() != 4) {
           throw new Args.UsageException("expected set MODEL KEY VALUE");
         }
-        CpCommand.edit(a.get(1), fs -> Files.writeString(file(fs, a.get(2)), a.get(3), StandardCharsets.UTF_8));
+        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> Files.writeString(file(fs, a.get(2)), a.get(3), StandardCharsets.UTF_8));
       }
       case "rm" -> {
         if (a.size() != 3) {
           throw new Args.UsageException("expected rm MODEL KEY");
         }
-        CpCommand.edit(a.get(1), fs -> Files.delete(file(fs, a.get(2))));
+        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> {
+          if (!Files.isRegularFile(file(fs, a.get(2)))) {
+            throw new java.nio.file.FileSystemException(a.get(1), null, "no metadata key '" + a.get(2) + "'");
+          }
+          Files.delete(file(fs, a.get(2)));
+        });
       }
       default -> throw new Args.UsageException("expected get, set or rm");
     }

@@ -38,7 +38,9 @@ final class Progress {
     if (quiet) {
       return NONE;
     }
-    return new Progress(err, what, total, System.console() != null && err == System.err, System::nanoTime);
+    // a console means stdin and stdout are a terminal: then stderr most likely is one too
+    boolean terminal = System.console() != null && (err == System.err || err == Main.stderr);
+    return new Progress(err, what, total, terminal, System::nanoTime);
   }
 
   /** {@code bytes} more are done. */
@@ -52,6 +54,13 @@ final class Progress {
     if (now - lastPrint >= every) {
       lastPrint = now;
       print(now, false);
+    }
+  }
+
+  /** {@code bytes} are done in all (a listener of cumulative counts, e.g. a commit's). */
+  synchronized void at(long bytes) {
+    if (err != null && bytes > done) {
+      advance(bytes - done);
     }
   }
 

@@ -38,7 +38,7 @@ final class RmCommand implements Command {
       throw new Args.UsageException("expected MODEL and at least one PATH");
     }
     List<String> paths = p.positional().subList(1, p.positional().size());
-    CpCommand.edit(p.positional().get(0), fs -> {
+    CpCommand.edit(p.progress("commit", 0), p.positional().get(0), fs -> {
       for (String path : paths) {
         Path file = Listing.inside(fs, path);
         if (Files.isDirectory(file)) {

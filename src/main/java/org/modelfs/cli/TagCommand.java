@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,7 +26,8 @@ final class TagCommand implements Command {
 
   @Override
   public String help() {
-    return "tag list MODEL | tag add MODEL NAME [--from TAG] | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
+    return "tag list MODEL [--json] (oldest first: the last is the newest) | tag add MODEL NAME [--from TAG]" + "\n"
+        + "(a clone of the newest tag, or of TAG) | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
         + "fb and SDNB hold one tag; sdz and zip-tags hold any number." + "\n"
         + "" + "\n"
         + "example:" + "\n"
@@ -34,12 +36,12 @@ final class TagCommand implements Command {
 
   @Override
   public String usage() {
-    return "tag list MODEL | tag add MODEL NAME [--from TAG] | tag rm MODEL NAME | tag mv MODEL OLD NEW";
+    return "tag list MODEL [--json] | tag add MODEL NAME [--from TAG] | tag rm MODEL NAME | tag mv MODEL OLD NEW";
   }
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of("from"), Set.of());
+    Args.Parsed p = args.parse(Set.of("from"), Set.of("json"));
     List<String> a = p.positional();
     if (a.isEmpty()) {
       throw new Args.UsageException("expected list, add, rm or mv");
@@ -49,14 +51,25 @@ final class TagCommand implements Command {
         need(a, 2);
         try (FileSystem fs = Listing.mount(a.get(1))) {
           List<Path> tags = Listing.children(fs.getPath("/tags"));
-          for (int i = 0; i < tags.size(); i++) {
-            out.println(tags.get(i).getFileName() + (i == tags.size() - 1 ? "  (newest)" : ""));
+          if (p.flag("json")) {
+            List<Object> list = new java.util.ArrayList<>();
+            for (int i = 0; i < tags.size(); i++) {
+              Map<String, Object> t = new java.util.LinkedHashMap<>();
+              t.put("name", tags.get(i).getFileName().toString());
+              t.put("newest", i == tags.size() - 1);
+              list.add(t);
+            }
+            out.print(Json.write(Map.of("tags", list)));
+          } else {
+            for (Path t : tags) {
+              out.println(t.getFileName()); // oldest first: the last line is the newest tag
+            }
           }
         }
       }
       case "add" -> {
         need(a, 3);
-        CpCommand.edit(a.get(1), fs -> {
+        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> {
           List<Path> tags = Listing.children(fs.getPath("/tags"));
           Path from = p.option("from") != null ? fs.getPath("/tags", p.option("from")).toRealPath()
               : tags.get(tags.size() - 1);
@@ -67,11 +80,11 @@ final class TagCommand implements Command {
       }
       case "rm" -> {
         need(a, 3);
-        CpCommand.edit(a.get(1), fs -> Files.delete(fs.getPath("/tags", a.get(2)).toRealPath()));
+        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> Files.delete(fs.getPath("/tags", a.get(2)).toRealPath()));
       }
       case "mv" -> {
         need(a, 4);
-        CpCommand.edit(a.get(1), fs -> Files.move(fs.getPath("/tags", a.get(2)).toRealPath(), fs.getPath("/tags", a.get(3))));
+        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> Files.move(fs.getPath("/tags", a.get(2)).toRealPath(), fs.getPath("/tags", a.get(3))));
       }
       default -> throw new Args.UsageException("unknown tag command '" + a.get(0) + "'");
     }

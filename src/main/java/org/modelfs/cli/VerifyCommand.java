@@ -2,13 +2,17 @@ package org.modelfs.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.modelfs.verify.Problem;
 import org.modelfs.verify.Report;
 import org.modelfs.verify.Verifier;
 
 /**
- * {@code verify MODEL [--finite] [--json] [--quiet]}: checks a model completely and streaming
+ * {@code verify MODEL [--finite] [--json]}: checks a model completely and streaming
  * ({@link Verifier}); one line per problem, exit 1 if there is any (docs/CLI.md, "verify").
  */
 final class VerifyCommand implements Command {
@@ -22,7 +26,7 @@ final class VerifyCommand implements Command {
     return "Opens the model with every bounds check, reads every array to its end (UTF8 offsets too)," + "\n"
         + "recomputes the CRC-32 of every zip entry, checks that every shard is there, that every op" + "\n"
         + "input is a variable and that updater state has its parameter's shape. Streams through 1 MiB" + "\n"
-        + "buffers: a 2 GiB model verifies with -Xmx256m." + "\n"
+        + "buffers: a 2 GiB model verifies with -Xmx64m." + "\n"
         + "" + "\n"
         + "One line per problem on stdout, '<path>: <problem>'; exit 0 when there is none, 1 when there" + "\n"
         + "is any (a file that is not a model, or that the readers refuse, is a problem: exit 1), 2 on a" + "\n"
@@ -39,21 +43,21 @@ final class VerifyCommand implements Command {
 
   @Override
   public String usage() {
-    return "verify MODEL [--finite] [--json] [--quiet]";
+    return "verify MODEL [--finite] [--json]";
   }
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of("finite", "json", "quiet"));
+    Args.Parsed p = args.parse(Set.of(), Set.of("finite", "json"));
     p.expectPositionals(1);
     Report report;
     try (Verifier v = Verifier.open(Path.of(p.positional().get(0)), new Verifier.Options(p.flag("finite")))) {
-      Progress progress = Progress.start(err, "verify", v.totalBytes(), p.flag("quiet"));
+      Progress progress = p.progress("verify", v.totalBytes());
       report = v.run(progress::advance);
       progress.done();
     }
     if (p.flag("json")) {
-      out.println(json(report));
+      out.print(Json.write(json(report)));
     } else {
       for (Problem pr : report.problems()) {
         out.println(line(pr));
@@ -77,40 +81,20 @@ final class VerifyCommand implements Command {
     return sb.toString();
   }
 
-  /** The report as one JSON object (docs/CLI.md, "verify"). */
-  static String json(Report r) {
-    StringBuilder sb = new StringBuilder();
-    sb.append("{\"model\": ").append(quote(r.model())).append(", \"problems\": [");
-    for (int i = 0; i < r.problems().size(); i++) {
-      Problem pr = r.problems().get(i);
-      sb.append(i == 0 ? "" : ", ").append("{\"path\": ").append(quote(pr.path()))
-          .append(", \"message\": ").append(quote(pr.message())).append('}');
+  /** The report as one JSON value (docs/CLI.md, "verify"): keys in this order. */
+  static Map<String, Object> json(Report r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("model", r.model());
+    List<Map<String, Object>> problems = new ArrayList<>();
+    for (Problem pr : r.problems()) {
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("path", pr.path());
+      p.put("message", pr.message());
+      problems.add(p);
     }
-    return sb.append("], \"arrays\": ").append(r.arrays()).append(", \"bytes\": ").append(r.bytes()).append('}').toString();
-  }
-
-  /** A JSON string: quotes, backslashes and control characters escaped; lone surrogates as \\u escapes. */
-  static String quote(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          boolean pairedHigh = Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-          boolean pairedLow = Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-          if (c < 0x20 || c == 0x7F || Character.isSurrogate(c) && !pairedHigh && !pairedLow) {
-            sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    return sb.append('"').toString();
+    m.put("problems", problems);
+    m.put("arrays", r.arrays());
+    m.put("bytes", r.bytes());
+    return m;
   }
 }

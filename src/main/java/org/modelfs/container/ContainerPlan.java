@@ -25,6 +25,28 @@ public record ContainerPlan(List<Tag> tags, WriteOptions options, List<PlannedFi
     files = List.copyOf(files);
   }
 
+  /**
+   * The bytes of array data the plan writes (every parameter and updater array of every tag):
+   * about the size of the new container when it is stored uncompressed (what a progress line
+   * counts towards).
+   */
+  public long arrayBytes() {
+    long n = 0;
+    for (Tag t : tags) {
+      for (org.modelfs.model.Variable v : t.variables()) {
+        if (v.array() != null) {
+          n += v.array().length();
+        }
+      }
+      for (org.modelfs.model.UpdaterState u : t.updater()) {
+        for (org.modelfs.model.ArrayData a : u.arrays().values()) {
+          n += a.length();
+        }
+      }
+    }
+    return n;
+  }
+
   /** One file of the plan: its final name and how to write it. */
   public record PlannedFile(String name, Body body) {}
 

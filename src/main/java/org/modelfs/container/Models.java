@@ -69,8 +69,9 @@ public final class Models {
     try {
       return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);
     } catch (ModelFormatException e) {
-      throw new ModelFormatException(location, "model file", e.offset(),
-          "not a SameDiff model: no SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
+      // no offset: nothing in such a file is a structure of ours (the reason stays as the cause)
+      throw new ModelFormatException(location, "model file", -1,
+          "not a SameDiff model (no SDNB or ZIP magic at its start, and no FlatGraph FlatBuffer)", e);
     }
   }
 

@@ -4,7 +4,8 @@ import java.io.IOException;
 
 /**
  * A model file that cannot be read as what it claims to be: malformed, truncated or hostile
- * content. The message always names the file, the structure being read and the byte offset.
+ * content. The message always names the file and the structure being read, and the byte offset
+ * where there is one (a file that is no model at all has none: {@link #offset()} is -1).
  */
 public class ModelFormatException extends IOException {
   private static final long serialVersionUID = 1L;
@@ -19,7 +20,7 @@ public class ModelFormatException extends IOException {
 
   public ModelFormatException(
       String file, String structure, long offset, String problem, Throwable cause) {
-    super(file + ": " + structure + " at offset " + offset + ": " + problem, cause);
+    super(file + ": " + structure + (offset >= 0 ? " at offset " + offset : "") + ": " + problem, cause);
     this.file = file;
     this.structure = structure;
     this.offset = offset;
@@ -35,7 +36,7 @@ public class ModelFormatException extends IOException {
     return structure;
   }
 
-  /** Absolute byte offset in {@link #file()} where the problem was found. */
+  /** Absolute byte offset in {@link #file()} where the problem was found, or -1 when there is none. */
   public long offset() {
     return offset;
   }

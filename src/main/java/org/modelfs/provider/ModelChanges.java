@@ -193,12 +193,11 @@ final class ModelChanges {
         }
       }
       if (!problems.isEmpty()) {
-        throw new FileSystemException(fs.container(), null, "commit refused, nothing was written and the"
-            + " changes are still pending: " + String.join("; ", problems));
+        throw new org.modelfs.CommitRefusedException(fs.container(), problems, true);
       }
       begin();
       ContainerPlan plan = ModelWriter.plan(tags, backing.fileName(), wo);
-      backing.commit(lease, fs.generation(), plan);
+      backing.commit(lease, fs.generation(), plan, o.progress());
       // committed: from here on the pending changes are the model, whatever happens next
       dirty = false;
       Snapshot s;

@@ -3,6 +3,7 @@ package org.modelfs.provider;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import org.modelfs.model.ModelFormat;
 
 /**
@@ -15,10 +16,11 @@ import org.modelfs.model.ModelFormat;
  * @param deflate SDZ entries DEFLATED instead of STORED
  * @param maxShardBytes largest shard of a sharded SDNB, or 0 for the default
  * @param commitOnClose commit pending changes when the file system is closed
+ * @param progress told now and then how many bytes a commit has written, or {@code null}
  */
 record MountOptions(
     boolean create, ModelFormat format, boolean readOnly, boolean deflate, long maxShardBytes,
-    boolean commitOnClose) {
+    boolean commitOnClose, LongConsumer progress) {
 
   static final String CREATE = "create";
   static final String FORMAT = "format";
@@ -26,8 +28,9 @@ record MountOptions(
   static final String COMPRESSION = "compression";
   static final String MAX_SHARD_BYTES = "maxShardBytes";
   static final String COMMIT_ON_CLOSE = "commitOnClose";
+  static final String PROGRESS = "progress";
   private static final Set<String> KEYS =
-      Set.of(CREATE, FORMAT, READ_ONLY, COMPRESSION, MAX_SHARD_BYTES, COMMIT_ON_CLOSE);
+      Set.of(CREATE, FORMAT, READ_ONLY, COMPRESSION, MAX_SHARD_BYTES, COMMIT_ON_CLOSE, PROGRESS);
 
   static MountOptions parse(Map<String, ?> env) {
     if (env == null) {
@@ -36,7 +39,7 @@ record MountOptions(
     for (String key : env.keySet()) {
       if (!KEYS.contains(key)) {
         throw new IllegalArgumentException("unknown samediff file system option '" + key
-            + "'; known options: create, format, readOnly, compression, maxShardBytes, commitOnClose");
+            + "'; known options: create, format, readOnly, compression, maxShardBytes, commitOnClose, progress");
       }
     }
     boolean create = bool(env, CREATE, false);
@@ -74,7 +77,13 @@ record MountOptions(
         throw new IllegalArgumentException("option maxShardBytes: " + maxShard + " must be positive");
       }
     }
-    return new MountOptions(create, format, readOnly, deflate, maxShard, bool(env, COMMIT_ON_CLOSE, true));
+    Object pr = env.get(PROGRESS);
+    if (pr != null && !(pr instanceof LongConsumer)) {
+      throw new IllegalArgumentException("option progress: a java.util.function.LongConsumer (told the bytes a commit"
+          + " has written), not " + pr.getClass().getName());
+    }
+    return new MountOptions(create, format, readOnly, deflate, maxShard, bool(env, COMMIT_ON_CLOSE, true),
+        (LongConsumer) pr);
   }
 
   private static boolean bool(Map<String, ?> env, String key, boolean dflt) {

@@ -136,7 +136,7 @@ final class Validation {
   private static void check(List<String> out, String path, ArrayData a) throws IOException {
     String count = ArrayRules.byteCount(a);
     if (count != null) {
-      out.add(path + ": " + count + (a.dtype().width() == 0 ? "" : " (set samediff:shape or samediff:dtype, or write the right bytes)"));
+      out.add(path + ": " + count + (a.dtype().width() == 0 ? "" : " (give it the right shape or dtype, or write the right bytes)"));
     } else if (a.dtype().width() == 0 && a.storage() == ArrayData.Storage.JOURNAL && !a.bigEndian()) {
       String offsets;
       try {

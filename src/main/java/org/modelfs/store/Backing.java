@@ -44,7 +44,16 @@ public interface Backing {
    *
    * @throws ModelChangedException if another writer committed since {@code expected}
    */
-  void commit(Lease lease, Generation expected, ContainerPlan plan) throws IOException;
+  default void commit(Lease lease, Generation expected, ContainerPlan plan) throws IOException {
+    commit(lease, expected, plan, null);
+  }
+
+  /**
+   * {@link #commit(Lease, Generation, ContainerPlan)}, telling {@code progress} (may be
+   * {@code null}) how many bytes of the new container are written so far, now and then.
+   */
+  void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
+      throws IOException;
 
   /** A held writer lock; closing releases it. */
   interface Lease extends Closeable {

@@ -196,7 +196,8 @@ public final class LocalBacking implements Backing {
    * be, else at the next open.
    */
   @Override
-  public void commit(Lease lease, Generation expected, ContainerPlan plan) throws IOException {
+  public void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
+      throws IOException {
     ModelLock lock = own(lease);
     if (id.shardBase() != null) {
       Recovery.finishRecords(lock); // a commit of this writer that an interrupt stopped after its record
@@ -209,6 +210,7 @@ public final class LocalBacking implements Backing {
     List<Path> temps = new ArrayList<>();
     List<String> targets = new ArrayList<>();
     boolean recorded = false;
+    long written = 0;
     try {
       for (ContainerPlan.PlannedFile f : plan.files()) {
         if (!id.isModelFile(f.name())) {
@@ -217,7 +219,10 @@ public final class LocalBacking implements Backing {
         Path t = dir.resolve(SidecarNames.newTemp(f.name()));
         try (SeekableByteChannel ch = Durable.createNew(t)) {
           temps.add(t);
-          f.body().writeTo(ch, t.toString());
+          try (org.modelfs.io.WriteProgress p = org.modelfs.io.WriteProgress.start(ch, progress, written)) {
+            f.body().writeTo(ch, t.toString());
+          }
+          written += ch.size();
           Durable.force(ch);
         } catch (RuntimeException e) {
           FileSystemException refused = new FileSystemException(spelling.toString(), null, "commit refused: the "

@@ -43,12 +43,26 @@ public final class ModelFiles {
    * file and a shard set of its base replace each other). Returns the files of the new model.
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options) throws IOException {
+    return writeTags(tags, out, options, null);
+  }
+
+  /**
+   * {@link #writeTags(List, Path, WriteOptions)}, telling {@code progress} (may be {@code null})
+   * now and then how many bytes are written; {@link #arrayBytes} is about where it ends.
+   */
+  public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
+      java.util.function.LongConsumer progress) throws IOException {
     LocalBacking b = options.format() == ModelFormat.SHARDED_SDNB ? LocalBacking.ofShardSet(out) : LocalBacking.of(out);
     ContainerPlan plan = ModelWriter.plan(tags, b.fileName(), options);
     try (ModelLock lock = b.lock()) {
       b.recover(lock);
-      b.commit(lock, b.current(), plan);
+      b.commit(lock, b.current(), plan, progress);
     }
     return b.files();
+  }
+
+  /** The bytes of array data {@code tags} hold: about the size of the model they make, stored uncompressed. */
+  public static long arrayBytes(List<Tag> tags) {
+    return new ContainerPlan(tags, WriteOptions.of(ModelFormat.SDNB), List.of()).arrayBytes();
   }
 }

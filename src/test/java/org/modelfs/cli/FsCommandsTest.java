@@ -80,11 +80,11 @@ class FsCommandsTest {
 
   @Test
   void failuresAndUsage() {
-    assertEquals(1, MainTest.run("cat", model, "/params/nope").code());
-    assertEquals(1, MainTest.run("cat", model, "/params").code());
-    assertEquals(1, MainTest.run("ls", model, "/nope").code());
-    assertEquals(1, MainTest.run("tree", tmp.resolve("missing.fb").toString()).code());
-    assertEquals(2, MainTest.run("ls", model).code());
+    assertEquals(2, MainTest.run("cat", model, "/params/nope").code());
+    assertEquals(2, MainTest.run("cat", model, "/params").code());
+    assertEquals(2, MainTest.run("ls", model, "/nope").code());
+    assertEquals(2, MainTest.run("tree", tmp.resolve("missing.fb").toString()).code());
+    assertEquals(0, MainTest.run("ls", model).code(), "ls MODEL lists /, as tree does");
     assertEquals(2, MainTest.run("tree").code());
     assertEquals(2, MainTest.run("cat", model, "a", "b").code());
   }

@@ -71,7 +71,7 @@ class MainTest {
     "convert in out.sdnb --compression deflate | 2",
     "convert in out.sdz --compression zstd | 2",
     "convert in out.sdz --wat            | 2",
-    "info does-not-exist.fb               | 1",
+    "info does-not-exist.fb               | 2",
   })
   void exitCodes(String line, int code) {
     String[] args = line.isBlank() ? new String[0] : line.trim().split("\\s+");
@@ -87,7 +87,7 @@ class MainTest {
     Path junk = tmp.resolve("junk.bin");
     Files.writeString(junk, "hello, this is not a model at all");
     Result r = run("info", junk.toString());
-    assertEquals(1, r.code());
+    assertEquals(2, r.code());
     assertTrue(r.err().contains("not a SameDiff model"), r.err());
     assertTrue(r.err().contains("junk.bin"), r.err());
   }

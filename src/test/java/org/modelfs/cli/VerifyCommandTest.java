@@ -65,7 +65,7 @@ class VerifyCommandTest {
     MainTest.Result ok = run("verify", "--json", m.toString());
     assertEquals(0, ok.code(), ok.err());
     @SuppressWarnings("unchecked")
-    Map<String, Object> j = (Map<String, Object>) JsonText.parse(ok.out().trim(), 8, true);
+    Map<String, Object> j = (Map<String, Object>) JsonText.parse(ok.out(), 8, true);
     assertEquals(List.of("model", "problems", "arrays", "bytes"), List.copyOf(j.keySet()));
     assertEquals(m.toString(), j.get("model"));
     assertEquals(List.of(), j.get("problems"));
@@ -77,7 +77,7 @@ class VerifyCommandTest {
     MainTest.Result bad = run("verify", "--json", m.toString());
     assertEquals(1, bad.code(), bad.err());
     @SuppressWarnings("unchecked")
-    Map<String, Object> b = (Map<String, Object>) JsonText.parse(bad.out().trim(), 8, true);
+    Map<String, Object> b = (Map<String, Object>) JsonText.parse(bad.out(), 8, true);
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> ps = (List<Map<String, Object>>) b.get("problems");
     assertEquals(1, ps.size(), b.toString());
@@ -166,7 +166,7 @@ class VerifyCommandTest {
     Path junk = Files.writeString(tmp.resolve("junk.bin"), "hello, this is not a model at all");
     MainTest.Result r = run("verify", junk.toString());
     assertEquals(1, r.code(), "not a model: a problem found");
-    assertTrue(r.out().startsWith(junk + ": model file at offset ") && r.out().contains(": not a SameDiff model"), r.out());
+    assertTrue(r.out().startsWith(junk + ": model file: not a SameDiff model"), r.out());
     assertEquals(2, run("verify", tmp.resolve("none.fb").toString()).code(), "no such file");
     assertEquals(2, run("verify", tmp.toString()).code(), "a directory");
     assertEquals(2, run("verify").code());
@@ -174,7 +174,7 @@ class VerifyCommandTest {
     assertEquals(2, run("verify", "--wat", junk.toString()).code());
     MainTest.Result help = run("verify", "--help");
     assertEquals(0, help.code());
-    assertTrue(help.out().startsWith("usage: modelfs verify MODEL [--finite] [--json] [--quiet]"), help.out());
+    assertTrue(help.out().startsWith("usage: modelfs verify MODEL [--finite] [--json]"), help.out());
     assertTrue(help.out().contains("example:"), help.out());
     assertTrue(run("help").out().contains("  verify "), "listed by modelfs help");
   }
