@@ -42,7 +42,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 class Dl4jLoadsWhatWeCommitInteropTest {
   @TempDir Path tmp;
 
-  private static final Path EXAMPLE = Path.of("examples/mlp_adam.fb");
+  private static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   /** What ModelFS and then DL4J did with one scenario. */
   record Outcome(String name, boolean refused, String refusal, boolean unchanged, String dl4j, String note) {

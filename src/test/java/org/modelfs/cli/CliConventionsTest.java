@@ -36,7 +36,7 @@ class CliConventionsTest {
   @TempDir Path tmp;
 
   private Path example(String name) throws IOException {
-    return Files.copy(Path.of("examples/mlp_adam.fb"), tmp.resolve(name));
+    return Files.copy(Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb"), tmp.resolve(name));
   }
 
   @SuppressWarnings("unchecked")

@@ -183,7 +183,7 @@ class CommitValidityHostileTest {
   void fault4e_exampleCommittedAsZipTagsKeepsUpdaterState() throws Exception {
     Problems pr = new Problems();
     for (String change : List.of("metadata", "param")) {
-      Path m = Files.copy(Path.of("examples/mlp_adam.fb"), Files.createDirectories(tmp.resolve(change)).resolve("mlp_adam.fb"));
+      Path m = Files.copy(Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb"), Files.createDirectories(tmp.resolve(change)).resolve("mlp_adam.fb"));
       byte[] before = Files.readAllBytes(m);
       Map<String, byte[]> upd;
       Map<String, byte[]> params;

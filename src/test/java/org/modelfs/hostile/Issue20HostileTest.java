@@ -63,7 +63,7 @@ import org.modelfs.hostile.HostileSupport.Problems;
 public class Issue20HostileTest {
   @TempDir Path tmp;
 
-  private static final Path EXAMPLE = Path.of("examples/mlp_adam.fb");
+  private static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   /** A copy of the example (fb, Adam training config, Adam state M, V) as {@code name} in its own directory. */
   private Path example(String name) throws IOException {

@@ -27,7 +27,7 @@ class ParentsAndUpdaterShapesTest {
   @TempDir Path tmp;
 
   private Path model() throws Exception {
-    return Files.copy(Path.of("examples", "mlp_adam.fb"), tmp.resolve("m.fb"));
+    return Files.copy(Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1", "mlp_adam.fb"), tmp.resolve("m.fb"));
   }
 
   @Test

@@ -27,7 +27,7 @@ import org.modelfs.ModelFileSystems;
  * {@code IOException} naming the op(s) that use it — unless a new array arrives in the same
  * change; {@code rollback()} restores it.
  *
- * <p>The bundled example has no parameter that no op uses (each of its six is an op input, see
+ * <p>The mlp_adam.fb fixture has no parameter that no op uses (each of its six is an op input, see
  * {@link PathToolsModels}), so the unused one is made first.
  */
 class ParameterDeleteTest {

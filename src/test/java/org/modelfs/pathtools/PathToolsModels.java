@@ -21,8 +21,8 @@ import org.modelfs.JournaledFileSystem;
 import org.modelfs.cli.Main;
 
 /**
- * The models of the pathtools suite, made with public means only: the bundled
- * {@code examples/mlp_adam.fb} (one tag {@code default}; params {@code &MyParam*},
+ * The models of the pathtools suite, made with public means only: the DL4J fixture
+ * {@code mlp_adam.fb} (one tag {@code default}; params {@code &MyParam*},
  * {@code const/scale}, {@code layer0/W} [4,8], {@code layer0/b} [1,8], {@code layer1/W} [8,3],
  * {@code sd_var}; Adam state M and V of the four VARIABLEs), copied as it is or converted to SDZ
  * (which holds several tags) by the command line, as a user would.
@@ -33,8 +33,8 @@ import org.modelfs.cli.Main;
  * {@code softmax_cross_entropy_loss}.
  */
 final class PathToolsModels {
-  /** The bundled model, relative to the project directory (the tests' working directory). */
-  static final Path EXAMPLE = Path.of("examples", "mlp_adam.fb");
+  /** The DL4J fixture, relative to the project directory (the tests' working directory). */
+  static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1", "mlp_adam.fb");
 
   /** The parameter files of the example's one tag, relative to {@code params/}. */
   static final List<String> PARAMS = List.of("&MyParam*", "const/scale", "layer0/W", "layer0/b", "layer1/W", "sd_var");
@@ -51,12 +51,12 @@ final class PathToolsModels {
     void run(FileSystem fs) throws Exception;
   }
 
-  /** A copy of the bundled {@code .fb} (DL4J's own file) in {@code dir}. */
+  /** A copy of the fixture {@code .fb} (DL4J's own file) in {@code dir}. */
   static Path fb(Path dir) throws IOException {
     return Files.copy(EXAMPLE, dir.resolve("mlp.fb"));
   }
 
-  /** The bundled model converted to SDZ by {@code modelfs convert}: one tag, {@code default}. */
+  /** The fixture converted to SDZ by {@code modelfs convert}: one tag, {@code default}. */
   static Path sdz(Path dir) {
     Path out = dir.resolve("mlp.sdz");
     cli("convert", EXAMPLE.toString(), out.toString());

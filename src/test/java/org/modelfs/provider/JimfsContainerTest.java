@@ -92,7 +92,7 @@ class JimfsContainerTest {
   @Test
   void writesIntoJimfsAndMountsByUri() throws Exception {
     Path target = Files.createDirectories(jimfs.getPath("/w")).resolve("mlp.sdz");
-    try (Model m = Models.open(Path.of("examples/mlp_adam.fb"))) {
+    try (Model m = Models.open(Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb"))) {
       ModelFiles.write(m.newest(), target, WriteOptions.of(org.modelfs.model.ModelFormat.SDZ));
     }
     URI uri = ModelFileSystems.uri(target);

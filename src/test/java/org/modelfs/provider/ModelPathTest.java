@@ -48,7 +48,7 @@ import org.modelfs.ModelFileSystems;
  * {@code !Name} an exception of that simple class name.
  */
 class ModelPathTest {
-  static final Path MODEL = Path.of("examples/mlp_adam.fb");
+  static final Path MODEL = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   @TempDir static Path tmp;
   static FileSystem fs;

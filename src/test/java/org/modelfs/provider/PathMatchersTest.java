@@ -38,7 +38,7 @@ class PathMatchersTest {
 
   @BeforeAll
   static void mount() throws IOException {
-    fs = ModelFileSystems.open(Path.of("examples/mlp_adam.fb"));
+    fs = ModelFileSystems.open(Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb"));
     Path zip = tmp.resolve("empty.zip");
     new ZipOutputStream(Files.newOutputStream(zip)).close();
     zipfs = FileSystems.newFileSystem(zip, Map.of());

@@ -17,13 +17,13 @@ import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 
 /**
- * Model files for the provider tests: the bundled {@code examples/mlp_adam.fb} copied or
+ * Model files for the provider tests: the DL4J fixture {@code mlp_adam.fb} copied or
  * rewritten into every format, and the ground truth of its arrays from
  * {@code mlp_adam.expected.tsv} (first 8 bytes of the SHA-256 of the little-endian content).
  */
 final class ProviderTestModels {
-  /** The bundled model, relative to the project directory (the tests' working directory). */
-  static final Path EXAMPLE = Path.of("examples/mlp_adam.fb");
+  /** The DL4J fixture, relative to the project directory (the tests' working directory). */
+  static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   /** {@code params/layer0/W}: FLOAT [4, 8], 128 bytes. */
   static final String W = "/params/layer0/W";
@@ -54,14 +54,14 @@ final class ProviderTestModels {
 
   private ProviderTestModels() {}
 
-  /** A copy of the bundled model in {@code dir} under {@code name}. */
+  /** A copy of the fixture in {@code dir} under {@code name}. */
   static Path copy(Path dir, String name) throws IOException {
     Path out = dir.resolve(name);
     Files.copy(EXAMPLE, out);
     return out;
   }
 
-  /** The bundled model written to {@code dir} as {@code format}; for sharded, the base name. */
+  /** The fixture written to {@code dir} as {@code format}; for sharded, the base name. */
   static Path write(Path dir, Format format) throws IOException {
     Path out = dir.resolve(format.fileName);
     if (format == Format.FB) {

@@ -26,7 +26,7 @@ import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 
 /**
- * The rules of docs/FILESYSTEM.md §7.1–§7.3 one by one, on the bundled example (fb, and SDZ
+ * The rules of docs/FILESYSTEM.md §7.1–§7.3 one by one, on the mlp_adam.fb fixture (fb, and SDZ
  * for several tags): directories that stay, empty new tags, graph.json as a file of its own,
  * the training configuration only in training.json, renames in every area, deletes.
  */
