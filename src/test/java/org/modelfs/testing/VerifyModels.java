@@ -31,13 +31,13 @@ import org.modelfs.model.Variable;
 import org.modelfs.store.ModelFiles;
 
 /**
- * Models for the {@code verify} tests: the bundled {@code examples/mlp_adam.fb} in every format,
+ * Models for the {@code verify} tests: the DL4J fixture {@code mlp_adam.fb} in every format,
  * and the same model with one defect each — written through the writers (which check nothing a
  * commit checks) or patched byte by byte.
  */
 public final class VerifyModels {
-  /** The bundled model (an MLP with Adam state), relative to the project directory. */
-  public static final Path EXAMPLE = Path.of("examples/mlp_adam.fb");
+  /** The DL4J fixture {@code mlp_adam.fb} (an MLP with Adam state), relative to the project directory. */
+  public static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   /** The formats a test writes the example as, with the file name each gets. */
   public enum Format {
