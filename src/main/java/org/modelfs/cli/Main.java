@@ -31,7 +31,8 @@ public final class Main {
       Map.entry("tag", new TagCommand()),
       Map.entry("extract", new ExtractCommand()),
       Map.entry("avg", new AvgCommand()),
-      Map.entry("diff", new DiffCommand()));
+      Map.entry("diff", new DiffCommand()),
+      Map.entry("verify", new VerifyCommand()));
 
   private Main() {}
 

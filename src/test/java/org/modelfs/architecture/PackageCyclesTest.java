@@ -41,6 +41,17 @@ class PackageCyclesTest {
   }
 
   @Test
+  void verifySitsBetweenTheStoreAndTheCommandLine() {
+    noClasses().that().resideInAPackage("org.modelfs.verify..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.modelfs.provider..", "org.modelfs.cli..")
+        .check(MAIN);
+    noClasses().that().resideInAnyPackage("org.modelfs.io..", "org.modelfs.model..", "org.modelfs.format..",
+            "org.modelfs.container..", "org.modelfs.tree..", "org.modelfs.store..", "org.modelfs.provider..")
+        .should().dependOnClassesThat().resideInAPackage("org.modelfs.verify..")
+        .check(MAIN);
+  }
+
+  @Test
   void onlyTheStoreAndTheLayersAboveItUseTheContainerLayer() {
     noClasses().that().resideInAnyPackage("org.modelfs.tree..")
         .should().dependOnClassesThat().resideInAnyPackage("org.modelfs.container..", "org.modelfs.store..")
