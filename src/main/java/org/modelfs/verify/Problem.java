@@ -18,18 +18,9 @@ public record Problem(String path, String message) {
     Objects.requireNonNull(message, "message");
   }
 
-  /**
-   * A reader's refusal: the file (or zip entry) it names, and the rest of its message. A file
-   * that is no model at all says so without an offset; what reading it as a FlatGraph (fb, the
-   * format without magic) ran into is added, with its offset: a truncated or damaged fb file
-   * is such a file too.
-   */
+  /** A reader's refusal: the file (or zip entry) it names, and the rest of its message. */
   static Problem of(ModelFormatException e) {
-    Problem p = of(e.file(), e);
-    if (e.getCause() instanceof ModelFormatException fb && e.offset() < 0) {
-      return new Problem(p.path, p.message + "; read as fb: " + of(fb.file(), fb).message);
-    }
-    return p;
+    return of(e.file(), e);
   }
 
   /** {@code e} as a problem of {@code file}, without repeating the file its message starts with. */

@@ -166,7 +166,7 @@ class VerifyCommandTest {
     Path junk = Files.writeString(tmp.resolve("junk.bin"), "hello, this is not a model at all");
     MainTest.Result r = run("verify", junk.toString());
     assertEquals(1, r.code(), "not a model: a problem found");
-    assertTrue(r.out().startsWith(junk + ": model file: not a SameDiff model"), r.out());
+    assertTrue(r.out().startsWith(junk + ": model file at offset 0: not a SameDiff model"), r.out());
     assertEquals(2, run("verify", tmp.resolve("none.fb").toString()).code(), "no such file");
     assertEquals(2, run("verify", tmp.toString()).code(), "a directory");
     assertEquals(2, run("verify").code());

@@ -264,7 +264,7 @@ class VerifierTest {
     List<Problem> got = verify(m).problems();
     assertEquals(1, got.size(), got.toString());
     assertEquals(m.toString(), got.get(0).path());
-    assertTrue(got.get(0).message().matches("model file: not a SameDiff model \\(.*\\); read as fb: FlatGraph.* at offset \\d+: .*"),
+    assertTrue(got.get(0).message().matches("model file at offset \\d+: not a SameDiff model: .*FlatGraph.* at offset \\d+: .*"),
         got.get(0).message());
   }
 
