@@ -33,7 +33,8 @@ public final class Main {
       Map.entry("avg", new AvgCommand()),
       Map.entry("diff", new DiffCommand()),
       Map.entry("export", new ExportCommand()),
-      Map.entry("import", new ImportCommand()));
+      Map.entry("import", new ImportCommand()),
+      Map.entry("verify", new VerifyCommand()));
 
   private Main() {}
 

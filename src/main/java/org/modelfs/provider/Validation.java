@@ -1,16 +1,13 @@
 package org.modelfs.provider;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.modelfs.format.TrainingJson;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.ArrayData;
-import org.modelfs.model.Shapes;
+import org.modelfs.model.ArrayRules;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
@@ -97,14 +94,12 @@ final class Validation {
         String path = prefix + "updater/" + String.join("/", states.get(u.paramName()));
         Variable param = t.variable(u.paramName());
         if (param == null) {
-          out.add(path + ": updater state of a parameter the graph does not have");
+          out.add(path + ": " + ArrayRules.NO_PARAMETER);
         } else if (param.array() != null) {
-          // DL4J's updaters keep state of their parameter's shape: a parameter reshaped without
-          // its state (or the reverse) loads, and fails at the first training step
           for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
-            if (!Arrays.equals(e.getValue().shape(), param.array().shape())) {
-              out.add(path + "/" + NameMapping.oneSegment(e.getKey()) + ": shape " + Arrays.toString(e.getValue().shape())
-                  + " differs from its parameter's " + Arrays.toString(param.array().shape())
+            String shape = ArrayRules.stateShape(e.getValue(), param.array());
+            if (shape != null) {
+              out.add(path + "/" + NameMapping.oneSegment(e.getKey()) + ": " + shape
                   + " (params/" + String.join("/", params.get(u.paramName())) + "): change both");
             }
           }
@@ -115,46 +110,6 @@ final class Validation {
       }
     }
     return out;
-  }
-
-  /**
-   * A written UTF8 array (docs/FILESYSTEM.md §3): {@code n+1} little-endian int64 offsets into
-   * the string bytes that follow them, starting at 0, never decreasing, the last one at most the
-   * number of string bytes. DL4J reads string i as bytes {@code [off_i, off_i+1)}: a decreasing
-   * offset is a negative length there, one past the end a read outside the array.
-   */
-  private static void utf8Offsets(List<String> out, String path, ArrayData a, long n) throws IOException {
-    long data = a.length() - 8 * (n + 1);
-    ByteBuffer buf = ByteBuffer.allocate(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
-    long prev = 0;
-    long done = 0;
-    while (done < n + 1) {
-      int want = (int) Math.min(buf.capacity() / 8, n + 1 - done) * 8;
-      buf.clear().limit(want);
-      long at = a.offset() + done * 8;
-      while (buf.hasRemaining()) {
-        int r = a.source().read(buf, at + buf.position());
-        if (r < 0) {
-          throw new java.io.EOFException(path + ": the journal file ends inside the UTF8 offsets");
-        }
-      }
-      buf.flip();
-      for (int k = 0; buf.hasRemaining(); k++) {
-        long off = buf.getLong();
-        long index = done + k;
-        if (index == 0 && off != 0) {
-          out.add(path + ": a UTF8 array's first offset is 0, this one is " + off);
-          return;
-        }
-        if (off < prev || off > data) {
-          out.add(path + ": UTF8 offset " + index + " is " + off + (off < prev ? ", less than the one before (" + prev
-              + ")" : ", past the " + data + " bytes of strings") + "; DL4J could not read the array");
-          return;
-        }
-        prev = off;
-      }
-      done += want / 8;
-    }
   }
 
   /**
@@ -174,24 +129,24 @@ final class Validation {
     }
   }
 
+  /**
+   * The byte count of every array (docs/FILESYSTEM.md §3), and the offsets of a written UTF8 array
+   * (docs/FORMATS.md §3.8): the rules of {@link ArrayRules}.
+   */
   private static void check(List<String> out, String path, ArrayData a) throws IOException {
-    if (a.dtype().width() == 0) {
-      long n = Shapes.elementCount(a.shape());
-      if (n < 0 || a.length() < 8 * (n + 1)) {
-        out.add(path + ": " + a.length() + " bytes cannot hold the " + (n + 1) + " offsets of a UTF8 array of shape "
-            + Arrays.toString(a.shape()));
-      } else if (a.storage() == ArrayData.Storage.JOURNAL && !a.bigEndian()) {
-        utf8Offsets(out, path, a, n);
+    String count = ArrayRules.byteCount(a);
+    if (count != null) {
+      out.add(path + ": " + count + (a.dtype().width() == 0 ? "" : " (give it the right shape or dtype, or write the right bytes)"));
+    } else if (a.dtype().width() == 0 && a.storage() == ArrayData.Storage.JOURNAL && !a.bigEndian()) {
+      String offsets;
+      try {
+        offsets = ArrayRules.Utf8Offsets.check(a);
+      } catch (java.io.EOFException e) {
+        throw new java.io.EOFException(path + ": the journal file ends inside the UTF8 offsets");
       }
-      return;
-    }
-    // a written 0-byte file is an empty array only where the shape has no elements
-    boolean emptyOk = a.empty() && a.length() == 0
-        && (a.storage() != ArrayData.Storage.JOURNAL || Shapes.elementCount(a.shape()) == 0);
-    long need = emptyOk ? 0 : Shapes.byteLength(a.shape(), a.dtype().width());
-    if (need != a.length()) {
-      out.add(path + ": holds " + a.length() + " bytes, but " + a.dtype() + Arrays.toString(a.shape())
-          + " needs " + need + " (give it the right shape or dtype, or write the right bytes)");
+      if (offsets != null) {
+        out.add(path + ": " + offsets);
+      }
     }
   }
 }

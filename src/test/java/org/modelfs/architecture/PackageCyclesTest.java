@@ -45,7 +45,18 @@ class PackageCyclesTest {
     // npy and safetensors codecs work on channels and DType; the CLI feeds them from the file system
     noClasses().that().resideInAPackage("org.modelfs.exchange..")
         .should().dependOnClassesThat().resideInAnyPackage("org.modelfs.container..", "org.modelfs.store..",
-            "org.modelfs.tree..", "org.modelfs.provider..", "org.modelfs.cli..")
+            "org.modelfs.tree..", "org.modelfs.provider..", "org.modelfs.verify..", "org.modelfs.cli..")
+        .check(MAIN);
+  }
+
+  @Test
+  void verifySitsBetweenTheStoreAndTheCommandLine() {
+    noClasses().that().resideInAPackage("org.modelfs.verify..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.modelfs.provider..", "org.modelfs.cli..")
+        .check(MAIN);
+    noClasses().that().resideInAnyPackage("org.modelfs.io..", "org.modelfs.model..", "org.modelfs.format..",
+            "org.modelfs.container..", "org.modelfs.tree..", "org.modelfs.store..", "org.modelfs.provider..")
+        .should().dependOnClassesThat().resideInAPackage("org.modelfs.verify..")
         .check(MAIN);
   }
 
