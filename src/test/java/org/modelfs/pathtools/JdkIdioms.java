@@ -35,28 +35,7 @@ final class JdkIdioms {
    * the example's {@code target.resolve(source.relativize(dir))}.
    */
   static void copyTree(Path source, Path target) throws IOException {
-    Files.walkFileTree(source, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
-        new SimpleFileVisitor<Path>() {
-          @Override
-          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
-              throws IOException {
-            Path targetdir = resolve(target, source.relativize(dir));
-            try {
-              Files.copy(dir, targetdir);
-            } catch (FileAlreadyExistsException e) {
-              if (!Files.isDirectory(targetdir))
-                throw e;
-            }
-            return CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
-              throws IOException {
-            Files.copy(file, resolve(target, source.relativize(file)));
-            return CONTINUE;
-          }
-        });
+    org.modelfs.testing.RecursiveCopy.copyTree(source, target); // the same example, kept once
   }
 
   /**
@@ -106,12 +85,5 @@ final class JdkIdioms {
       });
     }
     return found;
-  }
-
-  /** The example's {@code target.resolve(source.relativize(x))}; across file systems by name. */
-  private static Path resolve(Path target, Path relative) {
-    return relative.getFileSystem() == target.getFileSystem()
-        ? target.resolve(relative)
-        : target.resolve(relative.toString());
   }
 }

@@ -23,14 +23,19 @@ import java.util.EnumSet;
 public final class RecursiveCopy {
   private RecursiveCopy() {}
 
-  /** Copies the tree below {@code source} to {@code target} (one file system); never replaces a file. */
+  /**
+   * Copies the tree below {@code source} to {@code target}; never replaces a file. The one change
+   * to the example: across two file systems (zip, jimfs) a relative path of the source's
+   * provider is turned into a string before {@code target.resolve} (every provider throws
+   * {@code ProviderMismatchException} for a foreign {@code Path}).
+   */
   public static void copyTree(Path source, Path target) throws IOException {
     Files.walkFileTree(source, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
         new SimpleFileVisitor<Path>() {
           @Override
           public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
               throws IOException {
-            Path targetdir = target.resolve(source.relativize(dir));
+            Path targetdir = resolve(target, source.relativize(dir));
             try {
               Files.copy(dir, targetdir);
             } catch (FileAlreadyExistsException e) {
@@ -43,9 +48,15 @@ public final class RecursiveCopy {
           @Override
           public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
               throws IOException {
-            Files.copy(file, target.resolve(source.relativize(file)));
+            Files.copy(file, resolve(target, source.relativize(file)));
             return CONTINUE;
           }
         });
+  }
+
+  private static Path resolve(Path target, Path relative) {
+    return relative.getFileSystem() == target.getFileSystem()
+        ? target.resolve(relative)
+        : target.resolve(relative.toString());
   }
 }
