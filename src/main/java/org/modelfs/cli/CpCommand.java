@@ -35,6 +35,7 @@ final class CpCommand implements Command {
   public String help() {
     return "SRC and DST are files on disk or MODEL:PATH (a file in a model). Disk to model creates or replaces" + "\n"
         + "a parameter (--dtype, --shape, --order set its attributes); model to disk writes its raw little-endian bytes." + "\n"
+        + "- as SRC reads standard input, as DST writes standard output." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs cp model.fb:/params/layer0/W w.bin";
