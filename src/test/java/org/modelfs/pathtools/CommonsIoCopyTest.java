@@ -1,6 +1,7 @@
 package org.modelfs.pathtools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.FileSystem;
@@ -19,7 +20,8 @@ import org.modelfs.ModelFileSystems;
  * then {@code PathUtils.directoryContentEquals(source, target)} and
  * {@code PathUtils.sizeOfDirectory(dir)}. Issue 13 items 1 and 2: a new tag is empty, so the copy
  * succeeds and the tags are identical (also by our {@link TreeSnapshot}, which adds the samediff
- * attributes), after commit and reopen too; with {@code REPLACE_EXISTING} the copy works as well.
+ * attributes), after commit and reopen too; with {@code REPLACE_EXISTING} it refreshes a copy
+ * that exists.
  */
 class CommonsIoCopyTest {
   @TempDir Path tmp;
@@ -52,17 +54,30 @@ class CommonsIoCopyTest {
     }
   }
 
+  /**
+   * What REPLACE_EXISTING is for: refreshing a copy that exists ({@code cp -rf}). v2 is a clone
+   * of default; then default's layer0/W and training.json change; copying default over v2 with
+   * {@code PathUtils.copyDirectory(source, target, REPLACE_EXISTING)} makes v2 equal again —
+   * graph, graph.json, training.json and every array replaced in place.
+   */
   @Test
-  void copyDirectoryWithReplaceExisting() throws Exception {
+  void copyDirectoryWithReplaceExistingRefreshesAnExistingCopy() throws Exception {
     Path model = PathToolsModels.sdz(tmp);
     try (FileSystem fs = ModelFileSystems.open(model)) {
-      Files.createDirectory(fs.getPath("/tags/v2"));
+      CommonsIoIdioms.copyDirectory(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
+      PathToolsModels.commit(fs);
+      Files.write(fs.getPath("/tags/default/params/layer0/W"), new byte[128]);
+      String training = Files.readString(fs.getPath("/tags/default/training.json"));
+      Files.writeString(fs.getPath("/tags/default/training.json"), training.replace("\"minimize\" : true",
+          "\"minimize\" : false"));
+      assertNotEquals(TreeSnapshot.of(fs.getPath("/tags/default")), TreeSnapshot.of(fs.getPath("/tags/v2")));
       CommonsIoIdioms.copyDirectory(fs.getPath("/tags/default"), fs.getPath("/tags/v2"),
           StandardCopyOption.REPLACE_EXISTING);
       JdkCopyIntoNewTagTest.assertIdenticalTags(fs);
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       JdkCopyIntoNewTagTest.assertIdenticalTags(fs);
+      assertTrue(Files.readString(fs.getPath("/tags/v2/training.json")).contains("\"minimize\" : false"));
     }
   }
 

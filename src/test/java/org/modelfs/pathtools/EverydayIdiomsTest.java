@@ -8,15 +8,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
-import java.nio.file.FileVisitOption;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,8 +20,9 @@ import org.modelfs.ModelFileSystems;
 /**
  * Idioms users copy from answers and frameworks rather than from Javadoc, each written as it is
  * usually seen: the one-line {@code Files.walk(...).forEach(Files.copy)} copy, the reverse-sorted
- * {@code Files.walk} delete, Spring's {@code FileSystemUtils.copyRecursively} (walkFileTree with
- * FOLLOW_LINKS, {@code createDirectories}, {@code REPLACE_EXISTING}), and a whole model copied
+ * {@code Files.walk} delete, Spring's own {@code FileSystemUtils.copyRecursively} (spring-core,
+ * which walks with FOLLOW_LINKS, makes directories with {@code createDirectories} and copies
+ * with {@code REPLACE_EXISTING}), and a whole model copied
  * through a zip into a model made with {@code create=true}.
  */
 class EverydayIdiomsTest {
@@ -76,28 +71,11 @@ class EverydayIdiomsTest {
     }
   }
 
-  /** Spring's FileSystemUtils.copyRecursively(Path, Path), as written in spring-core 6. */
-  private static void springCopyRecursively(Path src, Path dest) throws IOException {
-    Files.walkFileTree(src, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        Files.createDirectories(dest.resolve(src.relativize(dir).toString()));
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.copy(file, dest.resolve(src.relativize(file).toString()), StandardCopyOption.REPLACE_EXISTING);
-        return FileVisitResult.CONTINUE;
-      }
-    });
-  }
-
   @Test
   void springCopyRecursivelyIntoANewTag() throws IOException {
     Path model = PathToolsModels.sdz(tmp);
     try (FileSystem fs = ModelFileSystems.open(model)) {
-      springCopyRecursively(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
+      org.springframework.util.FileSystemUtils.copyRecursively(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
       assertEquals(TreeSnapshot.of(fs.getPath("/tags/default")), TreeSnapshot.of(fs.getPath("/tags/v2")));
     }
   }
