@@ -145,7 +145,9 @@ class Dl4jLoadsWhatWeCommitInteropTest {
 
   /** Asserts: refused with the file unchanged, or accepted and DL4J loads it. */
   private static void refusedOrLoads(List<String> problems, Outcome o) {
-    if (o.refused() && !o.unchanged()) {
+    if (o.refused() && uncheckedRefusal(o)) {
+      problems.add(o + " — refused with an unchecked exception, not an IOException");
+    } else if (o.refused() && !o.unchanged()) {
       problems.add(o + " — refused but the model file changed");
     } else if (!o.refused() && o.dl4j() != null) {
       problems.add(o + " — ModelFS committed a file DL4J cannot load");
@@ -154,9 +156,14 @@ class Dl4jLoadsWhatWeCommitInteropTest {
 
   /** Asserts: refused, and the file unchanged. */
   private static void refused(List<String> problems, Outcome o) {
-    if (!o.refused() || !o.unchanged()) {
-      problems.add(o + " — must be refused with the file unchanged");
+    if (!o.refused() || !o.unchanged() || uncheckedRefusal(o)) {
+      problems.add(o + " — must be refused (with an IOException) and the file unchanged");
     }
+  }
+
+  /** A "refusal" that was a crash: a RuntimeException instead of an IOException naming the problem. */
+  private static boolean uncheckedRefusal(Outcome o) {
+    return o.refusal() != null && o.refusal().startsWith("NOT AN IOException");
   }
 
   /** Asserts: accepted and DL4J loads it. */

@@ -65,7 +65,7 @@ final class DiffCommand implements Command {
     p.expectPositionals(2);
     Ref a = Ref.parse(p.positional().get(0));
     Ref b = Ref.parse(p.positional().get(1));
-    List<Map<String, Object>> changes = new ArrayList<>();
+    List<Change> changes = new ArrayList<>();
     int[] counts = new int[4]; // changed, added, removed, identical
     try (FileSystem fa = Listing.mount(a.model());
         FileSystem own = CpCommand.sameModel(a.model(), b.model()) ? null : Listing.mount(b.model())) {
@@ -80,7 +80,9 @@ final class DiffCommand implements Command {
       Map<String, Object> doc = new LinkedHashMap<>();
       doc.put("a", p.positional().get(0));
       doc.put("b", p.positional().get(1));
-      doc.put("changes", changes);
+      List<Object> json = new ArrayList<>();
+      changes.forEach(c -> json.add(c.json()));
+      doc.put("changes", json);
       Map<String, Object> c = new LinkedHashMap<>();
       c.put("changed", (long) counts[0]);
       c.put("added", (long) counts[1]);
@@ -89,29 +91,27 @@ final class DiffCommand implements Command {
       doc.put("counts", c);
       out.print(Json.write(doc));
     } else {
-      for (Map<String, Object> ch : changes) {
-        out.println(ch.remove(LINE));
+      for (Change ch : changes) {
+        out.println(ch.line());
       }
       out.printf(Locale.ROOT, "%d changed, %d added, %d removed, %d identical%n", counts[0], counts[1], counts[2], counts[3]);
     }
-    changes.forEach(ch -> ch.remove(LINE));
     boolean different = counts[0] + counts[1] + counts[2] > 0;
     return p.flag("exit-code") && different ? Main.PROBLEMS : Main.OK;
   }
 
-  /** The key under which each change keeps its text line (removed before JSON is written). */
-  private static final String LINE = "\0line";
+  /** One change: its {@code --json} fields and its line of text. */
+  private record Change(Map<String, Object> json, String line) {}
 
-  /** One change: its JSON fields and its text line. */
-  private static Map<String, Object> change(String kind, String path, SamediffFileAttributes aa,
+  /** One change of {@code kind} at {@code path}. */
+  private static Change change(String kind, String path, SamediffFileAttributes aa,
       SamediffFileAttributes ab, String line) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("change", kind);
     m.put("path", path);
     m.put("a", aa == null ? null : attrs(aa));
     m.put("b", ab == null ? null : attrs(ab));
-    m.put(LINE, line);
-    return m;
+    return new Change(m, line);
   }
 
   private static Map<String, Object> attrs(SamediffFileAttributes a) {
@@ -124,7 +124,7 @@ final class DiffCommand implements Command {
   }
 
   /** Adds one change per array of {@code area} added to, removed from or changed between the two tags. */
-  private static void compare(Path ta, Path tb, String area, List<Map<String, Object>> changes, int[] counts)
+  private static void compare(Path ta, Path tb, String area, List<Change> changes, int[] counts)
       throws IOException {
     Set<String> matched = new HashSet<>();
     for (String rel : TagArrays.arrays(ta, area)) {
@@ -143,8 +143,8 @@ final class DiffCommand implements Command {
       if (change == null) {
         counts[3]++;
       } else {
-        Map<String, Object> c = change("changed", rel, aa, ab, "~ " + rel + "  " + change);
-        c.putAll(extra);
+        Change c = change("changed", rel, aa, ab, "~ " + rel + "  " + change);
+        c.json().putAll(extra);
         changes.add(c);
         counts[0]++;
       }

@@ -33,7 +33,8 @@ final class Exchange {
   enum Format { NPY, SAFETENSORS }
 
   /** The entries of a tag that are files but never arrays: named as they are, so they are refused as such. */
-  static final java.util.Set<String> NOT_ARRAYS = java.util.Set.of("graph", "graph.json", "training.json", "metadata");
+  static final java.util.Set<String> NOT_ARRAYS = java.util.Set.of(org.modelfs.tree.ModelTree.GRAPH,
+      org.modelfs.tree.ModelTree.GRAPH_JSON, org.modelfs.tree.ModelTree.TRAINING, org.modelfs.tree.ModelTree.METADATA);
 
   /**
    * A model, one of its tags ({@code null}: the newest) and a path in it ({@code null}: none).

@@ -94,7 +94,7 @@ public final class Main {
         usage(err);
         return USAGE;
       }
-      help(args[1], c, out);
+      help(c, out);
       return OK;
     }
     Command c = COMMANDS.get(args[0]);
@@ -105,7 +105,7 @@ public final class Main {
     }
     List<String> rest = Arrays.asList(args).subList(1, args.length);
     if (rest.contains("--help") || rest.contains("-h")) {
-      help(args[0], c, out);
+      help(c, out);
       return OK;
     }
     try {
@@ -140,7 +140,7 @@ public final class Main {
     return "unknown";
   }
 
-  private static void help(String name, Command c, PrintStream out) {
+  private static void help(Command c, PrintStream out) {
     out.println("usage: modelfs " + c.usage());
     out.println();
     out.println(c.summary());

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.modelfs.tree.ModelTree;
 
 /**
  * {@code tree MODEL [PATH]}: the mounted model's tree below PATH (default the root), with each
@@ -89,8 +90,8 @@ final class TreeCommand implements Command {
   }
 
   /** The names the root answers to for the newest tag, in a tag's listing order. */
-  private static final List<String> ALIASES = List.of("graph", "graph.json", "params", "updater", "training.json",
-      "metadata");
+  private static final List<String> ALIASES = List.of(ModelTree.GRAPH, ModelTree.GRAPH_JSON, ModelTree.PARAMS,
+      ModelTree.UPDATER, ModelTree.TRAINING, ModelTree.METADATA);
 
   private static void print(Path dir, String indent, boolean root, boolean bytes, Glyphs g, PrintStream out)
       throws Exception {

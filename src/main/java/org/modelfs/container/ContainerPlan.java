@@ -31,6 +31,11 @@ public record ContainerPlan(List<Tag> tags, WriteOptions options, List<PlannedFi
    * counts towards).
    */
   public long arrayBytes() {
+    return arrayBytes(tags);
+  }
+
+  /** The bytes of array data {@code tags} hold (every parameter and updater array). */
+  public static long arrayBytes(List<Tag> tags) {
     long n = 0;
     for (Tag t : tags) {
       for (org.modelfs.model.Variable v : t.variables()) {

@@ -23,7 +23,7 @@ import org.modelfs.model.Tag;
 /**
  * Plans how tags are written in any supported format: which files, under which names, with
  * which bytes ({@link ContainerPlan}). Writing, forcing and installing the files is the store's
- * job ({@code org.modelfs.store.Transaction}); nothing here touches the file system.
+ * job ({@code org.modelfs.store.LocalBacking#commit}); nothing here touches the file system.
  */
 public final class ModelWriter {
   private ModelWriter() {}

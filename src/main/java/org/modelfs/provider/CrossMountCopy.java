@@ -48,12 +48,11 @@ final class CrossMountCopy {
 
   private static void copyLocked(ModelPath source, ModelPath target, boolean replace) throws IOException {
     ModelTree.Found src = source.getFileSystem().find(source);
-    ModelTree.Found existing = target.getFileSystem().lookup(target);
-    if (existing != null && source.getFileSystem() == target.getFileSystem()
-        && existing.node().fileKey().equals(src.node().fileKey())) {
+    ModelTree.Found dst = target.getFileSystem().lookup(target);
+    if (dst != null && source.getFileSystem() == target.getFileSystem()
+        && dst.node().fileKey().equals(src.node().fileKey())) {
       return; // the same file (an alias, or a shared array): nothing to copy
     }
-    ModelTree.Found dst = target.getFileSystem().lookup(target);
     if (dst != null && !replace) {
       throw new FileAlreadyExistsException(target.toString());
     }

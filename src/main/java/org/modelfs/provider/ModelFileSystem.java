@@ -301,9 +301,14 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
         try {
           changes.commit();
         } catch (IOException | RuntimeException e) {
-          failure = new FileSystemException(container(), null, "closed without committing: " + e.getMessage()
-              + " — the pending changes were discarded");
-          failure.initCause(e);
+          if (!changes.dirty()) {
+            // the commit is installed; only reading it back in failed (an interrupt): say that
+            failure = e instanceof IOException io ? io : new IOException(e);
+          } else {
+            failure = new FileSystemException(container(), null, "closed without committing: " + e.getMessage()
+                + " — the pending changes were discarded");
+            failure.initCause(e);
+          }
           changes.lock();
           try {
             changes.discard();

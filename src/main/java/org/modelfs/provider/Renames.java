@@ -56,8 +56,7 @@ final class Renames {
       }
       ModelTree.Found tagDir = fs.lookup(fs.getPath("/" + ModelTree.TAGS, ct.get(1)));
       String area = cs.get(2);
-      if (tagDir == null || !tagDir.canonical().get(1).equals(cs.get(1)) || !(area.equals(ModelTree.PARAMS)
-          || area.equals(ModelTree.UPDATER) || area.equals(ModelTree.METADATA))) {
+      if (tagDir == null || !tagDir.canonical().get(1).equals(cs.get(1)) || !ModelTree.AREAS.contains(area)) {
         return false;
       }
       boolean dir = src.node() instanceof Dir;

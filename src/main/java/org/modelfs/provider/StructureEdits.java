@@ -174,8 +174,7 @@ final class StructureEdits {
         changes.apply(tags, o);
         return;
       }
-      boolean area = names.size() >= 3 && names.get(0).equals(ModelTree.TAGS) && (names.get(2).equals(ModelTree.PARAMS)
-          || names.get(2).equals(ModelTree.UPDATER) || names.get(2).equals(ModelTree.METADATA));
+      boolean area = names.size() >= 3 && names.get(0).equals(ModelTree.TAGS) && ModelTree.AREAS.contains(names.get(2));
       ModelTree.Found tagDir = names.size() >= 2 ? fs.lookup(dir.getFileSystem().getPath("/" + ModelTree.TAGS, names.get(1))) : null;
       if (!area || tagDir == null) {
         if (area || names.size() >= 2 && names.get(0).equals(ModelTree.TAGS)) {

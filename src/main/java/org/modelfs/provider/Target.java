@@ -26,14 +26,6 @@ record Target(Tag tag, Area area, String name, String key) {
     return canonical.size() == 2 && canonical.get(0).equals(ModelTree.TAGS) ? canonical.get(1) : null;
   }
 
-  /** Whether a canonical path is {@code params}, {@code updater} or {@code metadata} of a tag (or of the root alias). */
-  static boolean isAreaRoot(List<String> canonical) {
-    String last = canonical.get(canonical.size() - 1);
-    int n = canonical.size();
-    boolean atRoot = n == 1 || n == 3 && canonical.get(0).equals(ModelTree.TAGS);
-    return atRoot && (last.equals(ModelTree.PARAMS) || last.equals(ModelTree.UPDATER) || last.equals(ModelTree.METADATA));
-  }
-
   /**
    * Refuses a path below a regular file ({@code /params/layer0/W/x} where {@code layer0/W} is a
    * parameter), as every POSIX file system does: {@link java.nio.file.NotDirectoryException}

@@ -210,6 +210,7 @@ public final class LocalBacking implements Backing {
     List<Path> temps = new ArrayList<>();
     List<String> targets = new ArrayList<>();
     boolean recorded = false;
+    boolean installed = false; // the record is removed: every new file is in place
     long written = 0;
     try {
       for (ContainerPlan.PlannedFile f : plan.files()) {
@@ -286,14 +287,21 @@ public final class LocalBacking implements Backing {
           SafeDir.deleteRegularFile(dir, b.backup());
         }
         CommitRecord.remove(record);
+        installed = true;
         Durable.forceDirectory(dir);
       } catch (IOException | RuntimeException e) {
         // roll the recorded commit forward now; an interrupt that stopped it must not stop this
         // too (it is kept for the caller)
         boolean interrupted = Thread.interrupted();
         try {
-          Recovery.finishRecords(lock);
+          if (!Recovery.finishRecords(lock) && !installed) {
+            // Recovery rolled it back (a new file was gone): the model is the old one
+            throw e;
+          }
         } catch (IOException | RuntimeException again) {
+          if (again == e) {
+            throw e;
+          }
           e.addSuppressed(again);
           throw e;
         } finally {

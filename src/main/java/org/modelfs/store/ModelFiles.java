@@ -63,6 +63,6 @@ public final class ModelFiles {
 
   /** The bytes of array data {@code tags} hold: about the size of the model they make, stored uncompressed. */
   public static long arrayBytes(List<Tag> tags) {
-    return new ContainerPlan(tags, WriteOptions.of(ModelFormat.SDNB), List.of()).arrayBytes();
+    return ContainerPlan.arrayBytes(tags);
   }
 }

@@ -35,6 +35,8 @@ public final class ModelTree {
   public static final String UPDATER_KIND = "UPDATER";
   /** The names of a tag directory that the root also answers to (the newest tag's). */
   public static final Set<String> ALIASES = Set.of(GRAPH, GRAPH_JSON, PARAMS, UPDATER, TRAINING, METADATA);
+  /** The directories of a tag that hold named entries (parameters, updater state, metadata keys). */
+  public static final Set<String> AREAS = Set.of(PARAMS, UPDATER, METADATA);
 
   private final Dir root;
   /** The newest tag's name, or {@code null} without tags. */
@@ -142,11 +144,6 @@ public final class ModelTree {
   /** The root directory. */
   public Dir root() {
     return root;
-  }
-
-  /** The newest tag's name (what the root aliases name), or {@code null} without tags. */
-  public String newest() {
-    return newest;
   }
 
   /** A node found by {@link #lookup}, with the canonical spelling of its path. */

@@ -115,6 +115,8 @@ class CliConventionsTest {
     assertEquals(0, MainTest.run("cp", tmp.resolve("z.bin").toString(), other + ":/params/layer1/W").code());
     Map<String, Object> diff = object(json(MainTest.run("diff", m, other.toString(), "--json")));
     Map<String, Object> change = object(list(diff.get("changes")).get(0));
+    assertEquals(List.of("change", "path", "a", "b", "differingElements", "maxAbsDifference", "nanMismatches"),
+        List.copyOf(change.keySet()), "exactly the documented keys");
     assertEquals("changed", change.get("change"));
     assertEquals("params/layer1/W", change.get("path"));
     assertTrue(((Number) change.get("maxAbsDifference")).doubleValue() > 0);

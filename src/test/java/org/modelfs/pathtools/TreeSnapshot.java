@@ -6,10 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -74,10 +71,6 @@ final class TreeSnapshot {
   }
 
   static String sha256(byte[] b) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-    } catch (NoSuchAlgorithmException e) {
-      throw new AssertionError(e);
-    }
+    return org.modelfs.testing.ModelTsv.sha256(b);
   }
 }

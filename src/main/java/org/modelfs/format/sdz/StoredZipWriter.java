@@ -49,26 +49,24 @@ final class StoredZipWriter {
     if (!fits(parts, LIMIT)) {
       return false;
     }
-    {
-      int[] dos = dosTime(LocalDateTime.now());
-      List<Written> entries = new ArrayList<>();
-      List<Written> written;
-      // the disk writes while the entries are copied and while their CRCs are read back
-      try (EarlyWriteback wb = EarlyWriteback.start(ch, what)) {
-        writeEntries(ch, parts, dos, entries);
-        written = withCrcs(ch, entries);
-        wb.finish();
-      }
-      long cdStart = ch.position();
-      for (Written w : written) {
-        writeFully(ch, centralHeader(w, dos));
-      }
-      long cdSize = ch.position() - cdStart;
-      ByteBuffer end = ByteBuffer.allocate(END_RECORD).order(ByteOrder.LITTLE_ENDIAN);
-      end.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) written.size())
-          .putShort((short) written.size()).putInt((int) cdSize).putInt((int) cdStart).putShort((short) 0);
-      writeFully(ch, end.flip());
+    int[] dos = dosTime(LocalDateTime.now());
+    List<Written> entries = new ArrayList<>();
+    List<Written> written;
+    // the disk writes while the entries are copied and while their CRCs are read back
+    try (EarlyWriteback wb = EarlyWriteback.start(ch, what)) {
+      writeEntries(ch, parts, dos, entries);
+      written = withCrcs(ch, entries);
+      wb.finish();
     }
+    long cdStart = ch.position();
+    for (Written w : written) {
+      writeFully(ch, centralHeader(w, dos));
+    }
+    long cdSize = ch.position() - cdStart;
+    ByteBuffer end = ByteBuffer.allocate(END_RECORD).order(ByteOrder.LITTLE_ENDIAN);
+    end.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) written.size())
+        .putShort((short) written.size()).putInt((int) cdSize).putInt((int) cdStart).putShort((short) 0);
+    writeFully(ch, end.flip());
     return true;
   }
 
