@@ -179,6 +179,39 @@ public final class PairedMain {
     });
   }
 
+  /**
+   * Item 9, edits in O(change): one change — write a new one-float parameter, then delete it —
+   * in a mount of {@code big} parameters against the same change in a mount of {@code small}.
+   * Flat means a ratio near 1; before issue 15 every change rebuilt the whole tree.
+   */
+  private static Pair edit(int big, int small) throws Exception {
+    java.nio.file.FileSystem fa = editMount(big);
+    java.nio.file.FileSystem fb = editMount(small);
+    byte[] four = {0, 0, (byte) 0x80, 0x3f};
+    int[] k = {0};
+    return new Pair("edit", "one change, " + big + " vs " + small + " parameters", big + " params", small + " params",
+        () -> editOnce(fa, four, k), () -> editOnce(fb, four, k), () -> {
+          fa.close();
+          fb.close();
+        });
+  }
+
+  private static Object editOnce(java.nio.file.FileSystem fs, byte[] four, int[] k) throws Exception {
+    java.nio.file.Path p = fs.getPath("/params/big/new" + (k[0]++));
+    java.nio.file.Files.write(p, four);
+    java.nio.file.Files.delete(p);
+    return p;
+  }
+
+  /** A mount (nothing committed at close) of a generated SDNB with {@code n} one-float parameters. */
+  private static java.nio.file.FileSystem editMount(int n) throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("modelfs-edit-bench");
+    java.nio.file.Path model = org.modelfs.testing.SyntheticModels.sdnb(dir.resolve("m" + n + ".sdnb"), n);
+    java.nio.file.FileSystem fs = org.modelfs.ModelFileSystems.open(model, java.util.Map.of("commitOnClose", "false"));
+    editOnce(fs, new byte[4], new int[] {-1}); // the lease, the journal and the name order, once
+    return fs;
+  }
+
   /** Builds and measures every pair of the parts in {@code only}, about {@code budget} seconds each. */
   public static List<Result> run(java.util.Set<String> only, double budget) throws Exception {
     List<PairFactory> todo = new ArrayList<>();
@@ -204,6 +237,9 @@ public final class PairedMain {
     }
     if (only.contains("walk")) {
       todo.add(() -> walk("sdnb"));
+    }
+    if (only.contains("edit")) {
+      todo.add(() -> edit(1_000_000, 1_000));
     }
     List<Result> out = new ArrayList<>();
     for (PairFactory f : todo) {

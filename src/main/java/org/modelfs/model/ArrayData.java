@@ -51,7 +51,7 @@ public record ArrayData(
 
   public ArrayData {
     Objects.requireNonNull(dtype, "dtype");
-    shape = shape.clone();
+    shape = Shapes.shared(shape);
     if (order != 'c' && order != 'f') {
       throw new IllegalArgumentException("order must be 'c' or 'f': " + order);
     }

@@ -53,4 +53,38 @@ public final class Shapes {
     }
     return s;
   }
+
+  /** At most this many distinct shapes are shared; others are copied. */
+  private static final int MAX_SHARED = 4096;
+  private static final java.util.concurrent.ConcurrentHashMap<Key, long[]> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * A copy of {@code shape} that may be shared: a model's arrays have few distinct shapes, so the
+   * index holds each once (docs/PERFORMANCE.md, "bytes per array"). The caller must never change
+   * the result — {@link ArrayData} and {@link Variable} hand out copies.
+   */
+  static long[] shared(long[] shape) {
+    long[] s = SHARED.get(new Key(shape));
+    if (s != null) {
+      return s;
+    }
+    long[] copy = shape.clone();
+    if (SHARED.size() < MAX_SHARED) {
+      long[] was = SHARED.putIfAbsent(new Key(copy), copy);
+      return was != null ? was : copy;
+    }
+    return copy;
+  }
+
+  private record Key(long[] shape) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && java.util.Arrays.equals(k.shape, shape);
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Arrays.hashCode(shape);
+    }
+  }
 }

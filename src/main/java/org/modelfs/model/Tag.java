@@ -26,21 +26,36 @@ public record Tag(
     String trainingConfig,
     Map<String, String> metadata) {
 
+  /** How {@link #variables} are named. */
+  public static final java.util.function.Function<Variable, String> VARIABLE_NAME = Variable::name;
+  /** How {@link #updater} states are named. */
+  public static final java.util.function.Function<UpdaterState, String> STATE_NAME = UpdaterState::paramName;
+
   public Tag {
     Objects.requireNonNull(name, "name");
-    variables = List.copyOf(variables);
-    updater = List.copyOf(updater);
+    variables = NamedList.of(variables, VARIABLE_NAME);
+    updater = NamedList.of(updater, STATE_NAME);
     metadata = Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
   }
 
   /** The variable with this exact name, or {@code null}. */
   public Variable variable(String varName) {
-    for (Variable v : variables) {
-      if (v.name().equals(varName)) {
-        return v;
-      }
-    }
-    return null;
+    return vars().byName(varName);
+  }
+
+  /** The updater state of parameter {@code param}, or {@code null}. */
+  public UpdaterState state(String param) {
+    return states().byName(param);
+  }
+
+  /** {@link #variables} with lookups by name and O(log n) changes. */
+  public NamedList<Variable> vars() {
+    return (NamedList<Variable>) variables;
+  }
+
+  /** {@link #updater} with lookups by name and O(log n) changes. */
+  public NamedList<UpdaterState> states() {
+    return (NamedList<UpdaterState>) updater;
   }
 
   /** The variables that hold an array. */

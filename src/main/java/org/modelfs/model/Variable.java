@@ -19,7 +19,7 @@ public record Variable(
   public Variable {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(kind, "kind");
-    shape = shape == null ? null : shape.clone();
+    shape = shape == null ? null : Shapes.shared(shape);
   }
 
   @Override

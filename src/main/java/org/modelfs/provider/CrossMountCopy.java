@@ -59,7 +59,7 @@ final class CrossMountCopy {
     if (src.node() instanceof Dir) {
       // Files.copy of a directory makes an empty directory (its entries are not copied)
       if (dst != null) {
-        if (dst.node() instanceof Dir d && !d.children().isEmpty()) {
+        if (dst.node() instanceof Dir d && !d.isEmpty()) {
           throw new DirectoryNotEmptyException(target.toString());
         }
         target.getFileSystem().edits().delete(target);
@@ -68,7 +68,7 @@ final class CrossMountCopy {
       return;
     }
     if (dst != null && dst.node() instanceof Dir d) {
-      if (!d.children().isEmpty()) {
+      if (!d.isEmpty()) {
         throw new DirectoryNotEmptyException(target.toString());
       }
       target.getFileSystem().edits().delete(target);

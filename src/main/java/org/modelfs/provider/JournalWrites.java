@@ -172,12 +172,8 @@ final class JournalWrites {
           overlay = overlay.withArea(ModelTree.PARAMS, true);
         }
         case UPDATER -> {
-          ArrayData old = null;
-          for (UpdaterState u : tag.updater()) {
-            if (u.paramName().equals(t.name())) {
-              old = u.arrays().get(t.key());
-            }
-          }
+          UpdaterState state = tag.state(t.name());
+          ArrayData old = state == null ? null : state.arrays().get(t.key());
           Variable v = tag.variable(t.name());
           ArrayData base = old != null ? old : v == null ? null : v.array();
           tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, data, size, attrs));

@@ -513,6 +513,6 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     if (!(f.node() instanceof Dir d)) {
       throw new NotDirectoryException(dir.toString());
     }
-    return resources.add(new ModelDirectoryStream(dir, new ArrayList<>(d.children().keySet()), filter, resources));
+    return resources.add(new ModelDirectoryStream(dir, new ArrayList<>(d.names()), filter, resources));
   }
 }

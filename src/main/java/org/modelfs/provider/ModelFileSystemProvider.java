@@ -246,7 +246,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     if (s.getFileSystem() == t.getFileSystem() && s.getFileSystem().renames().rename(s, t, replace(options))) {
       return;
     }
-    if (s.getFileSystem().find(s).node() instanceof org.modelfs.tree.Dir d && !d.children().isEmpty()) {
+    if (s.getFileSystem().find(s).node() instanceof org.modelfs.tree.Dir d && !d.isEmpty()) {
       throw new java.nio.file.DirectoryNotEmptyException(source + ": a directory with files moves only within its tag's"
           + " params/, updater/ or metadata/ (copy its files, then delete them)");
     }

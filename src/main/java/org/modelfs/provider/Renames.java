@@ -77,7 +77,7 @@ final class Renames {
           }
           throw new FileSystemException(source.toString(), target.toString(), "a directory cannot replace a file");
         }
-        if (!((Dir) existing.node()).children().isEmpty()) {
+        if (!((Dir) existing.node()).isEmpty()) {
           throw new DirectoryNotEmptyException(target.toString());
         }
       }
@@ -92,20 +92,25 @@ final class Renames {
       Tag tag = changes.tag(cs.get(1), source.toString());
       switch (area) {
         case ModelTree.PARAMS -> {
-          List<String> arrays = new ArrayList<>();
-          for (Variable v : tag.variables()) {
-            if (v.array() != null) {
-              arrays.add(v.name());
+          Map<String, String> r;
+          if (dir) {
+            List<String> arrays = new ArrayList<>();
+            for (Variable v : tag.variables()) {
+              if (v.array() != null) {
+                arrays.add(v.name());
+              }
             }
+            r = renames(arrays, from, true, newName);
+          } else {
+            r = Map.of(oldName, newName); // a file: O(log n), whatever the number of parameters
           }
-          Map<String, String> r = renames(arrays, from, dir, newName);
           check(r, n -> tag.variable(n) != null, target, "a variable of the graph");
           TagOverlay o = moveKept(fs.overlay(tag.name()), area, from, oldName, newName, dir);
           // the updater state moves along; the directories that held it stay, as the source's do
-          Set<String> keptState = new HashSet<>(o.kept(ModelTree.UPDATER));
-          for (UpdaterState u : tag.updater()) {
-            if (r.containsKey(u.paramName())) {
-              String[] parts = u.paramName().split("/", -1);
+          List<String> keptState = new ArrayList<>();
+          for (String moved : r.keySet()) {
+            if (tag.state(moved) != null) {
+              String[] parts = moved.split("/", -1);
               for (int j = 1; j < parts.length; j++) {
                 String prefix = String.join("/", java.util.Arrays.asList(parts).subList(0, j));
                 if (!prefix.equals(oldName) && !prefix.startsWith(oldName + "/")) {
@@ -114,7 +119,7 @@ final class Renames {
               }
             }
           }
-          changes.apply(TagEdits.renamed(tag, r), o.withKept(ModelTree.UPDATER, keptState));
+          changes.apply(TagEdits.renamed(tag, r), o.withKeptAdded(ModelTree.UPDATER, keptState));
         }
         case ModelTree.UPDATER -> {
           List<String> states = new ArrayList<>();
@@ -181,6 +186,13 @@ final class Renames {
    */
   private static TagOverlay moveKept(TagOverlay o, String area, List<String> from, String oldName, String newName,
       boolean dir) {
+    List<String> parents = new ArrayList<>();
+    for (int j = 1; j < from.size(); j++) {
+      parents.add(NameMapping.name(from.subList(0, j)));
+    }
+    if (!dir && !o.kept(area).containsName(oldName)) { // a file: nothing kept moves along
+      return o.withKeptAdded(area, parents).withArea(area, true);
+    }
     Set<String> kept = new HashSet<>();
     for (String k : o.kept(area)) {
       if (k.equals(oldName) || k.startsWith(oldName + "/")) {

@@ -95,15 +95,13 @@ final class StructureEdits {
       TagOverlay o = fs.overlay(tagName);
       String first = c.get(2);
       if (f.node() instanceof Dir d) {
-        if (!d.children().isEmpty()) {
+        if (!d.isEmpty()) {
           throw new DirectoryNotEmptyException(path.toString());
         }
         if (c.size() == 3) {
           o = o.withArea(first, false); // params/, updater/ or metadata/, empty: gone until written or committed
         } else {
-          Set<String> kept = new HashSet<>(o.kept(first));
-          kept.remove(NameMapping.name(c.subList(3, c.size())));
-          o = o.withKept(first, kept);
+          o = o.withKeptRemoved(first, NameMapping.name(c.subList(3, c.size())));
         }
         changes.apply(tag, o);
         return;
@@ -136,14 +134,14 @@ final class StructureEdits {
    */
   static TagOverlay keepParents(TagOverlay o, List<String> c, String param) {
     String area = c.get(2);
-    Set<String> kept = new HashSet<>(o.kept(area));
+    List<String> kept = new ArrayList<>();
     for (int j = 4; j < c.size(); j++) {
       String name = NameMapping.name(c.subList(3, j));
       if (param == null || param.equals(name) || param.startsWith(name + "/")) {
         kept.add(name);
       }
     }
-    return o.withKept(area, kept);
+    return o.withKeptAdded(area, kept);
   }
 
   /**
@@ -186,9 +184,7 @@ final class StructureEdits {
       String tagName = tagDir.canonical().get(1);
       TagOverlay o = fs.overlay(tagName).withArea(names.get(2), true);
       if (names.size() > 3) {
-        Set<String> kept = new HashSet<>(o.kept(names.get(2)));
-        kept.add(NameMapping.name(names.subList(3, names.size())));
-        o = o.withKept(names.get(2), kept);
+        o = o.withKeptAdded(names.get(2), List.of(NameMapping.name(names.subList(3, names.size()))));
       }
       changes.apply(changes.tag(tagName, dir.toString()), o);
     } finally {

@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.GraphRef;
+import org.modelfs.model.NamedList;
 import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
@@ -24,72 +25,54 @@ import org.modelfs.model.Variable;
 final class TagEdits {
   private TagEdits() {}
 
-  /** {@code tag} with variable {@code name} holding {@code array} (added as {@code kind} if new). */
+  /** {@code tag} with variable {@code name} holding {@code array} (added as {@code kind} if new). O(log n). */
   static Tag withArray(Tag tag, String name, ArrayData array, VarKind kind) {
-    List<Variable> vars = new ArrayList<>(tag.variables());
-    boolean found = false;
-    for (int i = 0; i < vars.size(); i++) {
-      Variable v = vars.get(i);
-      if (v.name().equals(name)) {
-        long[] declared = v.shape() == null ? null : array.shape();
-        vars.set(i, new Variable(name, kind == null ? v.kind() : kind, array.dtype(), declared, array, v.graphVariable()));
-        found = true;
-      }
-    }
-    if (!found) {
-      vars.add(new Variable(name, kind == null ? VarKind.VARIABLE : kind, array.dtype(), array.shape(), array, -1));
-    }
-    return new Tag(tag.name(), tag.graph(), vars, tag.updater(), tag.trainingConfig(), tag.metadata());
+    Variable v = tag.variable(name);
+    Variable next = v == null
+        ? new Variable(name, kind == null ? VarKind.VARIABLE : kind, array.dtype(), array.shape(), array, -1)
+        : new Variable(name, kind == null ? v.kind() : kind, array.dtype(), v.shape() == null ? null : array.shape(),
+            array, v.graphVariable());
+    return new Tag(tag.name(), tag.graph(), tag.vars().with(next), tag.updater(), tag.trainingConfig(), tag.metadata());
   }
 
   /**
    * {@code tag} after deleting the file of parameter {@code name}: a variable of the stored
    * graph keeps its place (ops may use it) and loses only its array, so a commit needs a new
-   * one; a variable added through the file system goes away with its updater state.
+   * one; a variable added through the file system goes away with its updater state. O(log n).
    */
   static Tag withoutArray(Tag tag, String name) {
     Variable v = tag.variable(name);
     if (v == null || v.graphVariable() < 0) {
       return withoutVariable(tag, name);
     }
-    List<Variable> vars = new ArrayList<>(tag.variables());
     // remember the shape (declared, else the array's) so that a new file of the same size fits it
-    vars.replaceAll(x -> x.name().equals(name)
-        ? new Variable(x.name(), x.kind(), x.dtype(), x.effectiveShape(), null, x.graphVariable()) : x);
-    return new Tag(tag.name(), tag.graph(), vars, tag.updater(), tag.trainingConfig(), tag.metadata());
+    Variable kept = new Variable(v.name(), v.kind(), v.dtype(), v.effectiveShape(), null, v.graphVariable());
+    return new Tag(tag.name(), tag.graph(), tag.vars().with(kept), tag.updater(), tag.trainingConfig(), tag.metadata());
   }
 
-  /** {@code tag} without variable {@code name} and its updater state. */
+  /** {@code tag} without variable {@code name} and its updater state. O(log n). */
   static Tag withoutVariable(Tag tag, String name) {
-    List<Variable> vars = new ArrayList<>(tag.variables());
-    vars.removeIf(v -> v.name().equals(name));
-    List<UpdaterState> ups = new ArrayList<>(tag.updater());
-    ups.removeIf(u -> u.paramName().equals(name));
-    return new Tag(tag.name(), tag.graph(), vars, ups, tag.trainingConfig(), tag.metadata());
+    return new Tag(tag.name(), tag.graph(), tag.vars().without(name), tag.states().without(name),
+        tag.trainingConfig(), tag.metadata());
   }
 
-  /** {@code tag} with updater state {@code key} of {@code param} set to {@code array}, or removed when null. */
+  /**
+   * {@code tag} with updater state {@code key} of {@code param} set to {@code array}, or removed
+   * when null (a state left without keys goes). O(log n).
+   */
   static Tag withState(Tag tag, String param, String key, ArrayData array) {
-    List<UpdaterState> ups = new ArrayList<>();
-    boolean found = false;
-    for (UpdaterState u : tag.updater()) {
-      if (u.paramName().equals(param)) {
-        found = true;
-        Map<String, ArrayData> m = new LinkedHashMap<>(u.arrays());
-        if (array == null) {
-          m.remove(key);
-        } else {
-          m.put(key, array);
-        }
-        if (!m.isEmpty()) {
-          ups.add(new UpdaterState(param, m));
-        }
+    UpdaterState u = tag.state(param);
+    NamedList<UpdaterState> ups;
+    if (u == null) {
+      ups = array == null ? tag.states() : tag.states().with(new UpdaterState(param, Map.of(key, array)));
+    } else {
+      Map<String, ArrayData> m = new LinkedHashMap<>(u.arrays());
+      if (array == null) {
+        m.remove(key);
       } else {
-        ups.add(u);
+        m.put(key, array);
       }
-    }
-    if (!found && array != null) {
-      ups.add(new UpdaterState(param, Map.of(key, array)));
+      ups = m.isEmpty() ? tag.states().without(param) : tag.states().with(new UpdaterState(param, m));
     }
     return new Tag(tag.name(), tag.graph(), tag.variables(), ups, tag.trainingConfig(), tag.metadata());
   }
@@ -181,6 +164,17 @@ final class TagEdits {
    * keeping its place in the graph (ops use it by id) and its updater state.
    */
   static Tag renamed(Tag tag, Map<String, String> renames) {
+    Map.Entry<String, String> one = renames.size() == 1 ? renames.entrySet().iterator().next() : null;
+    if (one != null && tag.variable(one.getValue()) == null && tag.state(one.getValue()) == null) { // O(log n)
+      Map.Entry<String, String> e = one;
+      Variable v = tag.variable(e.getKey());
+      UpdaterState u = tag.state(e.getKey());
+      NamedList<Variable> vs = v == null ? tag.vars() : tag.vars().renamed(e.getKey(),
+          new Variable(e.getValue(), v.kind(), v.dtype(), v.shape(), v.array(), v.graphVariable()));
+      NamedList<UpdaterState> us = u == null ? tag.states()
+          : tag.states().renamed(e.getKey(), new UpdaterState(e.getValue(), u.arrays()));
+      return new Tag(tag.name(), tag.graph(), vs, us, tag.trainingConfig(), tag.metadata());
+    }
     List<Variable> vars = new ArrayList<>();
     for (Variable v : tag.variables()) {
       String to = renames.get(v.name());

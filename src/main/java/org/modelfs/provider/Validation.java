@@ -78,20 +78,20 @@ final class Validation {
     }
     for (Tag t : tags) {
       String prefix = "/tags/" + t.name() + "/";
-      List<String> names = new ArrayList<>();
-      t.variables().forEach(v -> names.add(v.name()));
-      Map<String, List<String>> params = NameMapping.canonical(names);
+      // paths are worked out only for a problem: a million names need no million segment lists
+      java.util.function.Function<String, String> params =
+          n -> String.join("/", NameMapping.segments(n, t.vars()::containsName));
+      java.util.function.Function<String, String> states =
+          n -> String.join("/", NameMapping.segments(n, t.states()::containsName));
       for (Variable v : t.variables()) {
-        String path = prefix + "params/" + String.join("/", params.get(v.name()));
         if (v.kind().holdsArray() && v.array() == null) {
-          out.add(path + ": " + v.kind() + " has no array");
+          out.add(prefix + "params/" + params.apply(v.name()) + ": " + v.kind() + " has no array");
         } else if (v.array() != null) {
-          check(out, path, v.array());
+          checkLazily(out, () -> prefix + "params/" + params.apply(v.name()), v.array());
         }
       }
-      Map<String, List<String>> states = NameMapping.canonical(t.updater().stream().map(UpdaterState::paramName).toList());
       for (UpdaterState u : t.updater()) {
-        String path = prefix + "updater/" + String.join("/", states.get(u.paramName()));
+        String path = prefix + "updater/" + states.apply(u.paramName());
         Variable param = t.variable(u.paramName());
         if (param == null) {
           out.add(path + ": " + ArrayRules.NO_PARAMETER);
@@ -100,7 +100,7 @@ final class Validation {
             String shape = ArrayRules.stateShape(e.getValue(), param.array());
             if (shape != null) {
               out.add(path + "/" + NameMapping.oneSegment(e.getKey()) + ": " + shape
-                  + " (params/" + String.join("/", params.get(u.paramName())) + "): change both");
+                  + " (params/" + params.apply(u.paramName()) + "): change both");
             }
           }
         }
@@ -134,18 +134,26 @@ final class Validation {
    * (docs/FORMATS.md §3.8): the rules of {@link ArrayRules}.
    */
   private static void check(List<String> out, String path, ArrayData a) throws IOException {
+    checkLazily(out, () -> path, a);
+  }
+
+  /** {@link #check}, naming the path only when there is a problem. */
+  private static void checkLazily(List<String> out, java.util.function.Supplier<String> at, ArrayData a)
+      throws IOException {
+    String path;
     String count = ArrayRules.byteCount(a);
     if (count != null) {
+      path = at.get();
       out.add(path + ": " + count + (a.dtype().width() == 0 ? "" : " (give it the right shape or dtype, or write the right bytes)"));
     } else if (a.dtype().width() == 0 && a.storage() == ArrayData.Storage.JOURNAL && !a.bigEndian()) {
       String offsets;
       try {
         offsets = ArrayRules.Utf8Offsets.check(a);
       } catch (java.io.EOFException e) {
-        throw new java.io.EOFException(path + ": the journal file ends inside the UTF8 offsets");
+        throw new java.io.EOFException(at.get() + ": the journal file ends inside the UTF8 offsets");
       }
       if (offsets != null) {
-        out.add(path + ": " + offsets);
+        out.add(at.get() + ": " + offsets);
       }
     }
   }

@@ -1,26 +1,57 @@
 package org.modelfs.tree;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * A directory of the tree: its entries by canonical name, in listing order. Below
- * {@code params/}, {@code updater/} and {@code metadata/} a directory exists while a name lives
- * below it or the session keeps it ({@link TagOverlay}).
+ * A directory of the tree. Its entries are worked out when asked for — from the tag's index for
+ * the directories below {@code params/}, {@code updater/} and {@code metadata/} (where a
+ * directory exists while a name lives below it or the session keeps it, {@link TagOverlay}), so
+ * a change to one of N names costs no more than the change (docs/PERFORMANCE.md).
  */
 public final class Dir implements Node {
-  private final String tag;
-  private final Map<String, Node> children = new LinkedHashMap<>();
-  private final boolean caseInsensitive;
-  private Map<String, String> folded;
-  private NameSpace nameSpace;
-  private String nameSpacePrefix;
+  /** What a directory holds, and how a path below it is found. */
+  interface Contents {
+    /** The canonical names of the entries, in listing order. */
+    List<String> names();
 
-  Dir(String tag, boolean caseInsensitive) {
+    /** Whether there are no entries (without listing them where that is cheaper). */
+    default boolean isEmpty() {
+      return names().isEmpty();
+    }
+
+    /**
+     * The node at {@code segments[i..]} below this directory, whose canonical path is
+     * {@code canonical}, or {@code null}.
+     */
+    ModelTree.Found find(List<String> canonical, List<String> segments, int i);
+  }
+
+  private final String tag;
+  private final Object key;
+  private final Contents contents;
+  private volatile List<String> listed;
+
+  Dir(String tag, Object key, Contents contents) {
     this.tag = tag;
-    this.caseInsensitive = caseInsensitive;
+    this.key = key;
+    this.contents = contents;
+  }
+
+  /** A directory of fixed entries (the root, {@code tags/}, a tag); tag names match ignoring case. */
+  static Dir fixed(String tag, Object key, LinkedHashMap<String, Node> children, boolean caseInsensitive) {
+    Map<String, String> folded = null;
+    if (caseInsensitive) {
+      folded = new java.util.HashMap<>();
+      for (String c : children.keySet()) {
+        folded.putIfAbsent(c.toLowerCase(Locale.ROOT), c);
+      }
+    }
+    return new Dir(tag, key, new Fixed(children, folded));
   }
 
   @Override
@@ -28,45 +59,69 @@ public final class Dir implements Node {
     return tag;
   }
 
+  /** Stable for one directory of one tree: equal for every lookup that reaches it. */
   @Override
   public Object fileKey() {
-    return this;
+    return key;
   }
 
-  /** The entries, canonical name → node, in listing order. */
-  public Map<String, Node> children() {
-    return Collections.unmodifiableMap(children);
+  /**
+   * The canonical names of the entries, in listing order, worked out on first use: the names
+   * only — a node is made when a path reaches it — so a directory of a million entries lists in
+   * the memory of its names.
+   */
+  public List<String> names() {
+    List<String> l = listed;
+    if (l == null) {
+      l = Collections.unmodifiableList(contents.names());
+      listed = l;
+    }
+    return l;
   }
 
-  void put(String name, Node node) {
-    children.put(name, node);
-    if (caseInsensitive) {
-      if (folded == null) {
-        folded = new LinkedHashMap<>();
+  /** Whether the directory has no entries. */
+  public boolean isEmpty() {
+    List<String> l = listed;
+    return l != null ? l.isEmpty() : contents.isEmpty();
+  }
+
+  ModelTree.Found find(List<String> canonical, List<String> segments, int i) {
+    if (i == segments.size()) {
+      return new ModelTree.Found(this, List.copyOf(canonical));
+    }
+    return contents.find(canonical, segments, i);
+  }
+
+  static List<String> append(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a.size() + b.size());
+    out.addAll(a);
+    out.addAll(b);
+    return out;
+  }
+
+  /** The entries of a directory that does not grow with the model. */
+  private record Fixed(LinkedHashMap<String, Node> children, Map<String, String> folded) implements Contents {
+    @Override
+    public List<String> names() {
+      return new ArrayList<>(children.keySet());
+    }
+
+    @Override
+    public ModelTree.Found find(List<String> canonical, List<String> segments, int i) {
+      String seg = segments.get(i);
+      String name = children.containsKey(seg) ? seg : null;
+      if (name == null && folded != null) {
+        name = folded.get(seg.toLowerCase(Locale.ROOT));
       }
-      folded.put(name.toLowerCase(Locale.ROOT), name);
+      if (name == null) {
+        return null;
+      }
+      Node child = children.get(name);
+      List<String> at = append(canonical, List.of(name));
+      if (i + 1 == segments.size()) {
+        return new ModelTree.Found(child, List.copyOf(at));
+      }
+      return child instanceof Dir d ? d.find(at, segments, i + 1) : null;
     }
-  }
-
-  /** The canonical spelling of the entry {@code name}, matched exactly or (tags) ignoring case. */
-  String canonicalName(String name) {
-    if (children.containsKey(name)) {
-      return name;
-    }
-    return folded == null ? null : folded.get(name.toLowerCase(Locale.ROOT));
-  }
-
-  /** Makes this directory the one at {@code prefix} of a name space (for other spellings). */
-  void joinNameSpace(NameSpace ns, String prefix) {
-    this.nameSpace = ns;
-    this.nameSpacePrefix = prefix;
-  }
-
-  NameSpace nameSpace() {
-    return nameSpace;
-  }
-
-  String nameSpacePrefix() {
-    return nameSpacePrefix;
   }
 }

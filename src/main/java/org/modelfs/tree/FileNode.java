@@ -9,8 +9,15 @@ import org.modelfs.model.ArrayData;
  * @param content its bytes
  * @param kind {@code VARIABLE}/{@code CONSTANT}/{@code PLACEHOLDER}/{@code UPDATER} for array
  *     files, {@code null} for the others
+ * @param key what identifies a file that is not an array across lookups (its canonical path),
+ *     or {@code null} for a node made once per tree
  */
-public record FileNode(String tag, Content content, String kind) implements Node {
+public record FileNode(String tag, Content content, String kind, Object key) implements Node {
+
+  /** A file made once per tree (or an array file, identified by its array). */
+  public FileNode(String tag, Content content, String kind) {
+    this(tag, content, kind, null);
+  }
 
   /** The array behind this file, or {@code null}. */
   public ArrayData array() {
@@ -20,7 +27,7 @@ public record FileNode(String tag, Content content, String kind) implements Node
   @Override
   public Object fileKey() {
     ArrayData a = array();
-    return a == null ? this : new ArrayKey(a.source(), a.offset(), a.length());
+    return a == null ? (key == null ? this : key) : new ArrayKey(a.source(), a.offset(), a.length());
   }
 
   /** Identifies a stored array: its source (by identity) and byte range. */

@@ -3,6 +3,8 @@ package org.modelfs.tree;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.function.Predicate;
+import org.modelfs.model.NamedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,23 +56,26 @@ public final class ModelTree {
 
   /**
    * The tree of {@code tags} (oldest first) as a write session shows them: {@code overlays} by
-   * tag name (missing = {@link TagOverlay#NONE}).
+   * tag name (missing = {@link TagOverlay#NONE}). Costs O(tags): what lies below
+   * {@code params/}, {@code updater/} and {@code metadata/} is worked out per lookup from the
+   * tags' indexes ({@link NameSpace}).
    */
   public static ModelTree of(List<Tag> tagList, Map<String, TagOverlay> overlays, String file) {
-    Dir root = new Dir(null, false);
-    Dir tags = new Dir(null, true);
-    root.put(TAGS, tags);
+    LinkedHashMap<String, Node> tags = new LinkedHashMap<>();
     String newest = null;
     for (Tag t : tagList) {
       tags.put(t.name(), tagDir(t, overlays.getOrDefault(t.name(), TagOverlay.NONE), file));
       newest = t.name();
     }
-    return new ModelTree(root, newest);
+    LinkedHashMap<String, Node> top = new LinkedHashMap<>();
+    top.put(TAGS, Dir.fixed(null, List.of(TAGS), tags, true));
+    return new ModelTree(Dir.fixed(null, List.of(), top, false), newest);
   }
 
   private static Dir tagDir(Tag t, TagOverlay overlay, String file) {
     String tag = t.name();
-    Dir dir = new Dir(tag, false);
+    List<String> at = List.of(TAGS, tag);
+    LinkedHashMap<String, Node> dir = new LinkedHashMap<>();
     if (t.graph() != null) {
       dir.put(GRAPH, new FileNode(tag, new BytesContent(() -> stubGraph(t, file)), null));
     }
@@ -79,49 +84,83 @@ public final class ModelTree {
     } else if (!overlay.graphJsonAbsent()) {
       dir.put(GRAPH_JSON, new FileNode(tag, new BytesContent(() -> GraphJson.render(t, file)), null));
     }
-
     if (!overlay.absentAreas().contains(PARAMS)) {
-      Dir params = new Dir(tag, false);
-      LinkedHashMap<String, Node> arrays = new LinkedHashMap<>();
-      for (Variable v : t.variables()) {
-        if (v.array() != null) {
-          arrays.put(v.name(), arrayFile(tag, v.kind().name(), v.array()));
-        }
-      }
-      NameSpace.build(params, arrays, overlay.kept(PARAMS));
-      dir.put(PARAMS, params);
+      dir.put(PARAMS, NameSpace.root(tag, PARAMS, Dir.append(at, List.of(PARAMS)), params(t), overlay.kept(PARAMS)));
     }
-
     if (!overlay.absentAreas().contains(UPDATER)) {
-      Dir updater = new Dir(tag, false);
-      LinkedHashMap<String, Node> states = new LinkedHashMap<>();
-      for (UpdaterState u : t.updater()) {
-        Dir state = new Dir(tag, false);
-        LinkedHashMap<String, Node> keys = new LinkedHashMap<>();
-        for (Map.Entry<String, ArrayData> k : u.arrays().entrySet()) {
-          keys.put(k.getKey(), arrayFile(tag, UPDATER_KIND, k.getValue()));
-        }
-        NameSpace.build(state, keys, Set.of());
-        states.put(u.paramName(), state);
-      }
-      NameSpace.build(updater, states, overlay.kept(UPDATER));
-      dir.put(UPDATER, updater);
+      dir.put(UPDATER, NameSpace.root(tag, UPDATER, Dir.append(at, List.of(UPDATER)), updater(t), overlay.kept(UPDATER)));
     }
-
     if (t.trainingConfig() != null) {
       dir.put(TRAINING, new FileNode(tag, BytesContent.of(t.trainingConfig().getBytes(StandardCharsets.UTF_8)), null));
     }
     if (!overlay.absentAreas().contains(METADATA)) {
-      Dir metadata = new Dir(tag, false);
-      LinkedHashMap<String, Node> values = new LinkedHashMap<>();
-      for (Map.Entry<String, String> m : t.metadata().entrySet()) {
-        byte[] b = m.getValue() == null ? new byte[0] : m.getValue().getBytes(StandardCharsets.UTF_8);
-        values.put(m.getKey(), new FileNode(tag, BytesContent.of(b), null));
-      }
-      NameSpace.build(metadata, values, overlay.kept(METADATA));
-      dir.put(METADATA, metadata);
+      Map<String, String> values = t.metadata();
+      NameSpace.Names names = NameSpace.ofMap(values, (name, canonical) -> {
+        String v = values.get(name);
+        byte[] b = v == null ? new byte[0] : v.getBytes(StandardCharsets.UTF_8);
+        return new FileNode(tag, BytesContent.of(b), null, canonical);
+      });
+      dir.put(METADATA, NameSpace.root(tag, METADATA, Dir.append(at, List.of(METADATA)), names, overlay.kept(METADATA)));
     }
-    return dir;
+    return Dir.fixed(tag, at, dir, false);
+  }
+
+  /** The files of {@code params/}: the variables that hold an array. */
+  private static NameSpace.Names params(Tag t) {
+    NamedList<Variable> vars = t.vars();
+    String tag = t.name();
+    return new NameSpace.Names() {
+      @Override
+      public boolean has(String name) {
+        Variable v = vars.byName(name);
+        return v != null && v.array() != null;
+      }
+
+      @Override
+      public Node leaf(String name, List<String> canonical) {
+        Variable v = vars.byName(name);
+        return arrayFile(tag, v.kind().name(), v.array());
+      }
+
+      @Override
+      public long order(String name) {
+        return vars.order(name);
+      }
+
+      @Override
+      public void range(String from, String to, Predicate<String> visit) {
+        vars.range(from, to, (n, v) -> v.array() == null || visit.test(n));
+      }
+    };
+  }
+
+  /** The directories of {@code updater/}: one per parameter with state, holding a file per state key. */
+  private static NameSpace.Names updater(Tag t) {
+    NamedList<UpdaterState> states = t.states();
+    String tag = t.name();
+    return new NameSpace.Names() {
+      @Override
+      public boolean has(String name) {
+        return states.containsName(name);
+      }
+
+      @Override
+      public Node leaf(String name, List<String> canonical) {
+        Map<String, ArrayData> keys = states.byName(name).arrays();
+        return NameSpace.root(tag, UPDATER + "/" + name, canonical,
+            NameSpace.ofMap(keys, (k, c) -> arrayFile(tag, UPDATER_KIND, keys.get(k))), TagOverlay.NONE.kept(UPDATER));
+      }
+
+      @Override
+      public long order(String name) {
+        return states.order(name);
+      }
+
+      @Override
+      public void range(String from, String to, Predicate<String> visit) {
+        states.range(from, to, (n, u) -> visit.test(n));
+      }
+    };
   }
 
   /**
@@ -159,51 +198,8 @@ public final class ModelTree {
    */
   public Found lookup(List<String> segments) {
     if (!segments.isEmpty() && newest != null && ALIASES.contains(segments.get(0))) {
-      segments = append(List.of(TAGS, newest), segments);
+      segments = Dir.append(List.of(TAGS, newest), segments);
     }
-    return find(root, List.of(), 0, segments, 0);
-  }
-
-  /**
-   * Continues a lookup at {@code node}, reached by the canonical path {@code canonical}, whose
-   * innermost name space started at {@code canonical[nsStart]}.
-   */
-  private static Found find(Node node, List<String> canonical, int nsStart, List<String> segments, int i) {
-    if (i == segments.size()) {
-      return new Found(node, List.copyOf(canonical));
-    }
-    if (!(node instanceof Dir dir)) {
-      return null;
-    }
-    if (dir.nameSpace() != null && dir.nameSpacePrefix().isEmpty()) {
-      nsStart = canonical.size();
-    }
-    String name = dir.canonicalName(segments.get(i));
-    if (name != null) {
-      Found f = find(dir.children().get(name), append(canonical, List.of(name)), nsStart, segments, i + 1);
-      if (f != null) {
-        return f;
-      }
-    }
-    if (dir.nameSpace() == null) {
-      return null;
-    }
-    for (int j = segments.size(); j > i; j--) {
-      NameSpace.Entry e = dir.nameSpace().get(dir.nameSpacePrefix(), segments.subList(i, j));
-      if (e != null) {
-        Found f = find(e.node(), append(canonical.subList(0, nsStart), e.segments()), nsStart, segments, j);
-        if (f != null) {
-          return f;
-        }
-      }
-    }
-    return null;
-  }
-
-  private static List<String> append(List<String> a, List<String> b) {
-    List<String> out = new ArrayList<>(a.size() + b.size());
-    out.addAll(a);
-    out.addAll(b);
-    return out;
+    return root.find(List.of(), segments, 0);
   }
 }

@@ -26,7 +26,7 @@ public final class NameMapping {
     Set<String> all = new HashSet<>(names);
     Map<String, List<String>> out = new LinkedHashMap<>();
     for (String name : names) {
-      out.put(name, splittable(name, all) ? split(name) : List.of(oneSegment(name)));
+      out.put(name, segments(name, (java.util.function.Predicate<String>) all::contains));
     }
     return out;
   }
@@ -36,10 +36,19 @@ public final class NameMapping {
    * space (a directory kept without files below it is laid out like a name of that set).
    */
   public static List<String> segments(String name, Set<String> files) {
-    return splittable(name, files) ? split(name) : List.of(oneSegment(name));
+    return segments(name, (java.util.function.Predicate<String>) files::contains);
   }
 
-  private static boolean splittable(String name, Set<String> all) {
+  /** The canonical segments of {@code name} in a name space whose names {@code isName} tells. */
+  public static List<String> segments(String name, java.util.function.Predicate<String> isName) {
+    return splittable(name, isName) ? split(name) : List.of(oneSegment(name));
+  }
+
+  /**
+   * Whether {@code name} is laid out split on {@code /} in a name space whose names
+   * {@code isName} tells: no part is empty, {@code .} or {@code ..}, and no proper prefix is a name.
+   */
+  public static boolean splittable(String name, java.util.function.Predicate<String> isName) {
     if (name.indexOf('/') < 0) {
       return false;
     }
@@ -55,7 +64,7 @@ public final class NameMapping {
           prefix.append('/');
         }
         prefix.append(p);
-        if (all.contains(prefix.toString())) {
+        if (isName.test(prefix.toString())) {
           return false;
         }
       }

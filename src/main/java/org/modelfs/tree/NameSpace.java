@@ -1,76 +1,293 @@
 package org.modelfs.tree;
 
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import org.modelfs.model.NamedList;
+import java.util.function.Predicate;
 
 /**
- * The names below one directory ({@code params/}, {@code updater/}, a parameter's state
- * directory, {@code metadata/}) laid out as a subtree by {@link NameMapping}, plus the lookup of
- * any other spelling of a name ({@code a/b} for the canonical {@code a%2Fb}).
+ * The names of one area ({@code params/}, {@code updater/}, a parameter's state directory,
+ * {@code metadata/}) laid out as a subtree by {@link NameMapping} — worked out per lookup and per
+ * listing from the tag's index, never built whole. A lookup costs a few index probes per path
+ * segment; listing a directory costs the names below it (docs/PERFORMANCE.md, "Edits in
+ * O(change)").
+ *
+ * <p>A name lives at {@link NameMapping#segments}; a directory at a decoded prefix {@code p}
+ * exists when a name split on {@code /} lies below it, or the session keeps it
+ * ({@link TagOverlay}) and no file is in its way. Any spelling of a path that decodes to the
+ * same names finds the same node ({@code a/b} finds {@code a%2Fb}).
  */
 final class NameSpace {
-  /** A node and its canonical segments below the name space's directory. */
-  record Entry(Node node, List<String> segments) {}
+  /** An area's names as the index holds them. */
+  interface Names {
+    /** Whether {@code name} is a name of the area. */
+    boolean has(String name);
 
-  private final Map<String, Entry> byName = new HashMap<>();
+    /** The node of name {@code name} (a file, or a parameter's state directory), at {@code canonical}. */
+    Node leaf(String name, List<String> canonical);
 
-  private NameSpace() {}
+    /** Where {@code name} comes in listings: smaller first. */
+    long order(String name);
+
+    /** Visits the names in {@code [from, to)} ({@code to == null}: unbounded) in name order while {@code visit} says so. */
+    void range(String from, String to, Predicate<String> visit);
+  }
+
+  private final String tag;
+  private final String area;
+  private final List<String> base;
+  private final Names names;
+  private final NamedList<String> kept;
+  private final Predicate<String> isName;
 
   /**
-   * Lays out {@code leaves} (name → node, in listing order) below {@code root}, then the
-   * directories {@code kept} (decoded names) that exist without a leaf below them — each
-   * where it would be if it held a file, after the leaves; one that a leaf's file is in the way
-   * of is not shown.
+   * @param base the canonical path of the area's directory
+   * @param kept the decoded names of directories the session keeps without files
    */
-  static void build(Dir root, LinkedHashMap<String, Node> leaves, Set<String> kept) {
-    NameSpace ns = new NameSpace();
-    root.joinNameSpace(ns, "");
-    for (Map.Entry<String, List<String>> e : NameMapping.canonical(leaves.keySet()).entrySet()) {
-      Dir dir = ns.dirs(root, e.getValue(), e.getValue().size() - 1);
-      List<String> segs = e.getValue();
-      Node leaf = leaves.get(e.getKey());
-      dir.put(segs.get(segs.size() - 1), leaf);
-      ns.byName.put(e.getKey(), new Entry(leaf, segs));
+  private NameSpace(String tag, String area, List<String> base, Names names, NamedList<String> kept) {
+    this.tag = tag;
+    this.area = area;
+    this.base = List.copyOf(base);
+    this.names = names;
+    this.kept = kept;
+    this.isName = names::has;
+  }
+
+  /** The directory of area {@code area} of {@code tag} at {@code base}. */
+  static Dir root(String tag, String area, List<String> base, Names names, NamedList<String> kept) {
+    return new NameSpace(tag, area, base, names, kept).dir("");
+  }
+
+  /** Identifies a directory of an area: the same for every lookup of one tree. */
+  private record DirKey(String tag, String area, List<String> base, String prefix) {}
+
+  private Dir dir(String prefix) {
+    return new Dir(tag, new DirKey(tag, area, base, prefix), new At(prefix));
+  }
+
+  /** The node whose decoded name is {@code d}, or {@code null}. */
+  private Node node(String d, List<String> canonical) {
+    if (names.has(d)) {
+      return names.leaf(d, canonical);
     }
-    for (String name : kept) {
-      List<String> segs = NameMapping.segments(name, leaves.keySet());
-      ns.dirs(root, segs, segs.size());
+    return isDir(d) ? dir(d) : null;
+  }
+
+  private List<String> segments(String d) {
+    return NameMapping.segments(d, isName);
+  }
+
+  /** Whether a directory lives at decoded prefix {@code p} (not a name itself). */
+  private boolean isDir(String p) {
+    boolean[] found = {false};
+    names.range(p + "/", p + "0", n -> {
+      found[0] = NameMapping.splittable(n, isName);
+      return !found[0];
+    });
+    if (found[0]) {
+      return true;
+    }
+    // the directory k itself (a file of that name hides it), and its parents when k is split
+    kept.range(p, p + "0", (k, x) -> {
+      found[0] = k.equals(p) || k.startsWith(p + "/") && NameMapping.splittable(k, isName);
+      return !found[0];
+    });
+    return found[0];
+  }
+
+  /** One directory of the area: the names below decoded prefix {@code prefix} ({@code ""}: the area). */
+  private final class At implements Dir.Contents {
+    private final String prefix;
+
+    At(String prefix) {
+      this.prefix = prefix;
+    }
+
+    @Override
+    public List<String> names() {
+      int depth = prefix.isEmpty() ? 0 : prefix.split("/", -1).length;
+      // leaves are distinct by name; a directory is listed once, at its first name's place
+      List<String> segs = new ArrayList<>();
+      LongList order = new LongList();
+      Map<String, Integer> dirAt = new HashMap<>();
+      Predicate<String> visit = n -> {
+        List<String> s = segments(n);
+        if (depth > 0 && s.size() == 1) {
+          return true; // laid out at the area's top
+        }
+        String seg = s.get(depth);
+        long o = names.order(n);
+        if (s.size() == depth + 1) {
+          segs.add(seg);
+          order.add(o);
+        } else {
+          Integer at = dirAt.get(seg);
+          if (at == null) {
+            dirAt.put(seg, segs.size());
+            segs.add(seg);
+            order.add(o);
+          } else if (o < order.get(at)) {
+            order.set(at, o);
+          }
+        }
+        return true;
+      };
+      if (prefix.isEmpty()) {
+        names.range("", null, visit);
+      } else {
+        names.range(prefix + "/", prefix + "0", visit);
+      }
+      List<String> out = order.sortedBy(segs);
+      // the kept directories after the leaves, in name order, each where it would be if it held a file
+      java.util.Set<String> shown = new java.util.HashSet<>(dirAt.keySet());
+      kept.range(prefix.isEmpty() ? "" : prefix + "/", prefix.isEmpty() ? null : prefix + "0", (k, x) -> {
+        List<String> s = segments(k);
+        if (s.size() > depth) {
+          String seg = s.get(depth);
+          String d = s.size() == depth + 1 ? k : join(prefix, NameMapping.decode(seg));
+          if (!names.has(d) && shown.add(seg)) {
+            out.add(seg);
+          }
+        }
+        return true;
+      });
+      return out;
+    }
+
+    @Override
+    public boolean isEmpty() {
+      if (prefix.isEmpty()) {
+        boolean[] any = {false};
+        names.range("", null, n -> {
+          any[0] = true;
+          return false;
+        });
+        return !any[0] && kept.isEmpty();
+      }
+      boolean[] any = {false};
+      names.range(prefix + "/", prefix + "0", n -> !(any[0] = NameMapping.splittable(n, isName)));
+      if (!any[0]) {
+        kept.range(prefix + "/", prefix + "0", (k, x) -> !(any[0] = NameMapping.splittable(k, isName)));
+      }
+      return !any[0];
+    }
+
+    @Override
+    public ModelTree.Found find(List<String> canonical, List<String> segs, int i) {
+      StringBuilder joined = new StringBuilder();
+      List<String> candidates = new ArrayList<>();
+      for (int j = i; j < segs.size(); j++) {
+        if (j > i) {
+          joined.append('/');
+        }
+        joined.append(NameMapping.decode(segs.get(j)));
+        candidates.add(join(prefix, joined.toString()));
+      }
+      for (int j = segs.size(); j > i; j--) { // the longest name first
+        String d = candidates.get(j - i - 1);
+        List<String> at = Dir.append(base, segments(d));
+        Node n = node(d, at);
+        if (n == null) {
+          continue;
+        }
+        if (j == segs.size()) {
+          return new ModelTree.Found(n, List.copyOf(at));
+        }
+        if (n instanceof Dir dir) {
+          ModelTree.Found f = dir.find(at, segs, j);
+          if (f != null) {
+            return f;
+          }
+        }
+      }
+      return null;
     }
   }
 
-  /**
-   * The directory at the first {@code n} of {@code segs} below {@code root}, made where
-   * missing; {@code null} when a file is in the way (only a kept directory can meet one:
-   * NameMapping never splits a name through another name).
-   */
-  private Dir dirs(Dir root, List<String> segs, int n) {
-    Dir dir = root;
-    StringBuilder prefix = new StringBuilder();
-    for (int i = 0; i < n; i++) {
-      String seg = segs.get(i);
-      prefix.append(i == 0 ? "" : "/").append(NameMapping.decode(seg));
-      Node child = dir.children().get(seg);
-      if (child == null) {
-        Dir d = new Dir(root.tag(), false);
-        d.joinNameSpace(this, prefix.toString());
-        dir.put(seg, d);
-        byName.put(prefix.toString(), new Entry(d, List.copyOf(segs.subList(0, i + 1))));
-        child = d;
-      }
-      if (!(child instanceof Dir d)) {
-        return null;
-      }
-      dir = d;
-    }
-    return dir;
+  private static String join(String prefix, String rest) {
+    return prefix.isEmpty() ? rest : prefix + "/" + rest;
   }
 
-  /** The entry named by {@code segments}, decoded and appended to {@code prefix}, or {@code null}. */
-  Entry get(String prefix, List<String> segments) {
-    String name = NameMapping.name(segments);
-    return byName.get(prefix.isEmpty() ? name : prefix + "/" + name);
+  /** The names of a small map (a parameter's state keys, metadata), in the map's order. */
+  static Names ofMap(Map<String, ?> map, BiLeaf leaf) {
+    List<String> keys = new ArrayList<>(map.keySet());
+    Map<String, Long> order = new HashMap<>();
+    for (int i = 0; i < keys.size(); i++) {
+      order.putIfAbsent(keys.get(i), (long) i);
+    }
+    List<String> sorted = new ArrayList<>(order.keySet());
+    sorted.sort(null);
+    return new Names() {
+      @Override
+      public boolean has(String name) {
+        return order.containsKey(name);
+      }
+
+      @Override
+      public Node leaf(String name, List<String> canonical) {
+        return leaf.node(name, canonical);
+      }
+
+      @Override
+      public long order(String name) {
+        Long o = order.get(name);
+        return o == null ? -1 : o;
+      }
+
+      @Override
+      public void range(String from, String to, Predicate<String> visit) {
+        int i = java.util.Collections.binarySearch(sorted, from);
+        for (i = i < 0 ? -i - 1 : i; i < sorted.size(); i++) {
+          String n = sorted.get(i);
+          if (to != null && n.compareTo(to) >= 0 || !visit.test(n)) {
+            return;
+          }
+        }
+      }
+    };
+  }
+
+  /** Makes the node of a name. */
+  @FunctionalInterface
+  interface BiLeaf {
+    Node node(String name, List<String> canonical);
+  }
+
+
+  /** Growable {@code long}s, and a stable sort of names by them. */
+  private static final class LongList {
+    private long[] a = new long[16];
+    private int n;
+
+    void add(long v) {
+      if (n == a.length) {
+        a = java.util.Arrays.copyOf(a, n * 2);
+      }
+      a[n++] = v;
+    }
+
+    long get(int i) {
+      return a[i];
+    }
+
+    void set(int i, long v) {
+      a[i] = v;
+    }
+
+    /** {@code names} (one per value, same positions) ordered by the values. */
+    List<String> sortedBy(List<String> names) {
+      Integer[] idx = new Integer[n];
+      for (int i = 0; i < n; i++) {
+        idx[i] = i;
+      }
+      java.util.Arrays.sort(idx, (x, y) -> Long.compare(a[x], a[y]));
+      List<String> out = new ArrayList<>(n + 4);
+      for (Integer i : idx) {
+        out.add(names.get(i));
+      }
+      return out;
+    }
   }
 }

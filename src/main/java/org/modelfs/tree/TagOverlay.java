@@ -1,6 +1,8 @@
 package org.modelfs.tree;
 
+import java.util.List;
 import java.util.Map;
+import org.modelfs.model.NamedList;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -20,8 +22,9 @@ import java.util.TreeSet;
  *     also after {@code graph} was deleted, until graph.json itself is
  * @param graphJson the bytes written to {@code graph.json} in this session, or {@code null}
  */
-public record TagOverlay(Set<String> absentAreas, Map<String, Set<String>> keptDirs, boolean graphJsonAbsent,
+public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>> keptDirs, boolean graphJsonAbsent,
     Content graphJson) {
+  private static final java.util.function.Function<String, String> SELF = k -> k;
 
   /** A tag as it was committed: every area, no kept directory, graph.json as rendered. */
   public static final TagOverlay NONE = new TagOverlay(Set.of(), Map.of(), false, null);
@@ -32,18 +35,18 @@ public record TagOverlay(Set<String> absentAreas, Map<String, Set<String>> keptD
 
   public TagOverlay {
     absentAreas = Set.copyOf(absentAreas);
-    Map<String, Set<String>> k = new TreeMap<>();
+    Map<String, NamedList<String>> k = new TreeMap<>();
     keptDirs.forEach((area, names) -> {
       if (!names.isEmpty()) {
-        k.put(area, Set.copyOf(new TreeSet<>(names)));
+        k.put(area, NamedList.of(names, SELF));
       }
     });
     keptDirs = Map.copyOf(k);
   }
 
-  /** The kept directories of {@code area} (decoded names). */
-  public Set<String> kept(String area) {
-    return keptDirs.getOrDefault(area, Set.of());
+  /** The kept directories of {@code area} (decoded names), found by name and by range in O(log n). */
+  public NamedList<String> kept(String area) {
+    return keptDirs.getOrDefault(area, NamedList.of(List.of(), SELF));
   }
 
   /** This overlay with {@code area} present or absent. */
@@ -58,9 +61,29 @@ public record TagOverlay(Set<String> absentAreas, Map<String, Set<String>> keptD
   }
 
   /** This overlay with the kept directories of {@code area} replaced. */
-  public TagOverlay withKept(String area, Set<String> names) {
-    Map<String, Set<String>> k = new TreeMap<>(keptDirs);
-    k.put(area, names);
+  public TagOverlay withKept(String area, java.util.Collection<String> names) {
+    Map<String, NamedList<String>> k = new TreeMap<>(keptDirs);
+    k.put(area, NamedList.of(new TreeSet<>(names), SELF));
+    return new TagOverlay(absentAreas, k, graphJsonAbsent, graphJson);
+  }
+
+  /** This overlay also keeping {@code names} in {@code area}: O(log n) each. */
+  public TagOverlay withKeptAdded(String area, java.util.Collection<String> names) {
+    NamedList<String> kept = kept(area);
+    for (String n : names) {
+      kept = kept.with(n);
+    }
+    return withKeptList(area, kept);
+  }
+
+  /** This overlay no longer keeping {@code name} in {@code area}: O(log n). */
+  public TagOverlay withKeptRemoved(String area, String name) {
+    return withKeptList(area, kept(area).without(name));
+  }
+
+  private TagOverlay withKeptList(String area, NamedList<String> kept) {
+    Map<String, NamedList<String>> k = new TreeMap<>(keptDirs);
+    k.put(area, kept);
     return new TagOverlay(absentAreas, k, graphJsonAbsent, graphJson);
   }
 

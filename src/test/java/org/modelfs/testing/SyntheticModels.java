@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -62,6 +63,21 @@ public final class SyntheticModels {
       vars.add(new Variable("big/w" + i, VarKind.VARIABLE, DType.FLOAT, null, a, -1));
     }
     return new Synthetic(new Tag("default", null, vars, List.of(), null, Map.of()), src);
+  }
+
+  /**
+   * Writes {@code model}, an SDNB of {@code count} one-float parameters {@code big/w<i>} (the
+   * pattern of {@link #floats}), generating its data beside it and deleting that afterwards.
+   */
+  public static Path sdnb(Path model, int count) throws IOException {
+    Path data = model.resolveSibling(model.getFileName() + ".data");
+    Synthetic s = floats(data, count, 1);
+    try (ChannelSource src = s.data()) {
+      org.modelfs.store.ModelFiles.write(s.tag(), model,
+          org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.SDNB));
+    }
+    Files.delete(data);
+    return model;
   }
 
   /**
