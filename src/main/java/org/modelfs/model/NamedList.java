@@ -157,17 +157,15 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
    * bound) in name order, while {@code visit} returns true.
    */
   public void range(String from, String to, BiPredicate<String, T> visit) {
-    List<Delta<T>> changes = new ArrayList<>();
-    Delta.range(delta, from, to, changes);
+    Delta.Cursor<T> changes = new Delta.Cursor<>(delta, from);
     int[] sorted = base.sorted();
     int i = base.lowerBound(from);
-    int c = 0;
+    Delta<T> dc = changes.next(to);
     while (true) {
       String bn = i < sorted.length ? base.nameAt(sorted[i]) : null;
       if (bn != null && to != null && bn.compareTo(to) >= 0) {
         bn = null;
       }
-      Delta<T> dc = c < changes.size() ? changes.get(c) : null;
       if (bn == null && dc == null) {
         return;
       }
@@ -181,10 +179,10 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
         if (dc.value != null && !visit.test(dc.name, dc.value)) {
           return;
         }
-        c++;
         if (cmp == 0) {
           i++;
         }
+        dc = changes.next(to);
       }
     }
   }
@@ -425,6 +423,39 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
             new Delta<>(d.name, d.value, d.seq, d.priority, d.left, r.left), r.right);
       }
       return new Delta<>(d.name, d.value, d.seq, d.priority, d.left, r);
+    }
+
+    /** The nodes from a lower bound on, in name order, one at a time: O(log n) to start, O(1) amortised per step. */
+    static final class Cursor<T> {
+      private final java.util.ArrayDeque<Delta<T>> stack = new java.util.ArrayDeque<>();
+
+      Cursor(Delta<T> root, String from) {
+        Delta<T> d = root;
+        while (d != null) {
+          if (d.name.compareTo(from) >= 0) {
+            stack.push(d);
+            d = d.left;
+          } else {
+            d = d.right;
+          }
+        }
+      }
+
+      /** The next node below {@code to} ({@code null}: unbounded), or {@code null}. */
+      Delta<T> next(String to) {
+        if (stack.isEmpty()) {
+          return null;
+        }
+        Delta<T> d = stack.pop();
+        if (to != null && d.name.compareTo(to) >= 0) {
+          stack.clear();
+          return null;
+        }
+        for (Delta<T> r = d.right; r != null; r = r.left) {
+          stack.push(r);
+        }
+        return d;
+      }
     }
 
     /** Appends the nodes with names in {@code [from, to)} in name order. */
