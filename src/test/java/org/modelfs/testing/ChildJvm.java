@@ -40,6 +40,6 @@ public final class ChildJvm {
       p.destroyForcibly().waitFor();
       throw new AssertionError("child did not finish within " + seconds + " s: " + String.join(" ", args));
     }
-    return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    return new Result(p.exitValue(), new String(Files.readAllBytes(log), StandardCharsets.UTF_8));
   }
 }

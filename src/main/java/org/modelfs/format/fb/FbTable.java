@@ -95,6 +95,12 @@ public final class FbTable {
     return buf.string(f, what + "." + name);
   }
 
+  /** Buffer position of the string in {@code slot} (where its uoffset points), or -1 when absent. */
+  long stringPosition(int slot, String name) throws ModelFormatException {
+    long f = field(slot, 4);
+    return f < 0 ? -1 : buf.deref(f, what + "." + name);
+  }
+
   public FbTable getTable(int slot, String name) throws ModelFormatException {
     long f = field(slot, 4);
     if (f < 0) {
