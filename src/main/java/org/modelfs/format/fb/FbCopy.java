@@ -199,7 +199,7 @@ public final class FbCopy {
   private int copyTable(FbTable src, Schema schema, ArrayRewrite rewrite, int depth) throws ModelFormatException {
     Field[] fields = schema.fields;
     int n = Math.min(fields.length, src.slotCount());
-    budget.charge(16L + 12L * n, src.position(), src.what());
+    budget.charge(src.inlineSize() + 8, src.position(), src.what());
     int[] refs = new int[n];
     boolean[] present = new boolean[n];
     for (int s = 0; s < n; s++) {

@@ -43,6 +43,14 @@ public final class FbTable {
     return what;
   }
 
+  /**
+   * Bytes of the table itself and of its vtable: at least what a copy of it takes in a builder
+   * (a copy keeps at most these slots, each as wide as here).
+   */
+  long inlineSize() {
+    return (long) tableLen + vtLen;
+  }
+
   /** Number of slots the vtable describes (slots beyond are absent). */
   public int slotCount() {
     return (vtLen - 4) / 2;

@@ -33,6 +33,26 @@ final class SharedGraphs {
     return write(file, b, repeat(b, node, refs), 0);
   }
 
+  /** {@code count} distinct FlatNodes {@code op<i>}, nothing shared: an honest graph of that many ops. */
+  static Path distinctNodes(Path file, int count) throws IOException {
+    FlatBufferBuilder b = new FlatBufferBuilder(1 << 16);
+    int[] nodes = new int[count];
+    for (int i = 0; i < count; i++) {
+      int name = b.createString("op" + i);
+      int opName = b.createString("noop");
+      int outputs = FlatNode.createOutputNamesVector(b, new int[] {b.createString("op" + i + ":0")});
+      int inputs = FlatNode.createInputPairedVector(b, new int[] {IntPair.createIntPair(b, i + 1, 0)});
+      FlatNode.startFlatNode(b);
+      FlatNode.addId(b, i + 2);
+      FlatNode.addName(b, name);
+      FlatNode.addOpName(b, opName);
+      FlatNode.addOutputNames(b, outputs);
+      FlatNode.addInputPaired(b, inputs);
+      nodes[i] = FlatNode.endFlatNode(b);
+    }
+    return write(file, b, FlatGraph.createNodesVector(b, nodes), 0);
+  }
+
   /** {@code refs} entries of {@code nodes}, all one FlatNode whose {@code inputs} inputs are one IntPair naming no variable. */
   static Path sharedInputs(Path file, int refs, int inputs) throws IOException {
     FlatBufferBuilder b = new FlatBufferBuilder(1 << 16);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,21 @@ class SharedTablesTest {
       assertTrue(e.getMessage().startsWith("inputs.fb: FlatGraph.nodes["), e.getMessage());
       Tag t = m.newest();
       assertThrows(ModelFormatException.class, () -> GraphNames.users(t, Set.of("w"), "inputs.fb"));
+    }
+  }
+
+  /** 60,000 distinct ops (several MB, beyond the fixed allowance) copy, render and list within their budgets. */
+  @Test
+  void anHonestGraphOfManyOpsIsWithinEveryBudget() throws Exception {
+    Path model = SharedGraphs.distinctNodes(tmp.resolve("many.fb"), 60_000);
+    assertTrue(Files.size(model) > 3 * Budget.ALLOWANCE, Files.size(model) + " bytes");
+    try (Model m = Models.open(model)) {
+      Tag t = m.newest();
+      assertTrue(GraphJson.render(t, "many.fb").length > 0);
+      GraphWriter.build(t, GraphWriter.Mode.LEGACY, null, Map.of(), "many.fb");
+      GraphWriter.build(t, GraphWriter.Mode.SDNB, null, Map.of(), "many.fb");
+      assertEquals(List.of("op0"), GraphNames.users(t, Set.of("w"), "many.fb").get("w"));
+      assertEquals(59_999, GraphNames.danglingInputs(t.graph(), "many.fb").size());
     }
   }
 
