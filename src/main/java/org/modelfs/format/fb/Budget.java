@@ -4,7 +4,7 @@ import org.modelfs.format.ModelFormatException;
 
 /**
  * How much may be copied, rendered or materialised out of one FlatGraph: a number of bytes
- * proportional to the FlatGraph's own size (docs/FORMATS.md §2.1, "Budgets"). FlatBuffers lets
+ * proportional to the FlatGraph's own size (docs/FORMATS.md §12, "Budgets"). FlatBuffers lets
  * tables and vectors be shared — a vector of 20,000 offsets to one table of 20,000 values is a
  * valid 240 KB file — so a walk that unfolds sharing could spend far more than the file holds.
  * Each step {@link #charge}s what it is about to allocate before allocating it; past the budget

@@ -16,7 +16,7 @@ import org.modelfs.format.ModelFormatException;
  * string referenced from several places (FlatBuffers allows sharing: a DAG) is copied once and
  * referenced again, so an honest DAG costs its size, not its unfolded size; and everything copied
  * is charged to a {@link Budget} proportional to the source before it enters the builder
- * (docs/FORMATS.md §2.1).
+ * (docs/FORMATS.md §2, §12).
  */
 public final class FbCopy {
 

@@ -58,7 +58,7 @@ public final class GraphJson {
   /**
    * Output may take this many characters per byte of the FlatGraph, plus a fixed allowance, and
    * never more than {@link #MAX_CHARS}: structures shared many times cannot exhaust the heap
-   * (docs/FORMATS.md §2.1: real graphs render to about 2 characters per byte, the densest honest
+   * (docs/FORMATS.md §12: real graphs render to about 2 characters per byte, the densest honest
    * fields — booleans, data types, long names of inputs — to about 10).
    */
   static final long EXPANSION = 16;
