@@ -18,12 +18,15 @@ import org.modelfs.io.ByteSource;
  * first out. Reads of one zip are serialized.
  */
 public final class DeflatedEntries implements Closeable {
-  /** Uncompressed bytes per block: the unit of caching and of a cursor's progress. */
-  static final int BLOCK = 64 << 10;
+  /**
+   * Uncompressed bytes per block: the unit of caching and of a cursor's progress; a FlatBuffer
+   * page, so reading an array file's header inflates no more than that.
+   */
+  static final int BLOCK = 4 << 10;
   /** Cursors kept alive at once (sequential readers of different entries or positions). */
   static final int MAX_CURSORS = 4;
   /** Blocks kept in memory: 16 MiB. */
-  static final int MAX_BLOCKS = 256;
+  static final int MAX_BLOCKS = 4096;
 
   private final ByteSource zip;
   private final String file;
