@@ -111,6 +111,9 @@ public final class SdzFormat {
           inflated.add(src);
         }
         if (SdnbFormat.sniff(src)) {
+          if (!e.stored()) {
+            DeflatedIndex.check(src, e);
+          }
           sdnb.put(e.name(), src);
         }
       }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -13,6 +15,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -84,7 +89,7 @@ class LazyInflateTest {
   @EnumSource(Zip.class)
   void randomPositionReadsOfADeflatedArrayGiveItsBytes(Zip zip) throws Exception {
     int elements = 5 << 20; // 20 MiB: more than the block cache holds
-    Path model = write(zip, 2, elements);
+    Path model = write(zip, 2, elements); // big/w0 and big/w1, w1 read below
     long size = 4L * elements;
     Random random = new Random(15);
     try (FileSystem fs = ModelFileSystems.open(model);
@@ -109,5 +114,34 @@ class LazyInflateTest {
       }
       assertArrayEquals(FloatPattern.bytes(1, 0, (int) size), all.array(), "the whole array");
     }
+  }
+
+  /**
+   * An SDZ whose DEFLATED SDNB entry declares a 200 MiB manifest of zeros (200 KB compressed):
+   * the manifest is read into the heap at open, so its size is checked against the entry's
+   * compressed size first and refused — in a 64 MiB JVM, with a message, not an OutOfMemoryError.
+   */
+  @Test
+  void aDeflatedManifestBeyondItsBudgetIsRefusedBeforeItIsRead() throws Exception {
+    Path z = tmp.resolve("bomb.sdz");
+    long manifest = 200L << 20;
+    try (ZipArchiveOutputStream zos = new ZipArchiveOutputStream(z.toFile())) {
+      ZipArchiveEntry ze = new ZipArchiveEntry("model.sdnb");
+      ze.setMethod(ZipArchiveEntry.DEFLATED);
+      zos.putArchiveEntry(ze);
+      zos.write(ByteBuffer.allocate(32).order(ByteOrder.BIG_ENDIAN).put("SDNB".getBytes(StandardCharsets.US_ASCII))
+          .putInt(1).putLong(32).putLong(manifest).putLong(32).array());
+      byte[] zeros = new byte[1 << 20];
+      for (int i = 0; i < 200; i++) {
+        zos.write(zeros);
+      }
+      zos.closeArchiveEntry();
+    }
+    assertTrue(Files.size(z) < (1 << 20), Files.size(z) + " bytes");
+    ChildJvm.Result r = ChildJvm.run(tmp.resolve("info.log"), 120, List.of("-Xmx64m"), Main.class, "info", z.toString());
+    assertFalse(r.outOfMemory(), r.output());
+    assertEquals(2, r.exit(), r.output());
+    assertTrue(r.output().contains("bomb.sdz!model.sdnb: SDNB header.manifestLength at offset 16: declares a manifest of "
+        + manifest + " bytes; a DEFLATED entry of "), r.output());
   }
 }
