@@ -34,8 +34,8 @@ import org.modelfs.model.Variable;
 /**
  * SDZ (docs/FORMATS.md §7): a zip of SDNB file(s) with flat entry names. STORED entries are read in
  * place (a window of the zip file); DEFLATED entries are inflated on demand, in memory, only as
- * far as a read needs ({@link DeflatedEntries}); nothing is written to disk. Writes STORED entries with 64-byte aligned
- * data by default, so appended arrays stay aligned inside the zip.
+ * far as a read needs ({@link DeflatedEntries}); nothing is written to disk. Writes STORED
+ * entries with 64-byte aligned data by default, so appended arrays stay aligned inside the zip.
  */
 public final class SdzFormat {
   /** DL4J's default entry limit ({@code nd4j.sdz.maxZipEntries}). */
