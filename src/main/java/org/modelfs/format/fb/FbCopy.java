@@ -1,5 +1,6 @@
 package org.modelfs.format.fb;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import com.google.flatbuffers.FlatBufferBuilder;
@@ -10,6 +11,12 @@ import org.modelfs.format.ModelFormatException;
  * by small schema descriptors of the SameDiff tables. Present fields stay present (even when
  * equal to their default) and absent ones stay absent, so ops and configuration survive a
  * format conversion unchanged. Slots beyond the descriptor (unknown future fields) are dropped.
+ *
+ * <p>One instance copies out of one source FlatGraph into one builder. A table, vector or
+ * string referenced from several places (FlatBuffers allows sharing: a DAG) is copied once and
+ * referenced again, so an honest DAG costs its size, not its unfolded size; and everything copied
+ * is charged to a {@link Budget} proportional to the source before it enters the builder
+ * (docs/FORMATS.md §2, §12).
  */
 public final class FbCopy {
 
@@ -81,54 +88,77 @@ public final class FbCopy {
   /** Nesting bound: the SameDiff schema nests at most 4 deep (node → props → array → chunk). */
   private static final int MAX_DEPTH = 8;
 
-  private FbCopy() {}
+  /**
+   * What a memoized copy was: a buffer position read as a table or a vector of {@code as} (a
+   * schema or a kind), with or without the variant (rewritten arrays, renamed strings).
+   */
+  private record Key(long pos, Object as, boolean vector, boolean variant) {}
 
-  /** Copies {@code src} (a table of {@code schema}) into {@code b}; returns its offset. */
-  public static int table(FlatBufferBuilder b, FbTable src, Schema schema) throws ModelFormatException {
-    return table(b, src, schema, null, Map.of(), 0);
+  private final FlatBufferBuilder b;
+  private final Budget budget;
+  private final Map<String, String> renames;
+  private final Map<Key, Integer> copied = new HashMap<>();
+
+  /**
+   * @param b the builder to copy into
+   * @param source the FlatGraph copied from (its size sets the budget)
+   * @param renames variable names to replace in {@code FlatNode.varControlDeps} and in string
+   *     vectors copied with renaming (stored name → new name)
+   */
+  public FbCopy(FlatBufferBuilder b, FbBuffer source, Map<String, String> renames) {
+    this.b = b;
+    this.budget = Budget.copy(source);
+    this.renames = renames;
   }
 
-  /** Copies a vector of tables; returns the vector's offset. */
-  public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema) throws ModelFormatException {
-    return tableVector(b, v, schema, null, Map.of(), 0);
+  /** Copies {@code src} (a table of {@code schema}); returns its offset. */
+  public int table(FbTable src, Schema schema) throws ModelFormatException {
+    return table(src, schema, null, 0);
   }
 
   /**
    * Copies a vector of tables, writing every FlatArray inside them through {@code rewrite}
-   * (when not {@code null}) instead of copying it.
+   * (when not {@code null}) instead of copying it; returns the vector's offset.
    */
-  public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite)
-      throws ModelFormatException {
-    return tableVector(b, v, schema, rewrite, Map.of(), 0);
+  public int tableVector(FbVector v, Schema schema, ArrayRewrite rewrite) throws ModelFormatException {
+    return tableVector(v, schema, rewrite, 0);
   }
 
   /**
-   * Copies a vector of tables as {@link #tableVector(FlatBufferBuilder, FbVector, Schema,
-   * ArrayRewrite)} does, with each variable name in a {@code FlatNode.varControlDeps} replaced
-   * as {@code renames} says (stored name → new name).
+   * Copies a vector of strings, each replaced as the renames say when {@code rename}; returns
+   * the vector's offset.
    */
-  public static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite,
-      Map<String, String> renames) throws ModelFormatException {
-    return tableVector(b, v, schema, rewrite, renames, 0);
-  }
-
-  /** Copies a vector of strings; returns the vector's offset. */
-  public static int stringVector(FlatBufferBuilder b, FbVector v) throws ModelFormatException {
-    return stringVector(b, v, Map.of());
-  }
-
-  /** Copies a vector of strings, each replaced as {@code renames} says; returns the vector's offset. */
-  public static int stringVector(FlatBufferBuilder b, FbVector v, Map<String, String> renames)
-      throws ModelFormatException {
+  public int stringVector(FbVector v, boolean rename) throws ModelFormatException {
+    Key key = new Key(v.position(), Kind.STRING, true, rename);
+    Integer done = copied.get(key);
+    if (done != null) {
+      return done;
+    }
+    budget.charge(4L * v.length() + 4, v.position(), v.what());
     int[] offs = new int[v.length()];
     for (int i = 0; i < offs.length; i++) {
-      String str = v.getString(i);
-      offs[i] = b.createString(renames.getOrDefault(str, str));
+      offs[i] = string(v.stringPosition(i), v.getString(i), rename);
     }
-    return offsetVector(b, offs);
+    int off = offsetVector(offs);
+    copied.put(key, off);
+    return off;
   }
 
-  private static int offsetVector(FlatBufferBuilder b, int[] offs) {
+  /** A string at buffer position {@code pos} (its uoffset's target), copied once. */
+  private int string(long pos, String str, boolean rename) throws ModelFormatException {
+    Key key = new Key(pos, Kind.STRING, false, rename);
+    Integer done = copied.get(key);
+    if (done != null) {
+      return done;
+    }
+    String out = rename ? renames.getOrDefault(str, str) : str;
+    budget.charge(out.length() * 3L + 8, pos, "string");
+    int off = b.createString(out);
+    copied.put(key, off);
+    return off;
+  }
+
+  private int offsetVector(int[] offs) {
     b.startVector(4, offs.length, 4);
     for (int i = offs.length - 1; i >= 0; i--) {
       b.addOffset(offs[i]);
@@ -136,25 +166,40 @@ public final class FbCopy {
     return b.endVector();
   }
 
-  private static int tableVector(FlatBufferBuilder b, FbVector v, Schema schema, ArrayRewrite rewrite,
-      Map<String, String> renames, int depth) throws ModelFormatException {
+  private int tableVector(FbVector v, Schema schema, ArrayRewrite rewrite, int depth) throws ModelFormatException {
+    Key key = new Key(v.position(), schema, true, rewrite != null);
+    Integer done = copied.get(key);
+    if (done != null) {
+      return done;
+    }
+    budget.charge(4L * v.length() + 4, v.position(), v.what());
     int[] offs = new int[v.length()];
     for (int i = 0; i < offs.length; i++) {
-      offs[i] = table(b, v.getTable(i), schema, rewrite, renames, depth + 1);
+      offs[i] = table(v.getTable(i), schema, rewrite, depth + 1);
     }
-    return offsetVector(b, offs);
+    int off = offsetVector(offs);
+    copied.put(key, off);
+    return off;
   }
 
-  private static int table(FlatBufferBuilder b, FbTable src, Schema schema, ArrayRewrite rewrite,
-      Map<String, String> renames, int depth) throws ModelFormatException {
+  private int table(FbTable src, Schema schema, ArrayRewrite rewrite, int depth) throws ModelFormatException {
     if (depth > MAX_DEPTH) {
       throw src.buffer().error(src.position(), src.what(), "tables nested too deeply");
     }
-    if (rewrite != null && schema == FLAT_ARRAY) {
-      return rewrite.write(src);
+    Key key = new Key(src.position(), schema, false, rewrite != null);
+    Integer done = copied.get(key);
+    if (done != null) {
+      return done;
     }
+    int off = rewrite != null && schema == FLAT_ARRAY ? rewrite.write(src) : copyTable(src, schema, rewrite, depth);
+    copied.put(key, off);
+    return off;
+  }
+
+  private int copyTable(FbTable src, Schema schema, ArrayRewrite rewrite, int depth) throws ModelFormatException {
     Field[] fields = schema.fields;
     int n = Math.min(fields.length, src.slotCount());
+    budget.charge(src.inlineSize() + 8, src.position(), src.what());
     int[] refs = new int[n];
     boolean[] present = new boolean[n];
     for (int s = 0; s < n; s++) {
@@ -165,13 +210,12 @@ public final class FbCopy {
       Field fd = fields[s];
       String name = schema.name + "." + s;
       switch (fd.kind()) {
-        case STRING -> refs[s] = b.createString(src.getString(s, name));
-        case TABLE -> refs[s] = table(b, src.getTable(s, name), fd.table(), rewrite, renames, depth + 1);
-        case VEC_TABLE -> refs[s] = tableVector(b, src.getVector(s, name, 4), fd.table(), rewrite, renames, depth);
-        case VEC_STRING -> refs[s] = stringVector(b, src.getVector(s, name, 4),
-            schema == FLAT_NODE && s == GraphNames.N_VAR_CONTROL_DEPS ? renames : Map.of());
-        case VEC1 -> refs[s] = b.createByteVector(src.getVector(s, name, 1).bytes());
-        case VEC4, VEC8 -> refs[s] = scalarVector(b, src.getVector(s, name, width(fd.kind())), width(fd.kind()));
+        case STRING -> refs[s] = string(src.stringPosition(s, name), src.getString(s, name), false);
+        case TABLE -> refs[s] = table(src.getTable(s, name), fd.table(), rewrite, depth + 1);
+        case VEC_TABLE -> refs[s] = tableVector(src.getVector(s, name, 4), fd.table(), rewrite, depth);
+        case VEC_STRING -> refs[s] = stringVector(src.getVector(s, name, 4),
+            schema == FLAT_NODE && s == GraphNames.N_VAR_CONTROL_DEPS);
+        case VEC1, VEC4, VEC8 -> refs[s] = scalarVector(src.getVector(s, name, width(fd.kind())), fd.kind());
         default -> { }
       }
     }
@@ -202,19 +246,37 @@ public final class FbCopy {
   }
 
   private static int width(Kind k) {
-    return k == Kind.VEC4 ? 4 : 8;
+    return switch (k) {
+      case VEC1 -> 1;
+      case VEC4 -> 4;
+      default -> 8;
+    };
   }
 
-  private static int scalarVector(FlatBufferBuilder b, FbVector v, int width) throws ModelFormatException {
-    int n = v.length();
-    b.startVector(width, n, width);
-    for (int i = n - 1; i >= 0; i--) {
-      switch (width) {
-        case 4 -> b.addInt(v.getInt(i));
-        case 8 -> b.addLong(v.getLong(i));
-        default -> throw new IllegalStateException("width " + width);
-      }
+  private int scalarVector(FbVector v, Kind kind) throws ModelFormatException {
+    Key key = new Key(v.position(), kind, true, false);
+    Integer done = copied.get(key);
+    if (done != null) {
+      return done;
     }
-    return b.endVector();
+    budget.charge(v.byteLength() + 8, v.position(), v.what());
+    int off;
+    if (kind == Kind.VEC1) {
+      off = b.createByteVector(v.bytes());
+    } else {
+      int width = width(kind);
+      int n = v.length();
+      b.startVector(width, n, width);
+      for (int i = n - 1; i >= 0; i--) {
+        if (width == 4) {
+          b.addInt(v.getInt(i));
+        } else {
+          b.addLong(v.getLong(i));
+        }
+      }
+      off = b.endVector();
+    }
+    copied.put(key, off);
+    return off;
   }
 }

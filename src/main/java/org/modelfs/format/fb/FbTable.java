@@ -43,6 +43,14 @@ public final class FbTable {
     return what;
   }
 
+  /**
+   * Bytes of the table itself and of its vtable: at least what a copy of it takes in a builder
+   * (a copy keeps at most these slots, each as wide as here).
+   */
+  long inlineSize() {
+    return (long) tableLen + vtLen;
+  }
+
   /** Number of slots the vtable describes (slots beyond are absent). */
   public int slotCount() {
     return (vtLen - 4) / 2;
@@ -93,6 +101,12 @@ public final class FbTable {
       return null;
     }
     return buf.string(f, what + "." + name);
+  }
+
+  /** Buffer position of the string in {@code slot} (where its uoffset points), or -1 when absent. */
+  long stringPosition(int slot, String name) throws ModelFormatException {
+    long f = field(slot, 4);
+    return f < 0 ? -1 : buf.deref(f, what + "." + name);
   }
 
   public FbTable getTable(int slot, String name) throws ModelFormatException {

@@ -21,6 +21,21 @@ public final class FbVector {
     this.what = what;
   }
 
+  /** Buffer position of the vector (its length prefix): what identifies a shared vector. */
+  public long position() {
+    return data - 4;
+  }
+
+  /** Name of this vector for messages, e.g. {@code FlatNode.extraInteger}. */
+  public String what() {
+    return what;
+  }
+
+  /** Buffer position of string element {@code i} (where its uoffset points). */
+  long stringPosition(int i) throws ModelFormatException {
+    return buf.deref(data + 4L * i, what + "[" + i + "]");
+  }
+
   public int length() {
     return length;
   }

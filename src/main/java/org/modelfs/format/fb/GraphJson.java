@@ -57,11 +57,14 @@ public final class GraphJson {
 
   /**
    * Output may take this many characters per byte of the FlatGraph, plus a fixed allowance, and
-   * never more than {@link #MAX_CHARS}: structures shared many times cannot exhaust the heap.
+   * never more than {@link #MAX_CHARS}: structures shared many times cannot exhaust the heap
+   * (docs/FORMATS.md §12: real graphs render to about 2 characters per byte, the densest honest
+   * fields — booleans, data types, long names of inputs — to about 10).
    */
-  private static final long EXPANSION = 64;
-  private static final long ALLOWANCE = 1 << 20;
-  private static final long MAX_CHARS = 1L << 28;
+  static final long EXPANSION = 16;
+  static final long ALLOWANCE = 1 << 20;
+  /** 32 Mi characters: the document, its growth and its UTF-8 copy stay within about 128 MiB of heap. */
+  static final long MAX_CHARS = 1L << 25;
 
   private final JsonOut out;
   private final Convention convention;

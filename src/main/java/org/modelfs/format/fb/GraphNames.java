@@ -20,7 +20,8 @@ import org.modelfs.model.Variable;
  * only in the variable itself, the variable control dependencies ({@code
  * FlatVariable.controlDepsForVar}, {@code FlatNode.varControlDeps}) and the graph's
  * {@code placeholders} and {@code lossVariables} lists, which a writer renames through
- * {@link #renames} (docs/FORMATS.md §3.10).
+ * {@link #renames} (docs/FORMATS.md §3.10). The walks over the ops are charged to a
+ * {@link Budget}: a graph sharing one op many times over is refused, not unfolded.
  */
 public final class GraphNames {
   /** The {@code FlatNode} slots read here (docs/FORMATS.md §3.2). */
@@ -67,6 +68,7 @@ public final class GraphNames {
     }
     FbTable root = new FbBuffer(g.source(), g.offset(), g.length(), file).root("FlatGraph");
     Map<String, String> renamed = renames(tag, root);
+    Budget budget = Budget.read(root.buffer());
     Map<Long, String> byId = new HashMap<>();
     for (Variable v : tag.variables()) {
       if (v.graphVariable() >= 0 && names.contains(v.name())) {
@@ -79,10 +81,12 @@ public final class GraphNames {
     FbVector nodes = root.getVector(G_NODES, "nodes", 4);
     for (int i = 0; nodes != null && i < nodes.length(); i++) {
       FbTable n = nodes.getTable(i);
+      budget.element(n.position(), n.what());
       String op = n.getString(N_NAME, "name");
       String opName = op != null ? op : "#" + n.getInt(N_ID, 0);
       FbVector in = n.getVector(N_INPUT_PAIRED, "inputPaired", 4);
       for (int j = 0; in != null && j < in.length(); j++) {
+        budget.element(in.position(), in.what());
         FbTable p = in.getTable(j);
         String var = byId.get(key(p.getInt(P_FIRST, 0), p.getInt(P_SECOND, 0)));
         if (var != null) {
@@ -91,6 +95,7 @@ public final class GraphNames {
       }
       FbVector deps = n.getVector(N_VAR_CONTROL_DEPS, "varControlDeps", 4);
       for (int j = 0; deps != null && j < deps.length(); j++) {
+        budget.element(deps.position(), deps.what());
         String var = renamed.getOrDefault(deps.getString(j), deps.getString(j));
         if (names.contains(var)) {
           add(out, var, opName);
@@ -125,9 +130,11 @@ public final class GraphNames {
       return out;
     }
     FbTable root = new FbBuffer(g.source(), g.offset(), g.length(), file).root("FlatGraph");
+    Budget budget = Budget.read(root.buffer());
     Set<Long> ids = new java.util.HashSet<>();
     FbVector vars = root.getVector(G_VARIABLES, "variables", 4);
     for (int i = 0; vars != null && i < vars.length(); i++) {
+      budget.element(vars.position(), vars.what());
       FbTable id = vars.getTable(i).getTable(V_ID, "id");
       if (id != null) {
         ids.add(key(id.getInt(P_FIRST, 0), id.getInt(P_SECOND, 0)));
@@ -136,8 +143,10 @@ public final class GraphNames {
     FbVector nodes = root.getVector(G_NODES, "nodes", 4);
     for (int i = 0; nodes != null && i < nodes.length(); i++) {
       FbTable n = nodes.getTable(i);
+      budget.element(n.position(), n.what());
       FbVector in = n.getVector(N_INPUT_PAIRED, "inputPaired", 4);
       for (int j = 0; in != null && j < in.length(); j++) {
+        budget.element(in.position(), in.what());
         FbTable p = in.getTable(j);
         int first = p.getInt(P_FIRST, 0);
         int second = p.getInt(P_SECOND, 0);

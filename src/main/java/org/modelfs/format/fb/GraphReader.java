@@ -22,7 +22,9 @@ import org.modelfs.model.Variable;
 /**
  * Reads a FlatGraph's index: variables with the location of their inline arrays, updater
  * state, training configuration and (SDNB) metadata. Array bytes are never read; appended SDNB
- * arrays are reported as stubs for the SDNB reader to locate through its manifest.
+ * arrays are reported as stubs for the SDNB reader to locate through its manifest. What is
+ * materialised (elements and their strings) is charged to a {@link Budget} proportional to the
+ * FlatGraph's size, so tables shared many times over cannot exhaust the heap.
  */
 public final class GraphReader {
   /** Upper bound on vector lengths we accept for names and shapes lists (hostile input). */
@@ -51,6 +53,7 @@ public final class GraphReader {
     FbBuffer buf = new FbBuffer(graph.source(), graph.offset(), graph.length(), file);
     FbTable root = buf.root("FlatGraph");
     Convention conv = graph.convention();
+    Budget budget = Budget.read(buf);
 
     List<Variable> variables = new ArrayList<>();
     Map<String, ArrayDecoder.Header> stubs = new HashMap<>();
@@ -59,10 +62,12 @@ public final class GraphReader {
     int n = vars == null ? 0 : vars.length();
     for (int i = 0; i < n; i++) {
       FbTable v = vars.getTable(i);
+      budget.element(v.position(), v.what());
       String name = v.getString(V_NAME, "name");
       if (name == null) {
         throw buf.error(v.position(), v.what(), "variable without a name");
       }
+      budget.charge(2L * name.length(), v.position(), v.what() + ".name");
       if (!seen.add(name)) {
         throw buf.error(v.position(), v.what(), "duplicate variable name '" + name + "'");
       }
@@ -96,6 +101,7 @@ public final class GraphReader {
     FbVector ups = root.getVector(G_UPDATER_STATE, "updaterState", 4);
     for (int i = 0; ups != null && i < ups.length(); i++) {
       FbTable u = ups.getTable(i);
+      budget.element(u.position(), u.what());
       String param = u.getString(U_PARAM_NAME, "paramName");
       if (param == null) {
         throw buf.error(u.position(), u.what(), "updater state without a parameter name");
@@ -109,7 +115,9 @@ public final class GraphReader {
       }
       Map<String, ArrayData> arrays = new LinkedHashMap<>();
       for (int k = 0; k < kn; k++) {
+        budget.element(keys.position(), keys.what());
         String key = keys.getString(k);
+        budget.charge(2L * key.length(), keys.position(), keys.what());
         ArrayData a = ArrayDecoder.inline(vals.getTable(k), conv);
         if (a == null) {
           throw buf.error(u.position(), u.what(), "updater state '" + key + "' has no inline data");
@@ -132,7 +140,11 @@ public final class GraphReader {
         throw buf.error(root.position(), "FlatGraph.metadataKeys", kn + " metadata keys but " + vn + " values");
       }
       for (int i = 0; i < kn; i++) {
-        metadata.put(keys.getString(i), vals.getString(i));
+        budget.element(keys.position(), keys.what());
+        String key = keys.getString(i);
+        String value = vals.getString(i);
+        budget.charge(2L * (key.length() + value.length()), vals.position(), vals.what());
+        metadata.put(key, value);
       }
     }
     return new Content(variables, stubs, updater, training, metadata);

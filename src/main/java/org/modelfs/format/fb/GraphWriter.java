@@ -78,6 +78,8 @@ public final class GraphWriter {
   private long blobCursor;
   /** Variables renamed since the source graph was read: stored name → new name. */
   private Map<String, String> renames = Map.of();
+  /** Copies tables out of the source graph (each shared one once, within its budget); null without one. */
+  private FbCopy copy;
 
   private GraphWriter(Mode mode, String file) {
     this.mode = mode;
@@ -101,6 +103,7 @@ public final class GraphWriter {
     FbTable src = tag.graph() == null ? null : source(tag.graph());
     boolean weights = mode == Mode.SHARD_WEIGHTS;
     renames = GraphNames.renames(tag, src);
+    copy = src == null ? null : new FbCopy(b, src.buffer(), renames);
 
     // Variables.
     List<Variable> vars = new ArrayList<>();
@@ -128,16 +131,16 @@ public final class GraphWriter {
     if (!weights) {
       FbVector n = src == null ? null : src.getVector(G_NODES, "nodes", 4);
       nodes = n == null ? FlatGraph.createNodesVector(b, new int[0])
-          : FbCopy.tableVector(b, n, FbCopy.FLAT_NODE, reencode(tag.graph().convention()), renames);
+          : copy.tableVector(n, FbCopy.FLAT_NODE, reencode(tag.graph().convention()));
       FbVector o = src == null ? null : src.getVector(G_OUTPUTS, "outputs", 4);
-      outputs = o == null ? FlatGraph.createOutputsVector(b, new int[0]) : FbCopy.tableVector(b, o, FbCopy.INT_PAIR);
+      outputs = o == null ? FlatGraph.createOutputsVector(b, new int[0]) : copy.tableVector(o, FbCopy.INT_PAIR, null);
       FbTable c = src == null ? null : src.getTable(G_CONFIGURATION, "configuration");
-      configuration = c != null ? FbCopy.table(b, c, FbCopy.FLAT_CONFIGURATION) : defaultConfiguration();
+      configuration = c != null ? copy.table(c, FbCopy.FLAT_CONFIGURATION) : defaultConfiguration();
       placeholders = names(src, G_PLACEHOLDERS, "placeholders", placeholderNames(tag));
       loss = names(src, G_LOSS_VARIABLES, "lossVariables", List.of());
       FbVector si = src == null ? null : src.getVector(G_SUB_INSTANCES, "subInstances", 4);
       if (!legacy && si != null && tag.graph().convention() == Convention.SDNB) {
-        subInstances = FbCopy.tableVector(b, si, FbCopy.SUB_INSTANCE);
+        subInstances = copy.tableVector(si, FbCopy.SUB_INSTANCE, null);
       }
     }
     int training = tag.trainingConfig() == null || mode == Mode.SHARD_WEIGHTS ? 0 : b.createString(tag.trainingConfig());
@@ -223,7 +226,7 @@ public final class GraphWriter {
     if (shardId > 0) {
       id = IntPair.createIntPair(b, shardId, 0);
     } else if (orig != null && orig.has(V_ID)) {
-      id = FbCopy.table(b, orig.getTable(V_ID, "id"), FbCopy.INT_PAIR);
+      id = copy.table(orig.getTable(V_ID, "id"), FbCopy.INT_PAIR);
     } else {
       id = IntPair.createIntPair(b, freshId, 0);
     }
@@ -245,7 +248,7 @@ public final class GraphWriter {
     for (int d = 0; d < 3; d++) {
       FbVector dv = orig == null ? null : orig.getVector(V_CONTROL_DEPS + d, "controlDeps", 4);
       // controlDepsForVar names variables; the other two name ops
-      deps[d] = dv == null ? 0 : FbCopy.stringVector(b, dv, V_CONTROL_DEPS + d == V_CONTROL_DEPS_FOR_VAR ? renames : Map.of());
+      deps[d] = dv == null ? 0 : copy.stringVector(dv, V_CONTROL_DEPS + d == V_CONTROL_DEPS_FOR_VAR);
     }
     int device = orig == null ? -1 : orig.getInt(V_DEVICE, -1);
     byte dtype = (byte) (v.dtype() == null ? (a == null ? 0 : a.dtype().code()) : v.dtype().code());
@@ -374,7 +377,7 @@ public final class GraphWriter {
   private int names(FbTable src, int slot, String what, List<String> fallback) throws ModelFormatException {
     FbVector v = src == null ? null : src.getVector(slot, what, 4);
     if (v != null) {
-      return FbCopy.stringVector(b, v, renames);
+      return copy.stringVector(v, true);
     }
     if (fallback.isEmpty() && !legacy) {
       return 0; // SDNB leaves empty name lists absent

@@ -1,14 +1,11 @@
 package org.modelfs.format.sdz;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,12 +17,12 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.TagList;
+import org.modelfs.format.zip.DeflatedEntries;
 import org.modelfs.format.zip.ZipIo;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.io.ByteSource;
-import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.SliceSource;
@@ -36,9 +33,9 @@ import org.modelfs.model.Variable;
 
 /**
  * SDZ (docs/FORMATS.md §7): a zip of SDNB file(s) with flat entry names. STORED entries are read in
- * place (a window of the zip file); DEFLATED entries are inflated once, bounded by their
- * declared size, into a private temporary file. Writes STORED entries with 64-byte aligned
- * data by default, so appended arrays stay aligned inside the zip.
+ * place (a window of the zip file); DEFLATED entries are inflated on demand, in memory, only as
+ * far as a read needs ({@link DeflatedEntries}); nothing is written to disk. Writes STORED
+ * entries with 64-byte aligned data by default, so appended arrays stay aligned inside the zip.
  */
 public final class SdzFormat {
   /** DL4J's default entry limit ({@code nd4j.sdz.maxZipEntries}). */
@@ -74,6 +71,7 @@ public final class SdzFormat {
     Map<String, ZipIo.Entry> entries = new LinkedHashMap<>();
     Map<String, ByteSource> sdnb = new LinkedHashMap<>();
     List<ByteSource> inflated = new ArrayList<>();
+    DeflatedEntries deflated = null;
     List<String> tagNames = null;
     ZipIo.checkEntryCount(zipSource, file, MAX_ENTRIES, "an SDZ");
     try (ZipFile zf = ZipIo.open(zip, file)) {
@@ -106,13 +104,16 @@ public final class SdzFormat {
         if (e.method() == ZipArchiveEntry.STORED) {
           src = new SliceSource(zipSource, file + "!" + e.name(), e.dataOffset(), e.size());
         } else {
-          if (!startsWithSdnb(zf, ze, e, file)) {
-            continue;
+          if (deflated == null) {
+            deflated = closer.register(new DeflatedEntries(zipSource, file));
           }
-          src = closer.register(inflate(zf, ze, e, file));
+          src = deflated.source(e);
           inflated.add(src);
         }
         if (SdnbFormat.sniff(src)) {
+          if (!e.stored()) {
+            DeflatedIndex.check(src, e);
+          }
           sdnb.put(e.name(), src);
         }
       }
@@ -164,30 +165,6 @@ public final class SdzFormat {
                   + TAGS_ENTRY + " and a <tag>/graph.fb" : ""));
     }
     return ZipIo.bounds(ze, file, zipSize);
-  }
-
-  private static boolean startsWithSdnb(ZipFile zf, ZipArchiveEntry ze, ZipIo.Entry e, String file)
-      throws IOException {
-    try (InputStream in = zf.getInputStream(ze)) {
-      byte[] m = in.readNBytes(4);
-      return m.length == 4 && m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B';
-    } catch (IOException | RuntimeException ex) {
-      throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(),
-          "cannot inflate: " + ex.getMessage(), ex);
-    }
-  }
-
-  /** Inflates an entry into a temporary file deleted when the source closes, never past its declared size. */
-  private static ByteSource inflate(ZipFile zf, ZipArchiveEntry ze, ZipIo.Entry e, String file) throws IOException {
-    Path tmp = Files.createTempFile("modelfs-sdz-", ".sdnb");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-      ZipIo.copy(zf, ze, e, file, ch);
-    } catch (IOException | RuntimeException ex) {
-      Files.deleteIfExists(tmp);
-      throw ex;
-    }
-    // a source that can reopen its file: an interrupted reader must not break the mount
-    return ChannelSource.temporary(file + "!" + e.name(), tmp);
   }
 
   /** DL4J's {@code determineLoadPath}: which SDNB entries make the model (docs/FORMATS.md §7.1). */

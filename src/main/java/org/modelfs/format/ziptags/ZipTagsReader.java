@@ -1,10 +1,7 @@
 package org.modelfs.format.ziptags;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -20,10 +17,10 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.TagList;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.format.fb.GraphWriter;
+import org.modelfs.format.zip.DeflatedEntries;
 import org.modelfs.format.zip.ZipIo;
 import org.modelfs.format.ziptags.Layout.Area;
 import org.modelfs.io.ByteSource;
-import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
 import org.modelfs.io.SliceSource;
 import org.modelfs.model.ArrayData;
@@ -34,8 +31,8 @@ import org.modelfs.model.Variable;
 
 /**
  * Reads a zip-tags file (docs/FORMATS.md "zip-tags") into its tags, oldest first. STORED entries
- * are read in place; DEFLATED ones are inflated once, bounded by their declared sizes, into one
- * private temporary file. An array file shared by several tags becomes one {@link ArrayData}
+ * are read in place; DEFLATED ones are inflated on demand, in memory, only as far as a read
+ * needs ({@link DeflatedEntries}): opening reads the array files' headers, never their elements. An array file shared by several tags becomes one {@link ArrayData}
  * seen from each of them.
  */
 public final class ZipTagsReader {
@@ -54,9 +51,7 @@ public final class ZipTagsReader {
   private final Map<String, ArrayData> arrays = new HashMap<>();
   private final Map<String, ByteSource> inflated = new HashMap<>();
   private ZipFile zf;
-  private Path inflateFile;
-  private FileChannel inflateOut;
-  private ChannelSource inflateSource;
+  private DeflatedEntries deflated;
 
   private ZipTagsReader(Path zip, ByteSource zipSource, Closer closer) {
     this.zip = zip;
@@ -90,10 +85,6 @@ public final class ZipTagsReader {
     try (ZipFile z = ZipIo.open(zip, zipSource.name())) {
       r.zf = z;
       return r.readAll();
-    } finally {
-      if (r.inflateOut != null) {
-        r.inflateOut.close();
-      }
     }
   }
 
@@ -318,7 +309,7 @@ public final class ZipTagsReader {
     return binary(name);
   }
 
-  /** A binary entry's bytes: a window of the zip, or of the inflated copy; {@code null} if absent. */
+  /** A binary entry's bytes: a window of the zip, or inflated on demand; {@code null} if absent. */
   private ByteSource binary(String name) throws IOException {
     ZipIo.Entry e = entries.get(name);
     if (e == null) {
@@ -332,20 +323,10 @@ public final class ZipTagsReader {
     if (done != null) {
       return done;
     }
-    if (inflateOut == null) {
-      inflateFile = Files.createTempFile("modelfs-ziptags-", ".bin");
-      try {
-        inflateOut = FileChannel.open(inflateFile, StandardOpenOption.WRITE);
-        inflateSource = closer.register(ChannelSource.temporary(file + " (inflated)", inflateFile));
-      } catch (IOException | RuntimeException ex) {
-        Files.deleteIfExists(inflateFile);
-        throw ex;
-      }
+    if (deflated == null) {
+      deflated = closer.register(new DeflatedEntries(zipSource, file));
     }
-    long start = inflateOut.size();
-    inflateOut.position(start);
-    ZipIo.copy(zf, raw.get(name), e, file, inflateOut);
-    ByteSource s = new SliceSource(inflateSource, label, start, e.size());
+    ByteSource s = deflated.source(e);
     inflated.put(name, s);
     return s;
   }

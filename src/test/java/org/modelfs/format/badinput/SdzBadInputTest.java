@@ -308,11 +308,9 @@ class SdzBadInputTest {
         assertTrue(ex != null, "must be refused");
         BadInput.assertGoodMessage(ex, "bomb with SDNB header", List.of("bomb2.sdz"));
       });
-      assertTrue(w.max() <= e.usize(), "wrote " + w.max() + " bytes, more than the declared " + e.usize());
+      // deflated entries are inflated in memory, only as far as a read needs: nothing on disk
+      assertEquals(0, w.max(), "wrote " + w.max() + " bytes to a temporary file");
       assertEquals(0, w.openNow(), "a temporary file of the refused zip is still open");
-      if (w.active()) {
-        assertTrue(w.max() > 0, "the watcher saw the inflated temporary file (else it proves nothing)");
-      }
     }
   }
 
