@@ -23,7 +23,7 @@ import org.modelfs.tree.TagOverlay;
  * {@linkplain ChannelSource#pooled pooled} source (no descriptor while idle) that deletes its file
  * when closed. A file the tree no longer shows — rewritten, deleted, or committed into the
  * container — is {@linkplain Lifetimes#retire retired}: closed and deleted once no open channel
- * may read it (docs/FILESYSTEM.md §9).
+ * may read it (docs/FILESYSTEM.md §8).
  *
  * <p>Which files the tree still shows is found by walking the tags (a sweep). A sweep runs after a
  * commit and after edits — after every edit while the tags hold at most {@link #SWEEP_RATIO}
@@ -101,27 +101,17 @@ final class JournalSources {
       }
     }
     arraysAtSweep = arrays;
-    IOException failure = null;
+    Map<ChannelSource, Long> gone = new IdentityHashMap<>();
     for (var it = live.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
       ChannelSource source = e.getKey();
       long born = e.getValue();
       if (!used.contains(source)) {
-        it.remove(); // (an IdentityHashMap entry is invalid once removed)
-        try {
-          lifetimes.retire(source, born);
-        } catch (IOException x) {
-          if (failure == null) {
-            failure = x;
-          } else {
-            failure.addSuppressed(x);
-          }
-        }
+        it.remove(); // (an IdentityHashMap entry is invalid once removed: key and tick read first)
+        gone.put(source, born);
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
+    lifetimes.retire(gone);
   }
 
   private static ByteSource root(ByteSource s) {

@@ -5,13 +5,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import org.modelfs.io.Closer;
 
 /**
  * When a mount's replaced resources — a committed model's container sources, a superseded
  * journal file — may be closed: as soon as no open channel can still read them
- * (docs/FILESYSTEM.md §9).
+ * (docs/FILESYSTEM.md §8).
  *
  * <p>Time is a counter, the <em>tick</em>, advanced each time a resource is retired (dropped from
  * the tree). A resource is {@linkplain #born() born} at the tick it is made (before any tree shows
@@ -69,9 +70,17 @@ final class Lifetimes {
    * no longer in the tree: it is closed now, or when the last channel that may read it closes.
    */
   void retire(Closeable resource, long born) throws IOException {
+    retire(Map.of(resource, born));
+  }
+
+  /** {@link #retire(Closeable, long)} for several resources at once (each with the tick it was born at). */
+  void retire(Map<? extends Closeable, Long> born) throws IOException {
+    if (born.isEmpty()) {
+      return;
+    }
     List<Closeable> free;
     synchronized (this) {
-      retired.add(new Retired(resource, born, tick));
+      born.forEach((resource, b) -> retired.add(new Retired(resource, b, tick)));
       tick++;
       free = due();
     }

@@ -14,7 +14,7 @@ import org.modelfs.tree.Content;
  * legacy arrays, containers on a provider without mappable channels), written once to a
  * delete-on-close temporary file of the default file system and mapped from there.
  *
- * <p>Bounded (docs/FILESYSTEM.md §9): at most {@link #MAX_COPIES} copies are kept (least recently
+ * <p>Bounded (docs/FILESYSTEM.md §8): at most {@link #MAX_COPIES} copies are kept (least recently
  * used closed first), and all are closed when a commit swaps in a new generation. Closing a copy
  * unlinks its file (the JDK unlinks a delete-on-close file when it opens it, so a copy is never
  * seen by {@code ls}) and frees its descriptor; the pages of a {@code MappedByteBuffer} already

@@ -47,7 +47,7 @@ import org.modelfs.tree.TagOverlay;
  * position — so any number of threads read at once. Changes go through {@link ModelChanges}.
  * Closing commits (by default) and releases every channel, cache file and container source.
  *
- * <p>Resources (docs/FILESYSTEM.md §9): a committed model replaced by a newer one is closed as
+ * <p>Resources (docs/FILESYSTEM.md §8): a committed model replaced by a newer one is closed as
  * soon as no channel opened while it was current is open ({@link Lifetimes}); journal files are
  * read through a bounded {@link DescriptorPool} and deleted once the tree no longer shows them
  * ({@link JournalSources}); {@code map()} copies are bounded and dropped at each commit

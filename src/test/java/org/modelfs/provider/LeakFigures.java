@@ -10,7 +10,7 @@ import org.modelfs.testing.Descriptors;
 
 /**
  * Prints what one long-lived mount holds over N commits of an M-MiB parameter (the figures of
- * docs/FILESYSTEM.md §9): descriptors, descriptors on deleted files and their bytes, journal bytes.
+ * docs/FILESYSTEM.md §8): descriptors, descriptors on deleted files and their bytes, journal bytes.
  * Arguments: DIR COMMITS MIB. Run with the test class path.
  */
 public final class LeakFigures {

@@ -30,7 +30,7 @@ import org.modelfs.testing.SyntheticModels;
 
 /**
  * A long-lived mount (a training loop checkpointing through one mount) holds a bounded number of
- * descriptors and bytes, however many commits and writes it makes (docs/FILESYSTEM.md §9):
+ * descriptors and bytes, however many commits and writes it makes (docs/FILESYSTEM.md §8):
  * replaced containers are closed once no channel reads them, superseded journal files are
  * deleted, the journal is empty after a commit, {@code map()}'s little-endian copies do not pile
  * up, and journal files are read through a bounded descriptor pool.
@@ -180,7 +180,11 @@ class LongLivedMountTest {
     return lines[lines.length - 1];
   }
 
-  static Map<String, String> none() {
-    return Map.of();
+  /** The number of parameters {@code big/w<i>} of the model at {@code model}. */
+  static int count(Path model) throws IOException {
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"));
+        var s = Files.list(fs.getPath("/params/big"))) {
+      return (int) s.count();
+    }
   }
 }
