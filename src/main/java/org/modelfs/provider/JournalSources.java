@@ -111,7 +111,9 @@ final class JournalSources {
         gone.put(source, born);
       }
     }
-    lifetimes.retire(gone);
+    if (!gone.isEmpty()) {
+      lifetimes.retire(gone, lifetimes.advance() - 1);
+    }
   }
 
   private static ByteSource root(ByteSource s) {

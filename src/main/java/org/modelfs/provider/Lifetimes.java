@@ -14,8 +14,7 @@ import org.modelfs.io.Closer;
  * journal file — may be closed: as soon as no open channel can still read them
  * (docs/FILESYSTEM.md §8).
  *
- * <p>Time is a counter, the <em>tick</em>, advanced each time a resource is retired (dropped from
- * the tree). A resource is {@linkplain #born() born} at the tick it is made (before any tree shows
+ * <p>Time is a counter, the <em>tick</em>, advanced each time the tree drops resources. A resource is {@linkplain #born() born} at the tick it is made (before any tree shows
  * it) and retired at a later one; a channel {@linkplain #pin() pins} the tick it was opened at
  * and reads only what the tree showed then. A retired resource is closed once no open channel's
  * pin lies in {@code [born, retired]}: a channel keeps alive exactly what was current when it was
@@ -66,22 +65,31 @@ final class Lifetimes {
   }
 
   /**
-   * {@code resource} (registered with the mount's {@link OpenResources}, born at {@code born}) is
-   * no longer in the tree: it is closed now, or when the last channel that may read it closes.
+   * Advances the tick: call it before swapping in a tree that drops resources. Resources made for
+   * the new tree are born at the returned tick; what it drops was last current at the tick
+   * before. A reader that pinned the old tick and then looked up the new tree sees the tick moved
+   * and looks again ({@link #current}).
    */
-  void retire(Closeable resource, long born) throws IOException {
-    retire(Map.of(resource, born));
+  synchronized long advance() {
+    return ++tick;
   }
 
-  /** {@link #retire(Closeable, long)} for several resources at once (each with the tick it was born at). */
-  void retire(Map<? extends Closeable, Long> born) throws IOException {
+  /**
+   * The resources of {@code born} (each registered with the mount's {@link OpenResources}, with the
+   * tick it was born at) are no longer in the tree, which last showed them at tick
+   * {@code lastCurrent} ({@link #advance()} has moved past it): each is closed now, or when the
+   * last channel that pinned a tick in {@code [born, lastCurrent]} closes.
+   */
+  void retire(Map<? extends Closeable, Long> born, long lastCurrent) throws IOException {
     if (born.isEmpty()) {
       return;
     }
     List<Closeable> free;
     synchronized (this) {
-      born.forEach((resource, b) -> retired.add(new Retired(resource, b, tick)));
-      tick++;
+      if (lastCurrent >= tick) {
+        throw new IllegalStateException("advance past tick " + lastCurrent + " before retiring what it showed");
+      }
+      born.forEach((resource, b) -> retired.add(new Retired(resource, b, lastCurrent)));
       free = due();
     }
     close(free);

@@ -272,15 +272,15 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   void swapModel(Model committed, Generation committedAt) throws IOException {
     Model old = model;
     long oldBorn = modelBorn;
-    long born = lifetimes.born();
     resources.add(old);
+    long born = lifetimes.advance();
     model = committed;
     generation = committedAt;
     times = times(containerPath);
     swap(committed.tags(), Map.of());
     modelBorn = born;
     try {
-      lifetimes.retire(old, oldBorn);
+      lifetimes.retire(Map.of(old, oldBorn), born - 1);
     } finally {
       mapCache.clear();
     }

@@ -147,6 +147,57 @@ class LongLivedMountTest {
   }
 
   @Test
+  void aChannelKeepsItsGenerationUntilItClosesAndNoLonger() throws Exception {
+    assumeTrue(Descriptors.available());
+    Path model = sdnb(tmp, ELEMENTS);
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Files.write(fs.getPath("/params/big/w0"), filled(ELEMENTS, 1));
+      ((org.modelfs.JournaledFileSystem) fs).commit();
+      FileChannel old = FileChannel.open(fs.getPath("/params/big/w0"));
+      for (int k = 2; k <= 4; k++) {
+        Files.write(fs.getPath("/params/big/w0"), filled(ELEMENTS, k));
+        ((org.modelfs.JournaledFileSystem) fs).commit();
+      }
+      Descriptors open = Descriptors.now();
+      ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+      old.read(b, 4L * ELEMENTS - 4);
+      assertEquals(1f, b.getFloat(0), "a channel reads the generation it was opened on");
+      assertEquals(4f, ends(fs, "/params/big/w0")[0]);
+      assertEquals(1, open.deleted(), "only the generation the open channel reads is held: " + open);
+      old.close();
+      assertEquals(0, Descriptors.now().deleted(), "closing the last channel on it releases it");
+    }
+  }
+
+  @Test
+  void aReplacedJournalFileStaysWhileAChannelReadsItAndGoesAfter() throws Exception {
+    Path model = sdnb(tmp, 1024);
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Files.write(fs.getPath("/params/big/w0"), filled(1024, 1));
+      try (FileChannel reading = FileChannel.open(fs.getPath("/params/big/w0"))) {
+        Files.write(fs.getPath("/params/big/w0"), filled(1024, 2));
+        Files.write(fs.getPath("/params/new"), filled(1024, 3));
+        Files.delete(fs.getPath("/params/new"));
+        ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+        reading.read(b, 4092);
+        assertEquals(1f, b.getFloat(0), "the replaced bytes are still there for the channel reading them");
+        assertEquals(2, journalFiles(model), "the channel's file and the current one");
+      }
+      assertEquals(1, journalFiles(model), "the replaced and the deleted file are gone");
+      Files.write(fs.getPath("/params/big/w1"), filled(1024, 4));
+      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      assertEquals(0, journalFiles(model), "a rollback empties the journal");
+      assertEquals(0f, ends(fs, "/params/big/w0")[0]);
+    }
+  }
+
+  private static long journalFiles(Path model) throws IOException {
+    try (var s = Files.walk(model.getParent())) {
+      return s.filter(p -> p.getParent().getFileName().toString().startsWith(".m.sdnb.modelfs-journal-")).count();
+    }
+  }
+
+  @Test
   void aThousandRewritesWorkUnderUlimit256() throws Exception {
     assertEquals("OK 1000", underUlimit(256, "rewrite", sdnb(tmp, 256).toString(), "1000"));
   }
