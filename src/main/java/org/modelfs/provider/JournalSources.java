@@ -40,6 +40,8 @@ final class JournalSources {
   private final DescriptorPool pool;
   /** The live journal sources and the tick each was born at. */
   private final Map<ChannelSource, Long> live = new IdentityHashMap<>();
+  /** Sources of files that write channels still write into: kept whatever the tree shows. */
+  private final Set<ChannelSource> held = Collections.newSetFromMap(new IdentityHashMap<>());
   private long editsSinceSweep;
   private long arraysAtSweep;
 
@@ -55,6 +57,16 @@ final class JournalSources {
     ChannelSource src = resources.add(ChannelSource.pooled(String.valueOf(data.getFileName()), data, pool, true));
     live.put(src, born);
     return src;
+  }
+
+  /** Keeps {@code source} while write channels still write into its file, whatever the tree shows. */
+  void hold(ChannelSource source) {
+    held.add(source);
+  }
+
+  /** The last write channel into {@code source}'s file closed: the next sweep may retire it. */
+  void release(ChannelSource source) {
+    held.remove(source);
   }
 
   /** How many journal files the session keeps (for tests and figures). */
@@ -77,6 +89,7 @@ final class JournalSources {
       return;
     }
     Set<ByteSource> used = Collections.newSetFromMap(new IdentityHashMap<>());
+    used.addAll(held);
     long arrays = 0;
     for (Tag t : tags) {
       for (Variable v : t.variables()) {

@@ -118,6 +118,7 @@ final class JournalWrites {
     final Path data;
     int channels; // guarded by the change lock
     ChannelSource source; // guarded by the change lock
+    boolean held; // guarded by the change lock: source held for the channels still writing
 
     Shared(Path data) {
       this.data = data;
@@ -133,7 +134,7 @@ final class JournalWrites {
   /**
    * A write channel closed: it no longer shares the file; its content (both channels' bytes) is
    * installed. A journal file no source reads once its last channel closed (text, a refused
-   * write) is deleted.
+   * write) is deleted; one the tree reads is kept while other channels still write into it.
    */
   private void closed(String key, Shared open, Step install) throws IOException {
     changes.lock();
@@ -145,7 +146,13 @@ final class JournalWrites {
       try {
         install.run();
       } finally {
-        if (last && open.source == null && changes.journal() != null) {
+        if (!last && open.source != null && !open.held) {
+          // channels still write into the file the tree now shows: it stays even if the path is deleted
+          fs.journalSources().hold(open.source);
+          open.held = true;
+        } else if (last && open.held) {
+          fs.journalSources().release(open.source);
+        } else if (last && open.source == null && changes.journal() != null) {
           changes.journal().delete(open.data);
         }
       }

@@ -191,6 +191,23 @@ class LongLivedMountTest {
     }
   }
 
+  @Test
+  void aJournalFileStillWrittenSurvivesTheDeleteOfItsPath() throws Exception {
+    Path model = sdnb(tmp, 1024);
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Path p = fs.getPath("/params/fresh");
+      FileChannel first = FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+      FileChannel second = FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+      first.write(ByteBuffer.wrap(filled(16, 5)));
+      first.close(); // installs the shared file
+      Files.delete(p); // the tree no longer shows it; the second channel still writes into it
+      second.write(ByteBuffer.wrap(filled(16, 6)));
+      second.close(); // installs it again
+      assertEquals(6f, ends(fs, "/params/fresh")[1], "the second channel's bytes are the file's content");
+      assertEquals(1, journalFiles(model));
+    }
+  }
+
   private static long journalFiles(Path model) throws IOException {
     try (var s = Files.walk(model.getParent())) {
       return s.filter(p -> p.getParent().getFileName().toString().startsWith(".m.sdnb.modelfs-journal-")).count();
