@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * A bounded set of open read descriptors shared by many files opened on demand
  * ({@link ChannelSource#pooled}): a file is opened when it is read and stays open until it is the
- * least recently used of more than {@link #limit()} idle ones; it is then closed and reopened by
+ * least recently used of more than {@code limit} idle ones; it is then closed and reopened by
  * its path on the next read, after checking that the path still names the very file that was
  * indexed (its file key). A descriptor in use by a read is never closed under it; while more
  * reads run at once than the limit allows, the pool holds one descriptor per running read.
@@ -36,16 +36,6 @@ public final class DescriptorPool {
       throw new IllegalArgumentException("a descriptor pool needs room for at least one descriptor: " + limit);
     }
     this.limit = limit;
-  }
-
-  /** The number of idle descriptors kept open at most. */
-  public int limit() {
-    return limit;
-  }
-
-  /** The number of descriptors open now (for tests and figures). */
-  public synchronized int openCount() {
-    return open.size();
   }
 
   /** One open descriptor and the reads using it. */
@@ -139,7 +129,7 @@ public final class DescriptorPool {
     Closer.closeAll(closing);
   }
 
-  /** Takes least recently used idle descriptors out while more than {@link #limit} are open (hold the monitor). */
+  /** Takes least recently used idle descriptors out while more than {@code limit} are open (hold the monitor). */
   private void evict(List<FileChannel> closing) {
     Iterator<Map.Entry<ChannelSource, Entry>> it = open.entrySet().iterator();
     int excess = open.size() - limit;

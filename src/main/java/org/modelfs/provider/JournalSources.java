@@ -69,11 +69,6 @@ final class JournalSources {
     held.remove(source);
   }
 
-  /** How many journal files the session keeps (for tests and figures). */
-  int count() {
-    return live.size();
-  }
-
   /** An edit swapped in {@code tags}: sweeps when it is due. */
   void edited(List<Tag> tags, Map<String, TagOverlay> overlays) throws IOException {
     editsSinceSweep++;

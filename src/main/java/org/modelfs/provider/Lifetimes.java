@@ -101,11 +101,6 @@ final class Lifetimes {
     retired.clear();
   }
 
-  /** How many retired resources wait for channels to close (for tests and figures). */
-  synchronized int waiting() {
-    return retired.size();
-  }
-
   /** Takes out the retired resources no pinned channel can read (hold the monitor). */
   private List<Closeable> due() {
     List<Closeable> free = new ArrayList<>();

@@ -67,11 +67,6 @@ final class MapCache {
     release(all);
   }
 
-  /** How many copies are open (for tests and figures). */
-  synchronized int count() {
-    return files.size();
-  }
-
   private void release(java.util.List<FileChannel> copies) throws IOException {
     for (FileChannel c : copies) {
       resources.remove(c);

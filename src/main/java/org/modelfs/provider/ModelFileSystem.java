@@ -76,7 +76,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private final Lifetimes lifetimes = new Lifetimes(resources);
   private final DescriptorPool journalPool = new DescriptorPool(DescriptorPool.DEFAULT_LIMIT);
   private final JournalSources journalSources = new JournalSources(lifetimes, resources, journalPool);
-  /** The tick the current model was swapped in at ({@link Lifetimes#born()}). */
+  /** The {@link Lifetimes} tick the current model was swapped in at (0 for the model mounted first). */
   private long modelBorn; // written under the change lock
   private final MapCache mapCache;
   private final ModelFileStore store = new ModelFileStore(this);
@@ -294,9 +294,6 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return journalSources;
   }
 
-  DescriptorPool journalPool() {
-    return journalPool;
-  }
 
   Object registryKey() {
     return registryKey;
