@@ -26,12 +26,17 @@ import java.nio.file.StandardOpenOption;
  * times) is taken when the source opens and checked again on reopening. If a commit replaced
  * the file meanwhile, the reader gets a {@link FileSystemException} saying so, never another
  * file's bytes.
+ *
+ * <p>A <em>pooled</em> source ({@link #pooled}) holds no descriptor of its own: each read borrows
+ * one from a {@link DescriptorPool}, which opens the file by path (same identity check) and closes
+ * the least recently used descriptors beyond its limit. A mount's journal files are read so.
  */
 public final class ChannelSource implements ByteSource {
   private final String name;
   private final Path file;
   private final boolean temporary;
   private final Object identity;
+  private final DescriptorPool pool;
   private volatile SeekableByteChannel channel;
   private volatile boolean closed;
 
@@ -41,6 +46,40 @@ public final class ChannelSource implements ByteSource {
     this.channel = opened.channel();
     this.identity = opened.identity();
     this.temporary = temporary;
+    this.pool = null;
+  }
+
+  private ChannelSource(String name, Path file, Object identity, DescriptorPool pool, boolean temporary) {
+    this.name = name;
+    this.file = file;
+    this.identity = identity;
+    this.pool = pool;
+    this.temporary = temporary;
+  }
+
+  /**
+   * A source on {@code file} (on the default file system, or any with {@code FileChannel}s) that
+   * holds no descriptor while idle: reads borrow one from {@code pool}. The file's identity is
+   * taken now; closing the source gives its descriptor back and, when {@code deleteOnClose},
+   * deletes the file.
+   */
+  public static ChannelSource pooled(String name, Path file, DescriptorPool pool, boolean deleteOnClose)
+      throws IOException {
+    return new ChannelSource(name, file, identity(file), pool, deleteOnClose);
+  }
+
+  /** Opens this pooled source's file for its pool: only the very file it was made on. */
+  FileChannel openForPool() throws IOException {
+    if (closed) {
+      throw new ClosedChannelException();
+    }
+    Opened fresh = openIdentified(file);
+    if (!fresh.identity().equals(identity) || !(fresh.channel() instanceof FileChannel fc)) {
+      fresh.channel().close();
+      throw new FileSystemException(file.toString(), null, "is no longer the file this mount wrote (it was"
+          + " replaced or is on a file system without file channels); its bytes are no longer reachable");
+    }
+    return fc;
   }
 
   /** A channel and the identity of the file it was opened on. */
@@ -110,11 +149,17 @@ public final class ChannelSource implements ByteSource {
 
   @Override
   public long size() throws IOException {
+    if (pool != null) {
+      return pool.size(this);
+    }
     return channel.size();
   }
 
   @Override
   public int read(ByteBuffer dst, long position) throws IOException {
+    if (pool != null) {
+      return pool.read(this, dst, position);
+    }
     SeekableByteChannel ch = channel;
     try {
       return read(ch, dst, position);
@@ -156,6 +201,9 @@ public final class ChannelSource implements ByteSource {
 
   @Override
   public Mappable mappable(long position) throws IOException {
+    if (pool != null) {
+      return new Mappable(pool.channelForMapping(this), position);
+    }
     SeekableByteChannel ch = channel;
     if (!ch.isOpen() && !closed && file != null) {
       ch = reopen(ch); // closed by another thread's interrupt
@@ -167,7 +215,11 @@ public final class ChannelSource implements ByteSource {
   public synchronized void close() throws IOException {
     closed = true;
     try {
-      channel.close();
+      if (pool != null) {
+        pool.discard(this);
+      } else {
+        channel.close();
+      }
     } finally {
       if (temporary) {
         java.nio.file.Files.deleteIfExists(file);

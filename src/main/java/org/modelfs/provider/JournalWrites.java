@@ -100,7 +100,7 @@ final class JournalWrites {
       String tagName = t.tag().name();
       try {
         return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
-            size -> closed(key, open, () -> install(tagName, t, data, size, attrs, path.toString())), fs.resources()));
+            size -> closed(key, open, () -> install(tagName, t, open, size, attrs, path.toString())), fs.resources()));
       } catch (RuntimeException e) {
         closed(key, open, () -> { });
         throw e;
@@ -110,10 +110,15 @@ final class JournalWrites {
     }
   }
 
-  /** The journal file that write channels open on one path of this mount share, and how many are open. */
+  /**
+   * The journal file that write channels open on one path of this mount share, how many are open,
+   * and the one source the tree reads it through once installed.
+   */
   private static final class Shared {
     final Path data;
     int channels; // guarded by the change lock
+    ChannelSource source; // guarded by the change lock
+    boolean held; // guarded by the change lock: source held for the channels still writing
 
     Shared(Path data) {
       this.data = data;
@@ -126,17 +131,42 @@ final class JournalWrites {
     void run() throws IOException;
   }
 
-  /** A write channel closed: it no longer shares the file; its content (both channels' bytes) is installed. */
+  /**
+   * A write channel closed: it no longer shares the file; its content (both channels' bytes) is
+   * installed. A journal file no source reads once its last channel closed (text, a refused
+   * write) is deleted; one the tree reads is kept while other channels still write into it.
+   */
   private void closed(String key, Shared open, Step install) throws IOException {
     changes.lock();
     try {
-      if (--open.channels == 0) {
+      boolean last = --open.channels == 0;
+      if (last) {
         writing.remove(key, open);
       }
-      install.run();
+      try {
+        install.run();
+      } finally {
+        if (!last && open.source != null && !open.held) {
+          // channels still write into the file the tree now shows: it stays even if the path is deleted
+          fs.journalSources().hold(open.source);
+          open.held = true;
+        } else if (last && open.held) {
+          fs.journalSources().release(open.source);
+        } else if (last && open.source == null && changes.journal() != null) {
+          changes.journal().delete(open.data);
+        }
+      }
     } finally {
       changes.unlock();
     }
+  }
+
+  /** The one source the tree reads {@code open}'s journal file through. */
+  private ChannelSource source(Shared open) throws IOException {
+    if (open.source == null) {
+      open.source = fs.journalSources().open(open.data);
+    }
+    return open.source;
   }
 
   private static void copyContent(FileNode node, FileChannel out) throws IOException {
@@ -153,8 +183,9 @@ final class JournalWrites {
   }
 
   /** Makes the journal file {@code data} the content of the file a write channel was opened on. */
-  private void install(String tagName, Target t, Path data, long size, ArrayAttributes attrs, String path)
+  private void install(String tagName, Target t, Shared open, long size, ArrayAttributes attrs, String path)
       throws IOException {
+    Path data = open.data;
     changes.lock();
     try {
       if (!fs.isOpen()) {
@@ -167,7 +198,7 @@ final class JournalWrites {
         case PARAM -> {
           Variable v = tag.variable(t.name());
           ArrayData a = array(v == null ? null : v.array(), v == null ? null : v.dtype(),
-              v == null ? null : v.shape(), data, size, attrs);
+              v == null ? null : v.shape(), open, size, attrs);
           tag = TagEdits.withArray(tag, t.name(), a, attrs.kind());
           overlay = overlay.withArea(ModelTree.PARAMS, true);
         }
@@ -176,16 +207,16 @@ final class JournalWrites {
           ArrayData old = state == null ? null : state.arrays().get(t.key());
           Variable v = tag.variable(t.name());
           ArrayData base = old != null ? old : v == null ? null : v.array();
-          tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, data, size, attrs));
+          tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, open, size, attrs));
           overlay = overlay.withArea(ModelTree.UPDATER, true);
         }
-        case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(fs.resources().add(ChannelSource.open(data)), 0, size,
-            GraphRef.Convention.SDNB), path);
+        case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(source(open), 0, size, GraphRef.Convention.SDNB),
+            path);
         case GRAPH_JSON -> {
           if (size > GraphJsonWrites.MAX_BYTES) {
             throw new FileSystemException(path, null, "graph.json holds at most " + GraphJsonWrites.MAX_BYTES + " bytes");
           }
-          Content written = new SourceContent(fs.resources().add(ChannelSource.open(data)), size);
+          Content written = new SourceContent(source(open), size);
           String problem = tag.graph() == null ? null : GraphJsonWrites.problem(tag, written, fs.container());
           if (problem != null) {
             throw new AccessDeniedException(path, null, problem);
@@ -218,7 +249,7 @@ final class JournalWrites {
    * array it replaces (or FLOAT, 1-D, c for a new one) unless attributes say otherwise; a 1-D
    * shape follows the new length.
    */
-  private ArrayData array(ArrayData old, DType declared, long[] declaredShape, Path data, long size,
+  private ArrayData array(ArrayData old, DType declared, long[] declaredShape, Shared open, long size,
       ArrayAttributes attrs) throws IOException {
     DType dtype = attrs.dtype() != null ? attrs.dtype() : old != null ? old.dtype() : declared != null ? declared : DType.FLOAT;
     char order = attrs.order() != 0 ? attrs.order() : old != null ? old.order() : 'c';
@@ -229,7 +260,7 @@ final class JournalWrites {
         shape = new long[] {dtype.width() == 0 ? 0 : size / dtype.width()};
       }
     }
-    ChannelSource src = fs.resources().add(ChannelSource.open(data));
+    ChannelSource src = source(open);
     return new ArrayData(dtype, shape, order, size == 0, src, 0, size, false, ArrayData.Storage.JOURNAL);
   }
 

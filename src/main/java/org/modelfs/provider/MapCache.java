@@ -7,19 +7,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.modelfs.tree.Content;
 
 /**
  * Little-endian copies of file contents that cannot be mapped where they are stored (big-endian
  * legacy arrays, containers on a provider without mappable channels), written once to a
  * delete-on-close temporary file of the default file system and mapped from there.
+ *
+ * <p>Bounded (docs/FILESYSTEM.md §8): at most {@link #MAX_COPIES} copies are kept (least recently
+ * used closed first), and all are closed when a commit swaps in a new generation. Closing a copy
+ * unlinks its file (the JDK unlinks a delete-on-close file when it opens it, so a copy is never
+ * seen by {@code ls}) and frees its descriptor; the pages of a {@code MappedByteBuffer} already
+ * made from it stay valid and keep their disk space until the buffer is garbage collected — Java
+ * cannot unmap safely. A caller that finds a copy closed under it ({@link #channel} raced a
+ * commit) asks again and gets a fresh one.
  */
 final class MapCache {
   private static final int CHUNK = 1 << 20;
+  /** Copies kept open at most. */
+  static final int MAX_COPIES = 8;
 
-  /** By array (the tree is rebuilt on every change, its contents with it) or by content. */
-  private final Map<Object, FileChannel> files = new ConcurrentHashMap<>();
+  /** By array (the tree is rebuilt on every change, its contents with it) or by content; least recently used first. */
+  private final Map<Object, FileChannel> files = new java.util.LinkedHashMap<>(16, 0.75f, true); // guarded by this
   private final OpenResources resources;
   private final String container;
 
@@ -29,20 +38,40 @@ final class MapCache {
   }
 
   /** A read-only channel over a little-endian copy of {@code content}, made on first use. */
-  FileChannel channel(Content content, String path) throws IOException {
+  synchronized FileChannel channel(Content content, String path) throws IOException {
     Object key = content instanceof org.modelfs.tree.ArrayContent a ? a.array() : content;
     FileChannel ch = files.get(key);
-    if (ch != null && ch.isOpen()) {
-      return ch;
-    }
-    synchronized (this) {
-      ch = files.get(key);
-      if (ch == null || !ch.isOpen()) {
-        ch = copy(content, path);
-        files.put(key, ch);
+    if (ch == null || !ch.isOpen()) {
+      ch = copy(content, path);
+      files.put(key, ch);
+      java.util.List<FileChannel> evicted = new java.util.ArrayList<>();
+      for (var it = files.values().iterator(); files.size() - evicted.size() > MAX_COPIES && it.hasNext(); ) {
+        FileChannel old = it.next();
+        if (old != ch) {
+          evicted.add(old);
+        }
       }
+      files.values().removeAll(evicted);
+      release(evicted);
     }
     return ch;
+  }
+
+  /** Closes every copy (a commit swapped in a new generation: the keys are gone from the tree). */
+  void clear() throws IOException {
+    java.util.List<FileChannel> all;
+    synchronized (this) {
+      all = new java.util.ArrayList<>(files.values());
+      files.clear();
+    }
+    release(all);
+  }
+
+  private void release(java.util.List<FileChannel> copies) throws IOException {
+    for (FileChannel c : copies) {
+      resources.remove(c);
+    }
+    org.modelfs.io.Closer.closeAll(copies);
   }
 
   private FileChannel copy(Content content, String path) throws IOException {

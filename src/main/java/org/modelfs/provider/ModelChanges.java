@@ -124,24 +124,26 @@ final class ModelChanges {
   }
 
   /** Swaps in changed tags as pending changes (hold {@link #lock}). */
-  void apply(List<Tag> tags) {
+  void apply(List<Tag> tags) throws IOException {
     fs.swap(tags);
     dirty = true;
+    fs.journalSources().edited(fs.tags(), fs.overlays());
   }
 
   /** Swaps in changed tags and overlays as pending changes (hold {@link #lock}). */
-  void apply(List<Tag> tags, Map<String, TagOverlay> overlays) {
+  void apply(List<Tag> tags, Map<String, TagOverlay> overlays) throws IOException {
     fs.swap(tags, overlays);
     dirty = true;
+    fs.journalSources().edited(fs.tags(), fs.overlays());
   }
 
   /** Replaces one tag with its changed version (hold {@link #lock}). */
-  void apply(Tag changed) {
+  void apply(Tag changed) throws IOException {
     apply(TagEdits.replace(fs.tags(), changed));
   }
 
   /** Replaces one tag and its overlay with changed versions (hold {@link #lock}). */
-  void apply(Tag changed, TagOverlay overlay) {
+  void apply(Tag changed, TagOverlay overlay) throws IOException {
     Map<String, TagOverlay> o = new HashMap<>(fs.overlays());
     o.put(changed.name(), overlay);
     apply(TagEdits.replace(fs.tags(), changed), o);
@@ -211,6 +213,7 @@ final class ModelChanges {
         throw e;
       }
       fs.swapModel(s.model(), s.generation());
+      fs.journalSources().sweep(fs.tags(), fs.overlays()); // the journal is empty once no channel reads it
     } finally {
       lock.unlock();
     }
@@ -227,6 +230,7 @@ final class ModelChanges {
         fs.swap(pending, overlays);
       }
       remount = false;
+      fs.journalSources().sweep(fs.tags(), fs.overlays());
     }
   }
 
@@ -235,12 +239,11 @@ final class ModelChanges {
     lock.lock();
     try {
       fs.ensureOpen();
-      try {
-        remountIfNeeded(); // "the last commit" is the one installed, even if an interrupt stopped its re-reading
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
+      remountIfNeeded(); // "the last commit" is the one installed, even if an interrupt stopped its re-reading
       discard();
+      fs.journalSources().sweep(fs.tags(), fs.overlays()); // the discarded journal files go
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     } finally {
       lock.unlock();
     }

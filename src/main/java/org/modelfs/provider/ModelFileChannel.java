@@ -24,12 +24,15 @@ final class ModelFileChannel extends FileChannel {
   private final ModelFileSystem fs;
   private final Content content;
   private final String path;
+  /** The {@link Lifetimes} tick this channel keeps alive: what was current when it was opened. */
+  private final long pin;
   private long position; // guarded by this
 
-  ModelFileChannel(ModelFileSystem fs, Content content, String path) {
+  ModelFileChannel(ModelFileSystem fs, Content content, String path, long pin) {
     this.fs = fs;
     this.content = content;
     this.path = path;
+    this.pin = pin;
   }
 
   private void ensureOpen() throws ClosedChannelException {
@@ -193,15 +196,28 @@ final class ModelFileChannel extends FileChannel {
       throw new java.io.IOException(fs.container() + "!" + path + ": cannot map bytes " + pos + ".."
           + (pos + size) + " of a " + length + "-byte read-only file");
     }
-    ByteSource.Mappable m = content.mappable();
-    if (m != null) {
+    // a pooled journal descriptor or a map() copy may be closed between being handed out and
+    // mapped (the pool's limit, a commit): ask again, a few times
+    for (int attempt = 0; ; attempt++) {
       try {
-        return m.channel().map(MapMode.READ_ONLY, m.position() + pos, size);
-      } catch (UnsupportedOperationException e) {
-        // the container's provider cannot map (jimfs, object stores): fall back to a copy
+        ByteSource.Mappable m = content.mappable();
+        if (m != null) {
+          try {
+            return m.channel().map(MapMode.READ_ONLY, m.position() + pos, size);
+          } catch (UnsupportedOperationException e) {
+            // the container's provider cannot map (jimfs, object stores): fall back to a copy
+          }
+        }
+        return fs.mapCache().channel(content, path).map(MapMode.READ_ONLY, pos, size);
+      } catch (java.nio.channels.ClosedByInterruptException e) {
+        close();
+        throw e;
+      } catch (ClosedChannelException e) {
+        if (attempt == 3 || Thread.currentThread().isInterrupted()) {
+          throw e;
+        }
       }
     }
-    return fs.mapCache().channel(content, path).map(MapMode.READ_ONLY, pos, size);
   }
 
   @Override
@@ -235,7 +251,8 @@ final class ModelFileChannel extends FileChannel {
   }
 
   @Override
-  protected void implCloseChannel() {
+  protected void implCloseChannel() throws IOException {
     fs.resources().remove(this);
+    fs.lifetimes().unpin(pin);
   }
 }

@@ -30,6 +30,7 @@ import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
+import org.modelfs.io.DescriptorPool;
 import org.modelfs.store.Generation;
 import org.modelfs.store.LocalBacking;
 import org.modelfs.store.Snapshot;
@@ -45,6 +46,12 @@ import org.modelfs.tree.TagOverlay;
  * lock — the tree is immutable, replaced whole by each change, and every channel reads by
  * position — so any number of threads read at once. Changes go through {@link ModelChanges}.
  * Closing commits (by default) and releases every channel, cache file and container source.
+ *
+ * <p>Resources (docs/FILESYSTEM.md §8): a committed model replaced by a newer one is closed as
+ * soon as no channel opened while it was current is open ({@link Lifetimes}); journal files are
+ * read through a bounded {@link DescriptorPool} and deleted once the tree no longer shows them
+ * ({@link JournalSources}); {@code map()} copies are bounded and dropped at each commit
+ * ({@link MapCache}).
  */
 final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledFileSystem {
   private final ModelFileSystemProvider provider;
@@ -66,6 +73,11 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private final StructureEdits edits;
   private final Renames renames;
   private final OpenResources resources = new OpenResources();
+  private final Lifetimes lifetimes = new Lifetimes(resources);
+  private final DescriptorPool journalPool = new DescriptorPool(DescriptorPool.DEFAULT_LIMIT);
+  private final JournalSources journalSources = new JournalSources(lifetimes, resources, journalPool);
+  /** The {@link Lifetimes} tick the current model was swapped in at (0 for the model mounted first). */
+  private long modelBorn; // written under the change lock
   private final MapCache mapCache;
   private final ModelFileStore store = new ModelFileStore(this);
   private volatile boolean open = true;
@@ -252,14 +264,36 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     tree = next;
   }
 
-  /** Swaps in the model just committed; the old one stays open for channels still reading it. */
+  /**
+   * Swaps in the model just committed; the old one stays open only while channels opened on it
+   * are, and its {@code map()} copies are dropped (called by {@link ModelChanges} under its lock,
+   * which then sweeps the journal files the tree no longer shows).
+   */
   void swapModel(Model committed, Generation committedAt) throws IOException {
-    resources.add(model);
+    Model old = model;
+    long oldBorn = modelBorn;
+    resources.add(old);
+    long born = lifetimes.advance();
     model = committed;
     generation = committedAt;
     times = times(containerPath);
     swap(committed.tags(), Map.of());
+    modelBorn = born;
+    try {
+      lifetimes.retire(Map.of(old, oldBorn), born - 1);
+    } finally {
+      mapCache.clear();
+    }
   }
+
+  Lifetimes lifetimes() {
+    return lifetimes;
+  }
+
+  JournalSources journalSources() {
+    return journalSources;
+  }
+
 
   Object registryKey() {
     return registryKey;
@@ -320,6 +354,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
       open = false;
     }
     provider.unregister(this);
+    lifetimes.shutdown();
     List<IOException> more = new ArrayList<>();
     try {
       resources.closeAll();
@@ -500,11 +535,26 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     if (write) {
       return writes.openForWrite(path, options, attrs);
     }
-    ModelTree.Found f = find(path);
-    if (!(f.node() instanceof FileNode file)) {
-      throw new FileSystemException(path.toString(), null, "is a directory");
+    // pin first, then look up: the pin then covers every resource the looked-up tree reads, unless
+    // something was retired in between (then look again)
+    for (;;) {
+      long pin = lifetimes.pin();
+      ModelFileChannel ch = null;
+      try {
+        ModelTree.Found f = find(path);
+        if (!(f.node() instanceof FileNode file)) {
+          throw new FileSystemException(path.toString(), null, "is a directory");
+        }
+        if (lifetimes.current(pin)) {
+          ch = new ModelFileChannel(this, file.content(), path.toString(), pin);
+          return resources.add(ch);
+        }
+      } finally {
+        if (ch == null) {
+          lifetimes.unpin(pin);
+        }
+      }
     }
-    return resources.add(new ModelFileChannel(this, file.content(), path.toString()));
   }
 
   DirectoryStream<Path> newDirectoryStream(ModelPath dir, DirectoryStream.Filter<? super Path> filter)

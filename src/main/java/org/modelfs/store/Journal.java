@@ -52,6 +52,18 @@ public final class Journal implements Closeable {
     return Files.createFile(dir.resolve(SidecarNames.journalData(kind, next.incrementAndGet())));
   }
 
+  /**
+   * Deletes the data file {@code file} of this journal (its content was replaced, committed or
+   * read into memory); anything else is refused.
+   */
+  public void delete(Path file) throws IOException {
+    Path name = file.getFileName();
+    if (!dir.equals(file.getParent()) || name == null || !SidecarNames.isJournalData(name.toString())) {
+      throw new IllegalArgumentException(file + " is not a data file of the journal " + dir);
+    }
+    Files.deleteIfExists(file);
+  }
+
   @Override
   public void close() throws IOException {
     if (Files.exists(dir) && !SafeDir.deleteJournal(parent, name)) {
