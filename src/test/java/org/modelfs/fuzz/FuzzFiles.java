@@ -5,11 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystem;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
@@ -61,36 +63,61 @@ final class FuzzFiles {
   /**
    * Mounts {@code model} read-only and touches everything it shows: every directory listed,
    * both attribute views of every entry, the first {@link #READ_CAP} bytes of every file
-   * (arrays, graph, graph.json, training.json, metadata). Returns the number of entries.
+   * (arrays, graph, graph.json, training.json, metadata). Returns the number of entries. Walks
+   * with {@link Files#walkFileTree}, which passes on the provider's {@link IOException}s as they
+   * are ({@code Files.walk}'s stream would wrap them in {@link UncheckedIOException}).
    */
   static int walk(Path model) throws IOException {
-    int entries = 0;
+    int[] entries = {0};
+    ByteBuffer buf = ByteBuffer.allocate(64 << 10);
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
-      List<Path> all;
-      try (Stream<Path> s = Files.walk(fs.getPath("/"))) {
-        all = s.toList();
-      }
-      ByteBuffer buf = ByteBuffer.allocate(64 << 10);
-      for (Path p : all) {
-        entries++;
-        Files.readAttributes(p, "samediff:*");
-        if (!Files.isRegularFile(p)) {
-          continue;
+      Files.walkFileTree(fs.getPath("/"), new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+          entries[0]++;
+          Files.readAttributes(dir, "samediff:*");
+          return FileVisitResult.CONTINUE;
         }
-        try (SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.READ)) {
-          long read = 0;
-          while (read < READ_CAP) {
-            buf.clear();
-            int n = ch.read(buf);
-            if (n < 0) {
-              break;
-            }
-            read += n;
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          entries[0]++;
+          Files.readAttributes(file, "samediff:*");
+          if (attrs.isRegularFile()) {
+            readSome(file, buf);
           }
+          return FileVisitResult.CONTINUE;
         }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+          throw e;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+          if (e != null) {
+            throw e;
+          }
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    }
+    return entries[0];
+  }
+
+  private static void readSome(Path file, ByteBuffer buf) throws IOException {
+    try (SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ)) {
+      long read = 0;
+      while (read < READ_CAP) {
+        buf.clear();
+        int n = ch.read(buf);
+        if (n < 0) {
+          break;
+        }
+        read += n;
       }
     }
-    return entries;
   }
 
   /** Removes {@code dir} and everything below it (links are removed, never followed). */
