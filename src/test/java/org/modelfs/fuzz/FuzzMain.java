@@ -18,7 +18,8 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
 /**
  * The {@code -Pfuzz} driver (docs/RELIABILITY.md "Fuzzing"). Jazzer fuzzes one target per JVM,
  * so this runs each target in a child JVM of its own ({@code JAZZER_FUZZ=1}, the heap bound
- * {@code -Xmx512m}, {@code -Djazzer.max_duration}) and prints one line per target: its
+ * {@code -Xmx512m}, {@code -Djazzer.max_duration}, coverage of our classes, commons-compress's zip
+ * reader and FlatBuffers) and prints one line per target: its
  * executions, its corpus and whether it found something. Crash inputs land in the target's
  * inputs directory under {@code src/test/resources} (kept: the default build replays them),
  * the growing corpus in {@code .cifuzz-corpus/}; each child's output in
@@ -62,6 +63,10 @@ public final class FuzzMain {
       Path log = logs.resolve(t.substring(t.lastIndexOf('.') + 1).replace('#', '.') + ".log");
       List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx512m", "-Xss4m", "-Djazzer.max_duration=" + seconds + "s",
+          // coverage of our classes and of the parsers we hand hostile bytes to (jars are not
+          // instrumented unless named)
+          "-Djazzer.instrumentation_includes=org.modelfs.**:org.apache.commons.compress.archivers.zip.**"
+              + ":com.google.flatbuffers.**",
           "-cp", System.getProperty("java.class.path"), FuzzMain.class.getName(), "--one", t));
       ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("JAZZER_FUZZ", "1");
