@@ -142,7 +142,11 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
-    return ch.transferFrom(src, position, count);
+    try {
+      return ch.transferFrom(src, position, count);
+    } catch (IOException e) {
+      throw full(e, -1); // count is an upper bound (often Long.MAX_VALUE), not what was left
+    }
   }
 
   @Override
