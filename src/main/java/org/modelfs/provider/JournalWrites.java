@@ -90,8 +90,9 @@ final class JournalWrites {
           try {
             copyContent((FileNode) found.node(), ch);
           } catch (IOException e) {
-            throw changes.journal().failure(e, data, "copying the current content of " + path + " into its journal file",
-                ch.size(), ((FileNode) found.node()).content().size() - ch.size());
+            // only a full device or size limit is explained; a read fault of the old content stays as it is
+            throw org.modelfs.io.StorageFullException.explain(e, data, "copying the current content of " + path
+                + " into a new file of the " + changes.journal(), -1, -1);
           }
           ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
         }
