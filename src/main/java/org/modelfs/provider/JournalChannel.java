@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import org.modelfs.store.Journal;
 
 /**
  * A writable channel on a file of a mounted model: a {@link FileChannel} on a journal data file,
@@ -23,12 +24,43 @@ final class JournalChannel extends FileChannel {
   private final boolean append;
   private final OnClose onClose;
   private final OpenResources resources;
+  /** Explains a full device or file size limit met by a write (set once, before the channel is handed out). */
+  private Journal journal;
+  private java.nio.file.Path file;
+  private String what;
 
   JournalChannel(FileChannel ch, boolean append, OnClose onClose, OpenResources resources) {
     this.ch = ch;
     this.append = append;
     this.onClose = onClose;
     this.resources = resources;
+  }
+
+  /**
+   * Makes a write that meets a full device, a used-up quota or a file size limit throw a
+   * {@link org.modelfs.io.StorageFullException} saying which journal file of which path and model,
+   * how far it got and how much room there is. Returns this channel.
+   */
+  JournalChannel explaining(Journal journal, java.nio.file.Path file, String what) {
+    this.journal = journal;
+    this.file = file;
+    this.what = what;
+    return this;
+  }
+
+  /** {@code e} as {@link Journal#failure} explains it when it is a full device or size limit; else {@code e}. */
+  private IOException full(IOException e, long needed) {
+    if (journal == null) {
+      return e;
+    }
+    long size;
+    try {
+      size = ch.size();
+    } catch (IOException | RuntimeException x) {
+      size = -1;
+    }
+    IOException explained = org.modelfs.io.StorageFullException.explain(e, file, what, size, needed);
+    return explained == e ? e : journal.failure(e, file, what, size, needed);
   }
 
   @Override
@@ -43,24 +75,37 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public int write(ByteBuffer src) throws IOException {
-    if (append) {
-      synchronized (this) {
-        ch.position(ch.size());
-        return ch.write(src);
+    long needed = src.remaining();
+    try {
+      if (append) {
+        synchronized (this) {
+          ch.position(ch.size());
+          return ch.write(src);
+        }
       }
+      return ch.write(src);
+    } catch (IOException e) {
+      throw full(e, needed);
     }
-    return ch.write(src);
   }
 
   @Override
   public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-    if (append) {
-      synchronized (this) {
-        ch.position(ch.size());
-        return ch.write(srcs, offset, length);
-      }
+    long needed = 0;
+    for (int i = offset; i < offset + length && i < srcs.length; i++) {
+      needed += srcs[i].remaining();
     }
-    return ch.write(srcs, offset, length);
+    try {
+      if (append) {
+        synchronized (this) {
+          ch.position(ch.size());
+          return ch.write(srcs, offset, length);
+        }
+      }
+      return ch.write(srcs, offset, length);
+    } catch (IOException e) {
+      throw full(e, needed);
+    }
   }
 
   @Override
@@ -97,7 +142,11 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
-    return ch.transferFrom(src, position, count);
+    try {
+      return ch.transferFrom(src, position, count);
+    } catch (IOException e) {
+      throw full(e, -1); // count is an upper bound (often Long.MAX_VALUE), not what was left
+    }
   }
 
   @Override
@@ -107,7 +156,12 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public int write(ByteBuffer src, long position) throws IOException {
-    return ch.write(src, position);
+    long needed = src.remaining();
+    try {
+      return ch.write(src, position);
+    } catch (IOException e) {
+      throw full(e, needed);
+    }
   }
 
   @Override

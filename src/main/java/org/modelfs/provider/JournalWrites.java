@@ -77,8 +77,8 @@ final class JournalWrites {
       Target t = changes.target(path);
       String key = t.tag().name() + '\0' + t.area() + '\0' + t.name() + '\0' + t.key();
       Shared shared = writing.get(key);
-      Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT));
-      FileChannel ch = FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT), path.toString());
+      FileChannel ch = openJournalFile(data, path.toString());
       try {
         if (shared != null) {
           // another write channel of this mount is open on the path: one file, two descriptors (POSIX)
@@ -87,7 +87,13 @@ final class JournalWrites {
           }
           ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
         } else if (found != null && !options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
-          copyContent((FileNode) found.node(), ch);
+          try {
+            copyContent((FileNode) found.node(), ch);
+          } catch (IOException e) {
+            // only a full device or size limit is explained; a read fault of the old content stays as it is
+            throw org.modelfs.io.StorageFullException.explain(e, data, "copying the current content of " + path
+                + " into a new file of the " + changes.journal(), -1, -1);
+          }
           ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
         }
       } catch (IOException | RuntimeException e) {
@@ -100,7 +106,8 @@ final class JournalWrites {
       String tagName = t.tag().name();
       try {
         return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
-            size -> closed(key, open, () -> install(tagName, t, open, size, attrs, path.toString())), fs.resources()));
+            size -> closed(key, open, () -> install(tagName, t, open, size, attrs, path.toString())), fs.resources())
+            .explaining(changes.journal(), data, "writing the journal file of " + path));
       } catch (RuntimeException e) {
         closed(key, open, () -> { });
         throw e;
@@ -167,6 +174,15 @@ final class JournalWrites {
       open.source = fs.journalSources().open(open.data);
     }
     return open.source;
+  }
+
+  /** Opens a journal file for a write channel; a failure names the journal file, the path and the model. */
+  private FileChannel openJournalFile(Path data, String path) throws IOException {
+    try {
+      return FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw changes.journal().failure(e, data, "opening the journal file of " + path, -1, -1);
+    }
   }
 
   private static void copyContent(FileNode node, FileChannel out) throws IOException {

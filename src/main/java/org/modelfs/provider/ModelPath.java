@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.modelfs.tree.NameMapping;
 
 /**
  * A path of a mounted model: names separated by {@code /} under the single root {@code /}, kept
@@ -36,7 +37,8 @@ final class ModelPath implements Path {
   /**
    * Parses {@code path}: collapses repeated {@code /} and drops a trailing one.
    *
-   * @throws InvalidPathException if {@code path} contains a NUL character
+   * @throws InvalidPathException if {@code path} contains a NUL character, or a name element
+   *     that stands for no name (docs/FILESYSTEM.md §2)
    */
   ModelPath(ModelFileSystem fs, String path) {
     this(fs, path.startsWith("/"), split(path));
@@ -55,12 +57,27 @@ final class ModelPath implements Path {
       throw new InvalidPathException(path, "NUL character not allowed", nul);
     }
     List<String> names = new ArrayList<>();
-    for (String name : path.split("/")) {
+    int at = 0;
+    for (String name : path.split("/", -1)) {
       if (!name.isEmpty()) {
+        checkName(path, name, at);
         names.add(name);
       }
+      at += name.length() + 1;
     }
     return names.toArray(NO_NAMES);
+  }
+
+  /**
+   * Refuses a name element that stands for no name (docs/FILESYSTEM.md §2): an unpaired
+   * surrogate, a {@code %} not followed by two ASCII hex digits, escaped bytes that are not UTF-8.
+   */
+  private static void checkName(String path, String name, int at) {
+    try {
+      NameMapping.decode(name);
+    } catch (InvalidPathException e) {
+      throw new InvalidPathException(path, e.getReason() + " (in '" + name + "')", at + Math.max(0, e.getIndex()));
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.atomic.AtomicLong;
+import org.modelfs.io.StorageFullException;
 
 /**
  * Where a writer's pending changes live until they are committed: a directory of its own beside
@@ -23,17 +24,20 @@ public final class Journal implements Closeable {
   private final Path parent;
   private final String name;
   private final Path dir;
+  /** The model file the journal belongs to, for messages. */
+  private final Path model;
   private final AtomicLong next = new AtomicLong();
 
-  private Journal(Path parent, String name) {
+  private Journal(Path parent, String name, Path model) {
     this.parent = parent;
     this.name = name;
     this.dir = parent.resolve(name);
+    this.model = model;
   }
 
   /** Creates a new, empty journal for the model {@code id}. Hold its {@link ModelLock}. */
   static Journal create(ModelId id) throws IOException {
-    Journal j = new Journal(id.dir(), SidecarNames.newJournal(id.key()));
+    Journal j = new Journal(id.dir(), SidecarNames.newJournal(id.key()), id.dir().resolve(id.key()));
     try {
       Files.createDirectory(j.dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     } catch (UnsupportedOperationException e) {
@@ -49,7 +53,49 @@ public final class Journal implements Closeable {
 
   /** A new, empty data file in the journal ({@code kind}: lower-case letters). */
   public Path newFile(String kind) throws IOException {
-    return Files.createFile(dir.resolve(SidecarNames.journalData(kind, next.incrementAndGet())));
+    return newFile(kind, "a " + kind + " file");
+  }
+
+  /**
+   * A new, empty data file in the journal ({@code kind}: lower-case letters).
+   *
+   * @param kind what the file holds
+   * @param what what it is for, for messages ("/params/w")
+   * @throws IOException a {@link StorageFullException} or {@link JournalException} naming the
+   *     file, its use and the model
+   */
+  public Path newFile(String kind, String what) throws IOException {
+    Path file = dir.resolve(SidecarNames.journalData(kind, next.incrementAndGet()));
+    try {
+      return Files.createFile(file);
+    } catch (IOException e) {
+      throw failure(e, file, "creating the journal file of " + what, -1, -1);
+    }
+  }
+
+  /**
+   * {@code e}, thrown by a step on the journal file {@code file}, as the exception to report:
+   * a full device, quota or file size limit as a {@link StorageFullException}; a file or
+   * directory of the journal that is gone or was replaced as a {@link JournalException} naming
+   * the journal file, the step and the model; an interrupt as it is.
+   *
+   * @param doing the step, for the message ("writing the journal file of /params/w")
+   * @param written the file's size when it failed, or -1
+   * @param needed bytes still to write, or -1
+   */
+  public IOException failure(IOException e, Path file, String doing, long written, long needed) {
+    String what = doing + " of the model " + model;
+    IOException full = StorageFullException.explain(e, file, what, written, needed);
+    if (full != e || e instanceof JournalException || e instanceof java.nio.channels.ClosedChannelException
+        || e instanceof java.io.InterruptedIOException) {
+      return full;
+    }
+    String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null ? fse.getReason()
+        : e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return new JournalException(file.toString(), what + " failed: " + reason
+        + (e instanceof java.nio.file.NoSuchFileException ? " (the journal directory was removed or replaced while"
+            + " the model was open for writing; the changes of this mount cannot be committed)" : ""), e);
   }
 
   /**
@@ -67,7 +113,13 @@ public final class Journal implements Closeable {
   @Override
   public void close() throws IOException {
     if (Files.exists(dir) && !SafeDir.deleteJournal(parent, name)) {
-      throw new DirectoryNotEmptyException(dir + ": the journal holds files ModelFS did not make; they were left");
+      throw new DirectoryNotEmptyException(dir + ": the journal of the model " + model + " holds files ModelFS did"
+          + " not make; they and the journal directory were left (remove them once nothing uses them)");
     }
+  }
+
+  @Override
+  public String toString() {
+    return "journal " + name + " of the model " + model;
   }
 }

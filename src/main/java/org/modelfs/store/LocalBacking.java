@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
+import org.modelfs.io.StorageFullException;
 import org.modelfs.model.Model;
 
 /**
@@ -220,11 +221,18 @@ public final class LocalBacking implements Backing {
         Path t = dir.resolve(SidecarNames.newTemp(f.name()));
         try (SeekableByteChannel ch = Durable.createNew(t)) {
           temps.add(t);
-          try (org.modelfs.io.WriteProgress p = org.modelfs.io.WriteProgress.start(ch, progress, written)) {
-            f.body().writeTo(ch, t.toString());
+          try {
+            try (org.modelfs.io.WriteProgress p = org.modelfs.io.WriteProgress.start(ch, progress, written)) {
+              f.body().writeTo(ch, t.toString());
+            }
+            written += ch.size();
+            Durable.force(ch);
+          } catch (IOException e) {
+            long size = sizeOrMinusOne(ch);
+            throw StorageFullException.explain(e, t, "writing the new container " + f.name() + " of the model "
+                + id.dir().resolve(id.key()) + " (commit; nothing was replaced)", size,
+                Math.max(0, plan.arrayBytes() - written - Math.max(0, size)));
           }
-          written += ch.size();
-          Durable.force(ch);
         } catch (RuntimeException e) {
           FileSystemException refused = new FileSystemException(spelling.toString(), null, "commit refused: the "
               + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
@@ -350,5 +358,14 @@ public final class LocalBacking implements Backing {
     }
     Collections.sort(out);
     return out;
+  }
+
+  /** The channel's size, or -1 when it cannot be had (for a message). */
+  private static long sizeOrMinusOne(SeekableByteChannel ch) {
+    try {
+      return ch.size();
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 }

@@ -1,6 +1,10 @@
 package org.modelfs.tree;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.file.InvalidPathException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -109,51 +113,120 @@ public final class NameMapping {
   }
 
   /**
-   * Decodes one path segment back to the text it stands for: every {@code %XX} hex escape is a
-   * UTF-8 byte; a {@code %} not followed by two hex digits stays as it is; the lone {@code %} is
-   * the empty string.
+   * Decodes one path segment back to the text it stands for (docs/FILESYSTEM.md §2): the lone
+   * {@code %} is the empty string; every other {@code %} starts an escape of exactly two ASCII
+   * hex digits ({@code 0-9 A-F a-f}) standing for one UTF-8 byte, and each run of escapes must be
+   * well-formed UTF-8 (no overlong form, no surrogate, nothing above U+10FFFF). Everything else
+   * stands for itself.
+   *
+   * @throws InvalidPathException if the segment is not valid UTF-16 (an unpaired surrogate),
+   *     has a {@code %} not followed by two ASCII hex digits, or escapes bytes that are not
+   *     UTF-8; the index is where the fault starts
    */
   public static String decode(String segment) {
     if (segment.equals("%")) {
       return "";
+    }
+    int bad = unpairedSurrogate(segment);
+    if (bad >= 0) {
+      throw new InvalidPathException(segment, "unpaired UTF-16 surrogate in a name", bad);
     }
     if (segment.indexOf('%') < 0) {
       return segment;
     }
     StringBuilder sb = new StringBuilder(segment.length());
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int run = 0;
     int i = 0;
     while (i < segment.length()) {
       char c = segment.charAt(i);
-      int v = c == '%' ? hex(segment, i + 1) : -1;
-      if (v >= 0) {
-        bytes.write(v);
-        i += 3;
+      if (c != '%') {
+        flush(segment, run, bytes, sb);
+        sb.append(c);
+        i++;
         continue;
       }
-      flush(bytes, sb);
-      sb.append(c);
-      i++;
+      int v = hex(segment, i + 1);
+      if (v < 0) {
+        throw new InvalidPathException(segment,
+            "'%' must be followed by two ASCII hex digits (write '%' itself as %25)", i);
+      }
+      if (bytes.size() == 0) {
+        run = i;
+      }
+      bytes.write(v);
+      i += 3;
     }
-    flush(bytes, sb);
+    flush(segment, run, bytes, sb);
     return sb.toString();
   }
 
-  /** The byte value of the two hex digits at {@code at}, or -1. */
+  /**
+   * Refuses a name that is not valid UTF-16: such a name has no UTF-8 form, so no format can
+   * store it (docs/FILESYSTEM.md §2).
+   *
+   * @param name the name (variable, updater key, metadata key)
+   * @return {@code name}
+   * @throws InvalidPathException naming the index of the first unpaired surrogate
+   */
+  public static String checkName(String name) {
+    int bad = unpairedSurrogate(name);
+    if (bad >= 0) {
+      throw new InvalidPathException(name, "unpaired UTF-16 surrogate in a name", bad);
+    }
+    return name;
+  }
+
+  /** The index of the first unpaired surrogate of {@code s}, or -1. */
+  public static int unpairedSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The byte value of the two ASCII hex digits at {@code at}, or -1. */
   private static int hex(String s, int at) {
     if (at + 1 >= s.length()) {
       return -1;
     }
-    int a = Character.digit(s.charAt(at), 16);
-    int b = Character.digit(s.charAt(at + 1), 16);
+    int a = asciiHex(s.charAt(at));
+    int b = asciiHex(s.charAt(at + 1));
     return a < 0 || b < 0 ? -1 : a * 16 + b;
   }
 
-  private static void flush(ByteArrayOutputStream bytes, StringBuilder sb) {
-    if (bytes.size() > 0) {
-      sb.append(new String(bytes.toByteArray(), StandardCharsets.UTF_8));
-      bytes.reset();
+  private static int asciiHex(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
     }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    return -1;
+  }
+
+  /** Appends the escaped bytes (starting at index {@code run} of the segment) as strict UTF-8. */
+  private static void flush(String segment, int run, ByteArrayOutputStream bytes, StringBuilder sb) {
+    if (bytes.size() == 0) {
+      return;
+    }
+    try {
+      sb.append(StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes.toByteArray())));
+    } catch (CharacterCodingException e) {
+      throw new InvalidPathException(segment, "escaped bytes are not UTF-8", run);
+    }
+    bytes.reset();
   }
 
   /** The name a list of segments stands for: each decoded, joined with {@code /}. */

@@ -2,6 +2,7 @@ package org.modelfs.hostile;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -16,6 +17,7 @@ import static org.modelfs.hostile.HostileSupport.uniformParams;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -156,7 +158,8 @@ class CommitValidityHostileTest {
    * Fault 4d: metadata keys "k\uD800" and "k\uDC00" (they differ only in an unpaired surrogate;
    * both encode to the same UTF-8). FAILS TODAY for sdnb and sdz: commit() throws
    * {@code com.google.flatbuffers.Utf8Safe$UnpairedSurrogateException}, a RuntimeException, not an
-   * IOException (the model file itself stays byte-identical and opens).
+   * IOException (the model file itself stays byte-identical and opens). Since issue 15 the
+   * paths themselves are refused ({@code InvalidPathException}), so nothing reaches a commit.
    */
   @Test
   void fault4d_metadataKeysDifferingOnlyInAnUnpairedSurrogate() throws Exception {
@@ -165,8 +168,10 @@ class CommitValidityHostileTest {
       Path dir = Files.createDirectories(tmp.resolve(name + ".d"));
       Path m = create(dir.resolve(name), Map.of(), Map.of("w0", fill(4, 1f)));
       assertRefusedAndUnchanged(pr, name, m, commitOf(m, Map.of(), fs -> {
-        Files.writeString(fs.getPath("/metadata/k\uD800"), "high");
-        Files.writeString(fs.getPath("/metadata/k\uDC00"), "low");
+        // since issue 15 such a name is refused when its path is made (docs/FILESYSTEM.md §2)
+        assertThrows(InvalidPathException.class, () -> fs.getPath("/metadata/k\uD800"));
+        assertThrows(InvalidPathException.class, () -> fs.getPath("/metadata/k\uDC00"));
+        throw new IOException("both paths refused: nothing to commit");
       }));
     }
     pr.assertNone();

@@ -1,7 +1,10 @@
 package org.modelfs.tree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.InvalidPathException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The name ↔ segments mapping of docs/FILESYSTEM.md §2, as tables. */
 public class NameMappingTest {
@@ -70,11 +74,60 @@ public class NameMappingTest {
   }
 
   @Test
-  void decodingIsLenientAboutStrayPercentSigns() {
-    assertEquals("%zz", NameMapping.decode("%zz"));
-    assertEquals("a%", NameMapping.decode("a%"));
+  void decodingAcceptsEscapesOfEitherCase() {
     assertEquals("a/b", NameMapping.decode("a%2fb"));
     assertEquals("é", NameMapping.decode("%C3%A9"));
+    assertEquals("é", NameMapping.decode("%c3%a9"));
+    assertEquals("😀", NameMapping.decode("%F0%9F%98%80"));
     assertEquals("", NameMapping.decode("%"));
+  }
+
+  /** Issue 15: a segment that stands for no name is refused, never mapped onto another name. */
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "%FF", "%FE", "a%C3", "%C3(", "%C0%AF", "%ED%A0%80", "%F4%90%80%80", // not UTF-8
+    "%zz", "a%", "100%", "%2", "%%41", "%\u0663\u0663", "%\uFF11\uFF11", // not two ASCII hex digits
+    "\uD800", "x\uDC00y", "\uDBFF" // unpaired surrogates
+  })
+  void segmentsThatStandForNoNameAreRefused(String segment) {
+    InvalidPathException e = assertThrows(InvalidPathException.class, () -> NameMapping.decode(segment));
+    assertEquals(segment, e.getInput());
+    assertTrue(e.getIndex() >= 0 && e.getIndex() < segment.length(), e.getMessage());
+  }
+
+  @Test
+  void unpairedSurrogatesInNamesAreRefused() {
+    assertThrows(InvalidPathException.class, () -> NameMapping.checkName("a\uD800"));
+    assertEquals("a😀", NameMapping.checkName("a😀"));
+  }
+
+  /**
+   * The property behind §2: over valid names (random, biased to the characters the mapping
+   * treats specially) decoding the encoding gives the name back, and no two names share a
+   * canonical spelling. The fuzz target {@code NameMappingFuzzTest} checks the same on inputs
+   * the fuzzer finds.
+   */
+  @Test
+  void decodeOfEncodeIsIdentityAndEncodingIsInjective() {
+    java.util.Random r = new java.util.Random(15);
+    char[] alphabet = {'%', '/', '.', '\0', '2', '5', 'E', 'F', 'a', 'é', '\uD83D', '\uDE00', 'x'};
+    Map<String, String> byPath = new java.util.HashMap<>();
+    for (int n = 0; n < 200_000; n++) {
+      StringBuilder sb = new StringBuilder();
+      int len = r.nextInt(7);
+      for (int i = 0; i < len; i++) {
+        sb.append(alphabet[r.nextInt(alphabet.length)]);
+      }
+      String name = sb.toString();
+      if (NameMapping.unpairedSurrogate(name) >= 0) {
+        continue;
+      }
+      String one = NameMapping.oneSegment(name);
+      assertEquals(name, NameMapping.decode(one), one);
+      List<String> segs = NameMapping.segments(name, java.util.Set.of());
+      assertEquals(name, NameMapping.name(segs), String.valueOf(segs));
+      String other = byPath.putIfAbsent(one, name);
+      assertTrue(other == null || other.equals(name), "'" + other + "' and '" + name + "' both map to " + one);
+    }
   }
 }
