@@ -15,9 +15,12 @@ import org.modelfs.store.Journal;
  * readers see the old content, as with any file replaced on close).
  */
 final class JournalChannel extends FileChannel {
-  /** What closing installs: the journal file's final size. */
+  /**
+   * What closing does: installs the journal file's final size — or, when a write of this channel
+   * failed ({@code failure} not null), installs nothing.
+   */
   interface OnClose {
-    void install(long size) throws IOException;
+    void closed(long size, IOException failure) throws IOException;
   }
 
   private final FileChannel ch;
@@ -28,6 +31,8 @@ final class JournalChannel extends FileChannel {
   private Journal journal;
   private java.nio.file.Path file;
   private String what;
+  /** The first write, truncate or force that failed: then closing installs nothing. */
+  private volatile IOException failure;
 
   JournalChannel(FileChannel ch, boolean append, OnClose onClose, OpenResources resources) {
     this.ch = ch;
@@ -51,7 +56,7 @@ final class JournalChannel extends FileChannel {
   /** {@code e} as {@link Journal#failure} explains it when it is a full device or size limit; else {@code e}. */
   private IOException full(IOException e, long needed) {
     if (journal == null) {
-      return e;
+      return failed(e);
     }
     long size;
     try {
@@ -60,7 +65,15 @@ final class JournalChannel extends FileChannel {
       size = -1;
     }
     IOException explained = org.modelfs.io.StorageFullException.explain(e, file, what, size, needed);
-    return explained == e ? e : journal.failure(e, file, what, size, needed);
+    return failed(explained == e ? e : journal.failure(e, file, what, size, needed));
+  }
+
+  /** Remembers the first failure of a change to the file: its bytes are then not what the caller wrote. */
+  private IOException failed(IOException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    return e;
   }
 
   @Override
@@ -126,13 +139,21 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public FileChannel truncate(long size) throws IOException {
-    ch.truncate(size);
+    try {
+      ch.truncate(size);
+    } catch (IOException e) {
+      throw failed(e);
+    }
     return this;
   }
 
   @Override
   public void force(boolean metaData) throws IOException {
-    ch.force(metaData);
+    try {
+      ch.force(metaData);
+    } catch (IOException e) {
+      throw failed(e);
+    }
   }
 
   @Override
@@ -188,6 +209,6 @@ final class JournalChannel extends FileChannel {
     } finally {
       ch.close();
     }
-    onClose.install(size);
+    onClose.closed(size, failure);
   }
 }

@@ -106,7 +106,13 @@ final class JournalWrites {
       String tagName = t.tag().name();
       try {
         return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
-            size -> closed(key, open, () -> install(tagName, t, open, size, attrs, path.toString())), fs.resources())
+            (size, failure) -> closed(key, open, () -> {
+              if (failure != null || open.failed != null) {
+                open.failed = open.failed != null ? open.failed : failure;
+                throw notInstalled(path.toString(), open.failed);
+              }
+              install(tagName, t, open, size, attrs, path.toString());
+            }), fs.resources())
             .explaining(changes.journal(), data, "writing the journal file of " + path));
       } catch (RuntimeException e) {
         closed(key, open, () -> { });
@@ -126,10 +132,22 @@ final class JournalWrites {
     int channels; // guarded by the change lock
     ChannelSource source; // guarded by the change lock
     boolean held; // guarded by the change lock: source held for the channels still writing
+    IOException failed; // guarded by the change lock: a write into the file failed, nothing installs it
 
     Shared(Path data) {
       this.data = data;
     }
+  }
+
+  /**
+   * A channel whose write failed (a full device, a size limit, an I/O error) is closed: the file
+   * keeps the content it had (docs/FILESYSTEM.md §7) — half-written bytes never become a model's.
+   */
+  private static IOException notInstalled(String path, IOException failure) {
+    FileSystemException e = new FileSystemException(path, null, "a write into this file failed ("
+        + failure.getMessage() + "); its new bytes were not installed: the file keeps its previous content");
+    e.initCause(failure);
+    return e;
   }
 
   /** What a closing channel does once it is counted out. */

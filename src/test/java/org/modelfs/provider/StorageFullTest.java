@@ -64,6 +64,38 @@ class StorageFullTest {
     }
   }
 
+  /**
+   * A write that met a full device leaves the file as it was: closing the channel installs
+   * nothing (and says so), so a commit — here the one of close() — never makes half-written
+   * bytes a parameter's (before: the partial bytes were installed and committed).
+   */
+  @Test
+  void aFailedWriteInstallsNothingAndTheCommitKeepsTheOldParameter() throws Exception {
+    Path dir = tmpfs();
+    try {
+      Path model = sdnb(dir);
+      byte[] old;
+      String param;
+      try (FileSystem fs = ModelFileSystems.open(model)) {
+        try (Stream<Path> files = Files.walk(fs.getPath("/params"))) {
+          param = files.filter(Files::isRegularFile).findFirst().orElseThrow().toString();
+        }
+        old = Files.readAllBytes(fs.getPath(param));
+        IOException e = assertThrows(IOException.class, () -> Files.write(fs.getPath(param), new byte[2 << 20]));
+        assertInstanceOf(StorageFullException.class, e, e.toString());
+        Throwable[] closing = e.getSuppressed();
+        assertEquals(1, closing.length, "closing the stream reports that nothing was installed: " + e);
+        assertTrue(closing[0].getMessage().contains("its new bytes were not installed"), closing[0].getMessage());
+        assertTrue(java.util.Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the mount shows the old bytes");
+      }
+      try (FileSystem fs = ModelFileSystems.open(model)) {
+        assertTrue(java.util.Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the commit kept the old bytes");
+      }
+    } finally {
+      umount(dir);
+    }
+  }
+
   @Test
   void aFullDeviceWhileWritingTheNewContainerSaysSoAndReplacesNothing() throws Exception {
     Path dir = tmpfs();
