@@ -68,6 +68,8 @@ public final class Models {
     }
     try {
       return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);
+    } catch (org.modelfs.format.BudgetExceededException e) {
+      throw e; // a FlatGraph, too costly to unfold: saying "not a SameDiff model" would mislead
     } catch (ModelFormatException e) {
       if (e.offset() < 0 || e.offset() >= src.size()) {
         // the first 4 bytes, read as a FlatBuffer's root offset, point outside the file (a text

@@ -58,7 +58,7 @@ final class Budget {
    */
   void charge(long bytes, long pos, String what) throws ModelFormatException {
     if (bytes > limit - spent) {
-      throw source.error(pos, what, purpose + " would take more than the " + limit + " bytes allowed for a "
+      throw source.overBudget(pos, what, purpose + " would take more than the " + limit + " bytes allowed for a "
           + source.size() + "-byte FlatGraph (tables or vectors shared many times over?)");
     }
     spent += bytes;

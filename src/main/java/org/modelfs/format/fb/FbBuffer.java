@@ -104,6 +104,11 @@ public final class FbBuffer {
     return new ModelFormatException(file, what, base + pos, problem);
   }
 
+  /** A refusal of a structure at buffer position {@code pos} that would cost more than the file's budget. */
+  org.modelfs.format.BudgetExceededException overBudget(long pos, String what, String problem) {
+    return new org.modelfs.format.BudgetExceededException(file, what, base + pos, problem);
+  }
+
   byte getByte(long pos) throws ModelFormatException {
     return page(pos)[(int) (pos % PAGE)];
   }
