@@ -57,12 +57,13 @@ final class NameSpace {
 
   /** The directory of area {@code area} of {@code tag} at {@code base}. */
   static Dir root(String tag, String area, List<String> base, Names names, NamedList<String> kept) {
-    return new NameSpace(tag, area, base, names, kept).dir("");
+    return new NameSpace(tag, area, base, names, kept).dir(null);
   }
 
   /** Identifies a directory of an area: the same for every lookup of one tree. */
   private record DirKey(String tag, String area, List<String> base, String prefix) {}
 
+  /** The directory at decoded prefix {@code prefix}; {@code null}: the area itself (not the directory named {@code ""}). */
   private Dir dir(String prefix) {
     return new Dir(tag, new DirKey(tag, area, base, prefix), new At(prefix));
   }
@@ -99,15 +100,19 @@ final class NameSpace {
 
   /** One directory of the area: the names below decoded prefix {@code prefix} ({@code ""}: the area). */
   private final class At implements Dir.Contents {
+    /** The decoded prefix ({@code ""} at the area, and for the directory named {@code ""}). */
     private final String prefix;
+    /** Whether this is the area itself. */
+    private final boolean top;
 
     At(String prefix) {
-      this.prefix = prefix;
+      this.prefix = prefix == null ? "" : prefix;
+      this.top = prefix == null;
     }
 
     @Override
     public List<String> names() {
-      int depth = prefix.isEmpty() ? 0 : prefix.split("/", -1).length;
+      int depth = top ? 0 : prefix.split("/", -1).length;
       // leaves are distinct by name; a directory is listed once, at its first name's place
       List<String> segs = new ArrayList<>();
       LongList order = new LongList();
@@ -134,7 +139,7 @@ final class NameSpace {
         }
         return true;
       };
-      if (prefix.isEmpty()) {
+      if (top) {
         names.range("", null, visit);
       } else {
         names.range(prefix + "/", prefix + "0", visit);
@@ -142,11 +147,11 @@ final class NameSpace {
       List<String> out = order.sortedBy(segs);
       // the kept directories after the leaves, in name order, each where it would be if it held a file
       java.util.Set<String> shown = new java.util.HashSet<>(dirAt.keySet());
-      kept.range(prefix.isEmpty() ? "" : prefix + "/", prefix.isEmpty() ? null : prefix + "0", (k, x) -> {
+      kept.range(top ? "" : prefix + "/", top ? null : prefix + "0", (k, x) -> {
         List<String> s = segments(k);
         if (s.size() > depth) {
           String seg = s.get(depth);
-          String d = s.size() == depth + 1 ? k : join(prefix, NameMapping.decode(seg));
+          String d = s.size() == depth + 1 ? k : join(top, prefix, NameMapping.decode(seg));
           if (!names.has(d) && shown.add(seg)) {
             out.add(seg);
           }
@@ -158,7 +163,7 @@ final class NameSpace {
 
     @Override
     public boolean isEmpty() {
-      if (prefix.isEmpty()) {
+      if (top) {
         boolean[] any = {false};
         names.range("", null, n -> {
           any[0] = true;
@@ -183,7 +188,7 @@ final class NameSpace {
           joined.append('/');
         }
         joined.append(NameMapping.decode(segs.get(j)));
-        candidates.add(join(prefix, joined.toString()));
+        candidates.add(join(top, prefix, joined.toString()));
       }
       for (int j = segs.size(); j > i; j--) { // the longest name first
         String d = candidates.get(j - i - 1);
@@ -206,8 +211,8 @@ final class NameSpace {
     }
   }
 
-  private static String join(String prefix, String rest) {
-    return prefix.isEmpty() ? rest : prefix + "/" + rest;
+  private static String join(boolean top, String prefix, String rest) {
+    return top ? rest : prefix + "/" + rest;
   }
 
   /** The names of a small map (a parameter's state keys, metadata), in the map's order. */
