@@ -76,13 +76,19 @@ class NameSpaceTest {
         kept.add(randomName(rnd));
       }
       TagOverlay overlay = TagOverlay.NONE.withKept(ModelTree.PARAMS, kept);
-      check(ModelTree.of(List.of(tag), Map.of("t", overlay), "m"), names, kept, "round " + round + " " + names
-          + " kept " + kept);
+      check(ModelTree.of(List.of(tag), Map.of("t", overlay), "m"), ModelTree.PARAMS, names, kept,
+          "round " + round + " " + names + " kept " + kept);
+      // the same names as metadata keys (a map, not the index)
+      Map<String, String> metadata = new java.util.TreeMap<>();
+      names.forEach(k -> metadata.put(k, "v"));
+      Tag meta = new Tag("t", null, List.of(), List.of(), null, metadata);
+      check(ModelTree.of(List.of(meta), Map.of("t", TagOverlay.NONE.withKept(ModelTree.METADATA, kept)), "m"),
+          ModelTree.METADATA, names, kept, "metadata, round " + round + " " + names + " kept " + kept);
     }
   }
 
-  private static void check(ModelTree tree, Set<String> names, Set<String> kept, String what) {
-    List<String> base = List.of(ModelTree.TAGS, "t", ModelTree.PARAMS);
+  private static void check(ModelTree tree, String area, Set<String> names, Set<String> kept, String what) {
+    List<String> base = List.of(ModelTree.TAGS, "t", area);
     Set<String> files = names;
     // every name at its canonical segments
     for (String name : names) {
