@@ -47,30 +47,27 @@ final class ReadBack {
 
   private static void compare(Tag want, Tag got, WriteOptions options, List<String> out) {
     String at = "/tags/" + want.name() + "/";
-    Map<String, Variable> gotVars = new TreeMap<>();
-    for (Variable v : got.variables()) {
-      gotVars.put(v.name(), v);
-    }
+    // lookups through the tags' own name index: no second map of a million names
     for (Variable v : want.variables()) {
       ArrayData a = v.array();
       if (a == null) {
         continue;
       }
-      Variable g = gotVars.get(v.name());
+      Variable g = got.variable(v.name());
       if (g == null || g.array() == null) {
         out.add(at + "params: '" + v.name() + "' was written but reads back without an array");
         continue;
       }
       check(out, at + "params: '" + v.name() + "'", a, g.array());
     }
-    Map<String, Map<String, ArrayData>> gotState = new TreeMap<>();
     for (UpdaterState u : got.updater()) {
-      if (gotState.put(u.paramName(), u.arrays()) != null) {
+      if (got.state(u.paramName()) != u) { // the index finds the first of two with one name
         out.add(at + "updater: '" + u.paramName() + "' reads back with two updater states");
       }
     }
     for (UpdaterState u : want.updater()) {
-      Map<String, ArrayData> g = gotState.get(u.paramName());
+      UpdaterState gs = got.state(u.paramName());
+      Map<String, ArrayData> g = gs == null ? null : gs.arrays();
       if (g == null || !g.keySet().equals(u.arrays().keySet())) {
         out.add(at + "updater: '" + u.paramName() + "' holds " + new TreeSet<>(u.arrays().keySet())
             + " but reads back with " + (g == null ? "none" : new TreeSet<>(g.keySet())));
