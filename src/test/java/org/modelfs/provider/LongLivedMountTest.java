@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +101,7 @@ class LongLivedMountTest {
   void mapCopiesOfAnFbModelDoNotPileUpOverCommits() throws Exception {
     assumeTrue(Descriptors.available());
     Path model = tmp.resolve("m.fb");
-    Files.copy(Fixtures.get("mlp_noupdater.fb"), model, StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(Fixtures.get("mlp_noupdater.fb"), model);
     List<String> seen = new ArrayList<>();
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Descriptors base = null;
