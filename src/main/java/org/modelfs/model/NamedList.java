@@ -32,8 +32,13 @@ import java.util.function.Function;
  * @param <T> the element type
  */
 public final class NamedList<T> extends AbstractList<T> implements RandomAccess {
-  /** Per-JVM random salt of the treap priorities: names an adversary chooses cannot unbalance it. */
-  private static final int SALT = new SecureRandom().nextInt();
+  /**
+   * Per-JVM random salt of the name hash that places names in the table and gives treap nodes
+   * their priorities: {@code String.hashCode} collisions are easy to make ("Aa" and "BB"), so a
+   * file could otherwise bring names that all share a slot or a priority and turn lookups and
+   * changes linear.
+   */
+  private static final int SALT = new SecureRandom().nextInt() | 1;
   private static final int MIN_FOLD = 1024;
 
   private final Base<T> base;
@@ -246,6 +251,19 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
     return l;
   }
 
+  /** A salted hash of {@code s}'s characters (FNV-1a from a random basis, then a final mix). */
+  static int hash(String s) {
+    int h = SALT;
+    for (int i = 0; i < s.length(); i++) {
+      h = (h ^ s.charAt(i)) * 0x01000193;
+    }
+    h ^= h >>> 16;
+    h *= 0x85EBCA6B;
+    h ^= h >>> 13;
+    h *= 0xC2B2AE35;
+    return h ^ (h >>> 16);
+  }
+
   private enum Removed {
     INSTANCE
   }
@@ -279,8 +297,7 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
     }
 
     private int slot(String n) {
-      int h = n.hashCode() * 0x9E3779B9;
-      return (h ^ (h >>> 16)) & (table.length - 1);
+      return hash(n) & (table.length - 1);
     }
 
     @SuppressWarnings("unchecked")
@@ -382,7 +399,7 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
     }
 
     private static int priority(String name) {
-      int h = (name.hashCode() ^ SALT) * 0x85EBCA6B;
+      int h = hash(name) * 0x85EBCA6B;
       return h ^ (h >>> 13);
     }
 

@@ -134,4 +134,36 @@ class NamedListTest {
     assertEquals(1_001_000, nl.size());
     assertEquals(-5, nl.byName("w5").value());
   }
+
+  /**
+   * Names whose {@code String.hashCode} all collide (blocks of "Aa"/"BB", which a file can bring)
+   * get distinct salted hashes — the hash that picks their table slot and treap priority — so
+   * they neither share a slot nor tie in priority (ties inserted in order would make the treap
+   * a chain); and they are all found.
+   */
+  @Test
+  void collidingHashCodesDoNotDegenerate() {
+    List<Item> items = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 4096; i++) {
+      StringBuilder sb = new StringBuilder();
+      for (int b = 0; b < 12; b++) {
+        sb.append((i >> b & 1) == 0 ? "Aa" : "BB");
+      }
+      names.add(sb.toString());
+    }
+    assertEquals(1, names.stream().map(String::hashCode).distinct().count(), "the names collide in String.hashCode");
+    java.util.Set<Integer> salted = new java.util.HashSet<>();
+    names.forEach(n -> salted.add(NamedList.hash(n)));
+    assertTrue(salted.size() > 4000, "salted hashes: " + salted.size() + " distinct of 4096");
+    NamedList<Item> nl = NamedList.of(items, NAME);
+    for (int i = 0; i < names.size(); i++) { // sorted insertion: the worst order for ties
+      nl = nl.with(new Item(names.get(i), i));
+    }
+    for (int i = 0; i < names.size(); i++) {
+      assertEquals(i, nl.byName(names.get(i)).value());
+    }
+    NamedList<Item> base = NamedList.of(List.copyOf(nl), NAME);
+    assertEquals(7, base.byName(names.get(7)).value());
+  }
 }
