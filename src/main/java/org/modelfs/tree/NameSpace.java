@@ -215,19 +215,31 @@ final class NameSpace {
     return top ? rest : prefix + "/" + rest;
   }
 
-  /** The names of a small map (a parameter's state keys, metadata), in the map's order. */
+  /**
+   * The names of a small map (a parameter's state keys, metadata), in the map's order; its
+   * index is made on first use, so a tree swapped in by an edit elsewhere never builds it.
+   */
   static Names ofMap(Map<String, ?> map, BiLeaf leaf) {
-    List<String> keys = new ArrayList<>(map.keySet());
-    Map<String, Long> order = new HashMap<>();
-    for (int i = 0; i < keys.size(); i++) {
-      order.putIfAbsent(keys.get(i), (long) i);
-    }
-    List<String> sorted = new ArrayList<>(order.keySet());
-    sorted.sort(null);
     return new Names() {
+      private Map<String, Long> order; // made on first use; a tree is read by many threads:
+      private List<String> sorted; // both are set together under this object's monitor
+
+      private synchronized void index() {
+        if (order == null) {
+          Map<String, Long> o = new HashMap<>();
+          for (String k : map.keySet()) {
+            o.putIfAbsent(k, (long) o.size());
+          }
+          List<String> s = new ArrayList<>(o.keySet());
+          s.sort(null);
+          sorted = s;
+          order = o;
+        }
+      }
+
       @Override
       public boolean has(String name) {
-        return order.containsKey(name);
+        return map.containsKey(name);
       }
 
       @Override
@@ -236,16 +248,22 @@ final class NameSpace {
       }
 
       @Override
-      public long order(String name) {
+      public synchronized long order(String name) {
+        index();
         Long o = order.get(name);
         return o == null ? -1 : o;
       }
 
       @Override
       public void range(String from, String to, Predicate<String> visit) {
-        int i = java.util.Collections.binarySearch(sorted, from);
-        for (i = i < 0 ? -i - 1 : i; i < sorted.size(); i++) {
-          String n = sorted.get(i);
+        List<String> s;
+        synchronized (this) {
+          index();
+          s = sorted;
+        }
+        int i = java.util.Collections.binarySearch(s, from);
+        for (i = i < 0 ? -i - 1 : i; i < s.size(); i++) {
+          String n = s.get(i);
           if (to != null && n.compareTo(to) >= 0 || !visit.test(n)) {
             return;
           }

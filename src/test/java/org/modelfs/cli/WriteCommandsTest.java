@@ -13,7 +13,6 @@ import java.io.PrintStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -238,7 +237,7 @@ class WriteCommandsTest {
 
   @Test
   void metaSetOnFbFailsAtCommitAndLeavesTheFile() throws Exception {
-    Path fb = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("m.fb"), StandardCopyOption.REPLACE_EXISTING);
+    Path fb = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("m.fb"));
     byte[] original = Files.readAllBytes(fb);
     MainTest.Result r = MainTest.run("meta", "set", fb.toString(), "author", "Ada");
     assertEquals(2, r.code(), r.err());

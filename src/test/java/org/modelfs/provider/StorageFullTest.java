@@ -96,6 +96,40 @@ class StorageFullTest {
     }
   }
 
+  /**
+   * Two write channels on one path share one journal file: when a write of one fails, the
+   * other's close installs nothing either (the shared file holds the failed write's bytes).
+   */
+  @Test
+  void aFailedWriteAlsoStopsTheOtherChannelOnThePath() throws Exception {
+    Path dir = tmpfs();
+    try {
+      Path model = sdnb(dir);
+      try (FileSystem fs = ModelFileSystems.open(model, java.util.Map.of("commitOnClose", "false"))) {
+        String param;
+        try (Stream<Path> files = Files.walk(fs.getPath("/params"))) {
+          param = files.filter(Files::isRegularFile).findFirst().orElseThrow().toString();
+        }
+        byte[] old = Files.readAllBytes(fs.getPath(param));
+        var a = Files.newByteChannel(fs.getPath(param), java.nio.file.StandardOpenOption.WRITE);
+        var b = Files.newByteChannel(fs.getPath(param), java.nio.file.StandardOpenOption.WRITE);
+        java.nio.ByteBuffer big = java.nio.ByteBuffer.allocate(2 << 20);
+        assertThrows(StorageFullException.class, () -> {
+          while (big.hasRemaining()) {
+            a.write(big);
+          }
+        });
+        IOException closingA = assertThrows(IOException.class, a::close);
+        assertTrue(closingA.getMessage().contains("its new bytes were not installed"), closingA.getMessage());
+        IOException closingB = assertThrows(IOException.class, b::close);
+        assertTrue(closingB.getMessage().contains("its new bytes were not installed"), closingB.getMessage());
+        assertTrue(java.util.Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the mount shows the old bytes");
+      }
+    } finally {
+      umount(dir);
+    }
+  }
+
   @Test
   void aFullDeviceWhileWritingTheNewContainerSaysSoAndReplacesNothing() throws Exception {
     Path dir = tmpfs();
