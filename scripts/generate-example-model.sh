@@ -5,8 +5,8 @@
 # committed file is what this makes. MVN="mvn -o" to build offline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-${MVN:-mvn} -B -q -Pinterop -DskipTests test-compile dependency:build-classpath \
+${MVN:-mvn} -B -q -f core/pom.xml -Pinterop -DskipTests test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/interop.classpath -Dmdep.includeScope=test
 java -Djavacpp.platform=linux-x86_64 \
-  -cp "target/test-classes:target/classes:$(cat target/interop.classpath)" \
+  -cp "core/target/test-classes:core/target/classes:$(cat core/target/interop.classpath)" \
   org.modelfs.interop.ExampleModel "${1:-examples/mlp.fb}"

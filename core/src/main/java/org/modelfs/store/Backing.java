@@ -1,0 +1,73 @@
+package org.modelfs.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import org.modelfs.container.ContainerPlan;
+
+/**
+ * Where a model's files are kept, and how a new version of them is made the current one: the
+ * seam between the file system ({@code org.modelfs.provider}, the CLI) and storage. The core has
+ * one implementation, {@link LocalBacking} (a directory: lock file, journal beside the model,
+ * temporary files renamed into place); others come from a {@link BackingFactory} found as a
+ * service ({@link Backings}): the object-store module's commit point is a conditional PUT of the
+ * new container against the ETag read at mount, its lock a local one (the PUT's condition is what
+ * keeps two writers apart), its journal a local temporary directory.
+ *
+ * <p>The transaction, whatever the backing: {@link #lock} → {@link #recover} → the generation
+ * read at {@link #open} still current → {@link #commit}: write every file of the plan where no
+ * reader sees it, force it, read it back with the format's reader and check it, then make it the
+ * model in one step; {@link #open} again to see it.
+ */
+public interface Backing {
+  /**
+   * The name a plan writes the model under: the single file, or {@code <base>.sdnb} for a shard
+   * set.
+   */
+  String fileName();
+
+  /** Opens the current model: every stored file of one generation. */
+  Snapshot open() throws IOException;
+
+  /**
+   * Before a read-only open: cleans up after a crashed writer where that is safe without taking
+   * part in a transaction (a local directory whose lock is free). Nothing by default.
+   */
+  default void recoverIfIdle() throws IOException {}
+
+  /** The stored files (or objects) of the model now, in name order, for messages and the CLI. */
+  java.util.List<java.nio.file.Path> files() throws IOException;
+
+  /** The generation stored now, without opening anything. */
+  Generation current() throws IOException;
+
+  /** Takes the one-writer lock, or throws a {@code FileSystemException} if another writer holds it. */
+  Lease lock() throws IOException;
+
+  /** Cleans up after crashed writers. Hold {@code lease}. */
+  void recover(Lease lease) throws IOException;
+
+  /** A new, empty journal for {@code lease}'s pending changes. */
+  Journal newJournal(Lease lease) throws IOException;
+
+  /**
+   * Makes {@code plan} the model, if the stored generation is still {@code expected}.
+   *
+   * @throws ModelChangedException if another writer committed since {@code expected}
+   */
+  default void commit(Lease lease, Generation expected, ContainerPlan plan) throws IOException {
+    commit(lease, expected, plan, null);
+  }
+
+  /**
+   * {@link #commit(Lease, Generation, ContainerPlan)}, telling {@code progress} (may be
+   * {@code null}) how many bytes of the new container are written so far, now and then.
+   */
+  void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
+      throws IOException;
+
+  /** A held writer lock; closing releases it. */
+  interface Lease extends Closeable {
+    /** Whether the lease is still held. */
+    boolean held();
+  }
+}

@@ -1,0 +1,21 @@
+package org.modelfs.store;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Makes the {@link Backing} of models kept on one kind of storage that is not a directory with
+ * POSIX semantics (an object store). Implementations are found with {@link java.util.ServiceLoader}
+ * ({@code META-INF/services/org.modelfs.store.BackingFactory}); {@link Backings} asks each one
+ * and falls back to {@link LocalBacking}.
+ */
+public interface BackingFactory {
+  /**
+   * The backing of the model at {@code path}, or {@code null} if {@code path} is not on storage
+   * this factory serves (it is asked about every path that is not on the default file system).
+   *
+   * @param shardSet whether a commit writes the model as a shard set (the CLI's
+   *     {@code --format sdnb-sharded}); a mount decides from what is stored
+   */
+  Backing backing(Path path, boolean shardSet) throws IOException;
+}

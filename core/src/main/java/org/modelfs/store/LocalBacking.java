@@ -1,0 +1,372 @@
+package org.modelfs.store;
+
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.modelfs.container.ContainerPlan;
+import org.modelfs.container.Models;
+import org.modelfs.io.StorageFullException;
+import org.modelfs.model.Model;
+
+/**
+ * A model kept as files in a directory (any {@code java.nio.file} provider: the default one,
+ * jimfs, …). This class is the transaction: every step of a commit, in order, is in
+ * {@link #commit}; the files it makes are named by {@link SidecarNames}; the lock is
+ * {@link ModelLock}; crash leftovers go through {@link Recovery}.
+ */
+public final class LocalBacking implements Backing {
+  /** How long a reader waits for a commit that is installing its files. */
+  private static final long INSTALL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+  private final Path spelling;
+  private final ModelId id;
+
+  private LocalBacking(Path spelling, ModelId id) {
+    this.spelling = spelling;
+    this.id = id;
+  }
+
+  /** The model at {@code path} (any spelling; it need not exist yet, its directory must). */
+  public static LocalBacking of(Path path) throws IOException {
+    return new LocalBacking(path, ModelId.of(path));
+  }
+
+  /** The model at {@code path}, written as a shard set ({@code <base>.shard<k>-of-<N>.sdnb}). */
+  public static LocalBacking ofShardSet(Path path) throws IOException {
+    return new LocalBacking(path, ModelId.of(path).asShardSet());
+  }
+
+  /** The model's identity. */
+  public ModelId id() {
+    return id;
+  }
+
+  @Override
+  public String fileName() {
+    return id.fileName();
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  /**
+   * Opens the model's current files: never two generations. A commit that is installing several
+   * files is waited for (its record is there meanwhile); a crashed one is finished first when the
+   * lock can be had; and the files must be the same after opening as before.
+   */
+  @Override
+  public Snapshot open() throws IOException {
+    long deadline = System.nanoTime() + INSTALL_WAIT_NANOS;
+    for (int attempt = 0; ; attempt++) {
+      Seen before = look();
+      if (before.installing()) {
+        recoverIfIdle();
+        before = look();
+      }
+      if (!before.installing()) {
+        Model m = Models.open(spelling);
+        boolean same;
+        try {
+          Seen after = look();
+          same = !after.installing() && after.generation().equals(before.generation());
+        } catch (IOException | RuntimeException e) {
+          m.close();
+          throw e;
+        }
+        if (same) {
+          return new Snapshot(m, before.generation());
+        }
+        m.close();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new FileSystemException(spelling.toString(), null,
+            "the model's files kept changing while it was opened (a commit installing them for over "
+                + TimeUnit.NANOSECONDS.toSeconds(INSTALL_WAIT_NANOS) + " s, or one that crashed where this"
+                + " process cannot take the lock to finish it)");
+      }
+      pause(attempt);
+    }
+  }
+
+  /** What one look at the directory shows: the stored generation, and whether a commit is installing files. */
+  private record Seen(Generation generation, boolean installing) {}
+
+  /**
+   * One look: the stamps of the model's files and, for a shard set (the only model a commit
+   * installs in several steps), whether a complete commit record is there — from one listing.
+   */
+  private Seen look() throws IOException {
+    if (id.shardBase() == null) {
+      return new Seen(stamps(List.of(id.fileName())), false);
+    }
+    List<String> names = new ArrayList<>();
+    boolean installing = false;
+    for (String n : SafeDir.names(id.dir())) {
+      if (id.isModelFile(n)) {
+        names.add(n);
+      } else if (!installing && SidecarNames.isRecord(id.key(), n)) {
+        installing = CommitRecord.read(id, id.dir().resolve(n)).state() == CommitRecord.State.VALID;
+      }
+    }
+    Collections.sort(names);
+    return new Seen(stamps(names), installing);
+  }
+
+  private static void pause(int attempt) throws IOException {
+    try {
+      Thread.sleep(Math.min(50, 1 + attempt));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for a commit to finish");
+    }
+  }
+
+  @Override
+  public Generation current() throws IOException {
+    return look().generation();
+  }
+
+  private Generation stamps(List<String> names) throws IOException {
+    List<String> files = new ArrayList<>();
+    for (String n : names) {
+      Durable.Stamp s = Durable.stamp(id.dir().resolve(n));
+      if (s != null) {
+        files.add(n + "@" + s.key() + "/" + s.size() + "/" + s.modifiedMillis());
+      }
+    }
+    return new Generation(files);
+  }
+
+  /**
+   * Before a mount: when a crashed writer left something and no writer holds the lock, cleans up
+   * (finishing an interrupted commit). Where the lock cannot be taken (a read-only directory,
+   * something planted at the lock's name) the files are left as they are and reading goes on.
+   */
+  @Override
+  public void recoverIfIdle() throws IOException {
+    if (ModelLock.heldHere(id) || !Recovery.needed(id)) {
+      return;
+    }
+    ModelLock l;
+    try {
+      l = ModelLock.tryAcquire(id);
+    } catch (IOException | UnsupportedOperationException e) {
+      return; // not ours to clean here; reading does not need it
+    }
+    if (l != null) {
+      try (l) {
+        Recovery.recover(l);
+      }
+    }
+  }
+
+  // ---- writing ------------------------------------------------------------------------------
+
+  @Override
+  public ModelLock lock() throws IOException {
+    return ModelLock.acquire(id);
+  }
+
+  @Override
+  public void recover(Lease lease) throws IOException {
+    Recovery.recover(own(lease));
+  }
+
+  @Override
+  public Journal newJournal(Lease lease) throws IOException {
+    own(lease);
+    return Journal.create(id);
+  }
+
+  /**
+   * The transaction. Under the lock: (1) the stored generation must still be {@code expected};
+   * (2) every file of the plan is written to a new temporary beside its target
+   * ({@code CREATE_NEW}, random name) and forced; (3) the temporaries are opened with the
+   * format's reader and checked against the plan ({@link ContainerPlan#verify}) — a model ModelFS
+   * could not read back never replaces anything; (4) a single new file with nothing else to
+   * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
+   * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
+   * temporaries renamed in order, the files of the old model that the new one does not reuse
+   * (old shards, the single file a shard set replaces, or the reverse) deleted, the backups and the
+   * record removed; (5) the directory is forced. A failure before the record leaves the old model and
+   * deletes the temporaries; a failure after it is finished by {@link Recovery} at once if it can
+   * be, else at the next open.
+   */
+  @Override
+  public void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
+      throws IOException {
+    ModelLock lock = own(lease);
+    if (id.shardBase() != null) {
+      Recovery.finishRecords(lock); // a commit of this writer that an interrupt stopped after its record
+    }
+    Generation now = current();
+    if (!now.equals(expected)) {
+      throw new ModelChangedException(spelling.toString(), expected, now);
+    }
+    Path dir = id.dir();
+    List<Path> temps = new ArrayList<>();
+    List<String> targets = new ArrayList<>();
+    boolean recorded = false;
+    boolean installed = false; // the record is removed: every new file is in place
+    long written = 0;
+    try {
+      for (ContainerPlan.PlannedFile f : plan.files()) {
+        if (!id.isModelFile(f.name())) {
+          throw new IllegalArgumentException(f.name() + " is not a file of " + id);
+        }
+        Path t = dir.resolve(SidecarNames.newTemp(f.name()));
+        try (SeekableByteChannel ch = Durable.createNew(t)) {
+          temps.add(t);
+          try {
+            try (org.modelfs.io.WriteProgress p = org.modelfs.io.WriteProgress.start(ch, progress, written)) {
+              f.body().writeTo(ch, t.toString());
+            }
+            written += ch.size();
+            Durable.force(ch);
+          } catch (IOException e) {
+            long size = sizeOrMinusOne(ch);
+            throw StorageFullException.explain(e, t, "writing the new container " + f.name() + " of the model "
+                + id.dir().resolve(id.key()) + " (commit; nothing was replaced)", size,
+                Math.max(0, plan.arrayBytes() - written - Math.max(0, size)));
+          }
+        } catch (RuntimeException e) {
+          FileSystemException refused = new FileSystemException(spelling.toString(), null, "commit refused: the "
+              + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
+          refused.initCause(e);
+          throw refused;
+        }
+        targets.add(f.name());
+      }
+      verify(plan, temps);
+      List<String> remove = new ArrayList<>();
+      for (String n : SafeDir.names(dir)) {
+        if (id.isModelFile(n) && !targets.contains(n) && Files.isRegularFile(dir.resolve(n),
+            java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          remove.add(n);
+        }
+      }
+      if (temps.size() == 1 && remove.isEmpty()) {
+        Durable.rename(temps.get(0), dir.resolve(targets.get(0)));
+        Durable.forceDirectory(dir);
+        return;
+      }
+      List<CommitRecord.Rename> renames = new ArrayList<>();
+      for (int i = 0; i < temps.size(); i++) {
+        Durable.Stamp s = Durable.stamp(temps.get(i));
+        renames.add(new CommitRecord.Rename(temps.get(i).getFileName().toString(), targets.get(i),
+            s == null ? null : s.key()));
+      }
+      // the way back: a hard link to every old file a rename will replace, made before the record
+      List<CommitRecord.Backup> backups = new ArrayList<>();
+      for (String target : targets) {
+        if (Files.isRegularFile(dir.resolve(target), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          String b = SidecarNames.newBackup(target);
+          try {
+            Files.createLink(dir.resolve(b), dir.resolve(target));
+            backups.add(new CommitRecord.Backup(b, target));
+          } catch (UnsupportedOperationException | IOException e) {
+            // no hard links here: the commit goes on without its way back (the record says which)
+          }
+        }
+      }
+      Path record;
+      try {
+        record = CommitRecord.write(id, new CommitRecord.Content(renames, backups, remove));
+      } catch (IOException | RuntimeException e) {
+        for (CommitRecord.Backup b : backups) {
+          SafeDir.deleteRegularFile(dir, b.backup());
+        }
+        throw e;
+      }
+      recorded = true;
+      try {
+        for (int i = 0; i < temps.size(); i++) {
+          Durable.rename(temps.get(i), dir.resolve(targets.get(i)));
+        }
+        for (String n : remove) {
+          SafeDir.deleteRegularFile(dir, n);
+        }
+        Durable.forceDirectory(dir);
+        for (CommitRecord.Backup b : backups) {
+          SafeDir.deleteRegularFile(dir, b.backup());
+        }
+        CommitRecord.remove(record);
+        installed = true;
+        Durable.forceDirectory(dir);
+      } catch (IOException | RuntimeException e) {
+        // roll the recorded commit forward now; an interrupt that stopped it must not stop this
+        // too (it is kept for the caller)
+        boolean interrupted = Thread.interrupted();
+        try {
+          if (!Recovery.finishRecords(lock) && !installed) {
+            // Recovery rolled it back (a new file was gone): the model is the old one
+            throw e;
+          }
+        } catch (IOException | RuntimeException again) {
+          if (again == e) {
+            throw e;
+          }
+          e.addSuppressed(again);
+          throw e;
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    } finally {
+      if (!recorded) {
+        for (Path t : temps) {
+          Files.deleteIfExists(t);
+        }
+      }
+    }
+  }
+
+  private void verify(ContainerPlan plan, List<Path> temps) throws IOException {
+    List<String> problems;
+    try (Model m = plan.sharded() ? Models.openShards(spelling.toString(), temps) : Models.open(temps.get(0))) {
+      problems = plan.verify(m);
+    } catch (IOException e) {
+      throw new FileSystemException(spelling.toString(), null, "commit refused: the new container does not read"
+          + " back (" + e.getMessage() + "); nothing was replaced");
+    }
+    if (!problems.isEmpty()) {
+      throw new FileSystemException(spelling.toString(), null, "commit refused: the new container does not read"
+          + " back as written (" + String.join("; ", problems) + "); nothing was replaced");
+    }
+  }
+
+  private ModelLock own(Lease lease) {
+    if (!(lease instanceof ModelLock l) || !l.id().equals(id) || !l.held()) {
+      throw new IllegalStateException("not a held lock of " + id + ": " + lease);
+    }
+    return l;
+  }
+
+  @Override
+  public List<Path> files() throws IOException {
+    List<Path> out = new ArrayList<>();
+    for (String n : SafeDir.names(id.dir())) {
+      if (id.isModelFile(n)) {
+        out.add(id.dir().resolve(n));
+      }
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  /** The channel's size, or -1 when it cannot be had (for a message). */
+  private static long sizeOrMinusOne(SeekableByteChannel ch) {
+    try {
+      return ch.size();
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+}

@@ -1,0 +1,395 @@
+package org.modelfs.s3;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+import org.modelfs.container.ContainerPlan;
+import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.io.ByteSource;
+import org.modelfs.io.StorageFullException;
+import org.modelfs.io.WriteProgress;
+import org.modelfs.model.Model;
+import org.modelfs.store.Backing;
+import org.modelfs.store.Generation;
+import org.modelfs.store.Journal;
+import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.Snapshot;
+
+/**
+ * A model kept in an S3-compatible object store: the object-store transaction
+ * (docs/OBJECT-STORES.md). The store has no rename, no lock and no directory to put a journal
+ * in, so:
+ * <ul>
+ *   <li><b>the commit point is one conditional PUT</b> of the model's own key: {@code If-Match} on
+ *       the ETag the mount read, or {@code If-None-Match: *} when there was no object. A
+ *       concurrent committer's PUT fails with 412, reported as {@link ModelChangedException}
+ *       ("the model changed since it was mounted"); nothing is lost and nothing half-written is
+ *       ever visible (a PUT is atomic);
+ *   <li>a <b>shard set</b> is uploaded first under a new, never reused generation directory
+ *       ({@code m.sdnb.modelfs-g<32 hex>/m.shard<k>-of-<N>.sdnb}, each {@code If-None-Match: *}),
+ *       then the small {@link ShardPointer} is PUT at the model's key as above: the pointer is the
+ *       commit point; a commit that dies before it leaves only unreferenced generation objects,
+ *       removed by a later commit's {@link Cleanup} or {@code modelfs clean};
+ *   <li>the new container is written to local temporaries and <b>read back and checked</b> before
+ *       anything is uploaded; the journal is a local temporary directory
+ *       ({@link Journal#createLocal}); the writer lock is this JVM's only (one writer per model per
+ *       JVM) — between processes and machines the PUT's condition keeps writers apart.
+ * </ul>
+ * Readers open the objects of one generation pinned to their ETags ({@link ObjectSource}).
+ */
+final class ObjectBacking implements Backing {
+  /** User metadata a commit stores on the model object: the generation directory the commit replaced. */
+  static final String PREVIOUS = "modelfs-previous";
+
+  private static final Map<ObjectLocation.Identity, Lease> HELD = new ConcurrentHashMap<>();
+
+  private final ObjectLocation at;
+  private final boolean shardSet;
+
+  ObjectBacking(ObjectLocation at, boolean shardSet) {
+    this.at = at;
+    this.shardSet = shardSet;
+  }
+
+  ObjectLocation location() {
+    return at;
+  }
+
+  @Override
+  public String fileName() {
+    String name = at.name();
+    return shardSet ? ShardNames.base(name) + ".sdnb" : name;
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  /** What is stored now: the model object (or none) and, without one, a plain DL4J shard set. */
+  private record Stored(ObjectStore.Info base, List<ObjectStore.Info> plainShards) {
+    Generation generation() {
+      List<String> files = new ArrayList<>();
+      if (base != null) {
+        files.add(base.key() + "@" + base.etag());
+      }
+      for (ObjectStore.Info s : plainShards) {
+        files.add(s.key() + "@" + s.etag());
+      }
+      return new Generation(files);
+    }
+  }
+
+  private Stored look() throws IOException {
+    ObjectStore.Info base = at.store().head(at.bucket(), at.key());
+    if (base != null) {
+      return new Stored(base, List.of());
+    }
+    return new Stored(null, plainShards());
+  }
+
+  /**
+   * The complete plain shard set {@code <base>.shard<k>-of-<N>.sdnb} beside the model's key (one
+   * listing), shard 0 first; empty if there is none.
+   */
+  private List<ObjectStore.Info> plainShards() throws IOException {
+    String base = ShardNames.base(at.name());
+    TreeMap<Integer, ObjectStore.Info> found = new TreeMap<>();
+    int count = -1;
+    for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + base + ".shard")) {
+      String rest = o.key().substring(at.dir().length());
+      ShardNames.Shard s = rest.contains("/") ? null : ShardNames.parse(rest);
+      if (s == null || !s.base().equals(base)) {
+        continue;
+      }
+      if (s.count() < 1 || s.index() >= s.count()) {
+        throw new ModelFormatException(ObjectStore.name(at.bucket(), o.key()), "shard file name", 0,
+            "shard " + s.index() + " of " + s.count() + " is not a valid shard number");
+      }
+      if (count >= 0 && s.count() != count) {
+        throw new ModelFormatException(ObjectStore.name(at.bucket(), o.key()), "shard file name", 0,
+            "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
+      }
+      count = s.count();
+      found.put(s.index(), o);
+    }
+    List<ObjectStore.Info> out = new ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      ObjectStore.Info o = found.get(k);
+      if (o == null) {
+        throw new ModelFormatException(ObjectStore.name(at.bucket(), at.dir() + ShardNames.name(base, k, count)),
+            "shard file", 0, "is missing: shard " + k + " of " + count + " of '" + base + "'");
+      }
+      out.add(o);
+    }
+    return out;
+  }
+
+  @Override
+  public Snapshot open() throws IOException {
+    Stored s = look();
+    if (s.base() == null && s.plainShards().isEmpty()) {
+      throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
+    }
+    List<ByteSource> shards = new ArrayList<>();
+    try {
+      if (s.base() != null) {
+        ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size());
+        if (!ShardPointer.sniff(src)) {
+          return new Snapshot(Models.open(at.uri(), src), s.generation());
+        }
+        try {
+          for (ShardPointer.Shard p : ShardPointer.read(src, at.name())) {
+            shards.add(new ObjectSource(at.store(), at.bucket(), at.dir() + p.key(), p.etag(), p.size()));
+          }
+        } finally {
+          src.close();
+        }
+      } else {
+        for (ObjectStore.Info o : s.plainShards()) {
+          shards.add(new ObjectSource(at.store(), at.bucket(), o.key(), o.etag(), o.size()));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      org.modelfs.io.Closer.closeAll(shards);
+      throw e;
+    }
+    return new Snapshot(Models.openShardSources(at.uri(), shards), s.generation());
+  }
+
+  @Override
+  public Generation current() throws IOException {
+    return look().generation();
+  }
+
+  @Override
+  public List<Path> files() throws IOException {
+    Stored s = look();
+    List<Path> out = new ArrayList<>();
+    Path root = at.path().getRoot();
+    if (s.base() != null) {
+      out.add(root.resolve(at.key()));
+    }
+    for (ObjectStore.Info o : s.plainShards()) {
+      out.add(root.resolve(o.key()));
+    }
+    return out;
+  }
+
+  // ---- writing ------------------------------------------------------------------------------
+
+  /** This JVM's writer lock on one model. */
+  private final class Lease implements Backing.Lease {
+    private volatile boolean held = true;
+
+    @Override
+    public boolean held() {
+      return held;
+    }
+
+    @Override
+    public void close() {
+      if (held) {
+        held = false;
+        HELD.remove(at.identity(), this);
+      }
+    }
+  }
+
+  @Override
+  public Lease lock() throws IOException {
+    Lease l = new Lease();
+    if (HELD.putIfAbsent(at.identity(), l) != null) {
+      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing"
+          + " (one writer per model per JVM; between processes the store's conditional PUT decides)");
+    }
+    return l;
+  }
+
+  /**
+   * Nothing to recover before a change: a commit that died left at most unreferenced generation
+   * objects, which never make a model and are removed after the next commit ({@link Cleanup}).
+   */
+  @Override
+  public void recover(Backing.Lease lease) {
+    own(lease);
+  }
+
+  @Override
+  public Journal newJournal(Backing.Lease lease) throws IOException {
+    own(lease);
+    return Journal.createLocal(at.path());
+  }
+
+  @Override
+  public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
+      throws IOException {
+    own(lease);
+    Stored before = look();
+    if (!before.generation().equals(expected)) {
+      throw new ModelChangedException(at.uri(), expected, before.generation());
+    }
+    Path dir = Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
+        PosixFilePermissions.fromString("rwx------")));
+    try {
+      List<Path> temps = writeLocally(plan, dir, progress);
+      verify(plan, temps);
+      Map<String, String> meta = new java.util.HashMap<>();
+      String previous = previousGeneration(before);
+      if (previous != null) {
+        meta.put(PREVIOUS, previous);
+      }
+      ObjectStore.Condition condition = before.base() == null ? ObjectStore.Condition.ABSENT
+          : ObjectStore.Condition.etag(before.base().etag());
+      String generation = null;
+      if (plan.sharded()) {
+        generation = ObjectNames.newGeneration(at.name());
+        Path pointer = uploadShards(plan, temps, dir, generation);
+        putModel(pointer, condition, meta, expected, generation);
+      } else {
+        putModel(temps.get(0), condition, meta, expected, null);
+      }
+      Cleanup.afterCommit(at, before.plainShards());
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  /** The generation directory the stored model object points to, if it is a shard-set pointer. */
+  private String previousGeneration(Stored s) throws IOException {
+    if (s.base() == null) {
+      return null;
+    }
+    try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size())) {
+      if (!ShardPointer.sniff(src)) {
+        return null;
+      }
+      List<ShardPointer.Shard> shards = ShardPointer.read(src, at.name());
+      return ObjectNames.generationOf(shards.get(0).key());
+    }
+  }
+
+  /** Step 1: every planned file into a new local temporary (the codec streams it; nothing in the heap). */
+  private List<Path> writeLocally(ContainerPlan plan, Path dir, LongConsumer progress) throws IOException {
+    List<Path> temps = new ArrayList<>();
+    long written = 0;
+    for (ContainerPlan.PlannedFile f : plan.files()) {
+      Path t = dir.resolve(f.name());
+      try (FileChannel ch = FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+          StandardOpenOption.WRITE)) {
+        temps.add(t);
+        try (WriteProgress p = WriteProgress.start(ch, progress, written)) {
+          f.body().writeTo(ch, t.toString());
+        } catch (IOException e) {
+          throw StorageFullException.explain(e, t, "writing the new container " + f.name() + " of " + at.uri()
+              + " locally before its upload (commit; nothing was replaced)", ch.size(),
+              Math.max(0, plan.arrayBytes() - written));
+        } catch (RuntimeException e) {
+          FileSystemException refused = new FileSystemException(at.uri(), null, "commit refused: the "
+              + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
+          refused.initCause(e);
+          throw refused;
+        }
+        written += ch.size();
+      }
+    }
+    return temps;
+  }
+
+  /** Step 2: the temporaries read back with the format's reader and compared with the plan. */
+  private void verify(ContainerPlan plan, List<Path> temps) throws IOException {
+    List<String> problems;
+    try (Model m = plan.sharded() ? Models.openShards(at.uri(), temps) : Models.open(temps.get(0))) {
+      problems = plan.verify(m);
+    } catch (IOException e) {
+      throw new FileSystemException(at.uri(), null, "commit refused: the new container does not read back ("
+          + e.getMessage() + "); nothing was uploaded");
+    }
+    if (!problems.isEmpty()) {
+      throw new FileSystemException(at.uri(), null, "commit refused: the new container does not read back as"
+          + " written (" + String.join("; ", problems) + "); nothing was uploaded");
+    }
+  }
+
+  /**
+   * Step 3 of a shard set: every shard under the new generation directory (each a new key:
+   * {@code If-None-Match: *}), then the pointer's text in a local file. A failure deletes what
+   * was uploaded (what a crash leaves is removed by a later {@link Cleanup}).
+   */
+  private Path uploadShards(ContainerPlan plan, List<Path> temps, Path dir, String generation) throws IOException {
+    List<ShardPointer.Shard> shards = new ArrayList<>();
+    try {
+      for (int i = 0; i < temps.size(); i++) {
+        String rel = generation + "/" + plan.files().get(i).name();
+        long size = Files.size(temps.get(i));
+        String etag = at.store().put(at.bucket(), at.dir() + rel, temps.get(i), ObjectStore.Condition.ABSENT,
+            Map.of());
+        shards.add(new ShardPointer.Shard(rel, size, etag));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (ShardPointer.Shard s : shards) {
+        try {
+          at.store().delete(at.bucket(), at.dir() + s.key());
+        } catch (IOException | RuntimeException again) {
+          e.addSuppressed(again);
+        }
+      }
+      throw e;
+    }
+    Path pointer = dir.resolve("pointer");
+    Files.write(pointer, ShardPointer.write(shards), StandardOpenOption.CREATE_NEW);
+    return pointer;
+  }
+
+  /** The commit point: one conditional PUT of the model's key. */
+  private void putModel(Path file, ObjectStore.Condition condition, Map<String, String> meta, Generation expected,
+      String generation) throws IOException {
+    try {
+      at.store().put(at.bucket(), at.key(), file, condition, meta);
+    } catch (ObjectStore.PreconditionFailed e) {
+      if (generation != null) {
+        Cleanup.deleteGeneration(at, generation, e);
+      }
+      Generation now;
+      try {
+        now = current();
+      } catch (IOException again) {
+        e.addSuppressed(again);
+        now = new Generation(List.of("(unknown: " + again.getMessage() + ")"));
+      }
+      ModelChangedException changed = new ModelChangedException(at.uri(), expected, now);
+      changed.initCause(e);
+      throw changed;
+    } catch (IOException | RuntimeException e) {
+      if (generation != null) {
+        Cleanup.deleteGeneration(at, generation, e);
+      }
+      throw e;
+    }
+  }
+
+  private void own(Backing.Lease lease) {
+    if (!(lease instanceof Lease l) || HELD.get(at.identity()) != l || !l.held()) {
+      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var s = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        Files.deleteIfExists(p);
+      }
+    }
+    Files.deleteIfExists(dir);
+  }
+}

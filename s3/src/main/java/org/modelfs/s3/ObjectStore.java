@@ -1,0 +1,313 @@
+package org.modelfs.s3;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.nio.spi.s3.config.S3NioSpiConfiguration;
+
+/**
+ * The few requests ModelFS makes to an S3-compatible store, over the AWS SDK's asynchronous
+ * client (Netty): HEAD, ranged GET pinned to an ETag ({@code If-Match}), PUT of a local file
+ * with a condition ({@code If-Match} on an ETag, or {@code If-None-Match: *}) and a
+ * {@code Content-MD5} the store checks, multipart upload above a threshold (the condition on its
+ * completion), list and delete. One client per endpoint configuration, shared by every model on
+ * it, made from the NIO provider's configuration — so the usual AWS settings (environment,
+ * system properties, {@code s3x://key:secret@host/...} URIs) apply unchanged.
+ *
+ * <p>Errors become {@link IOException}s naming the object ({@code s3://bucket/key}): 404 a
+ * {@link NoSuchFileException}, 412 a {@link PreconditionFailed}, an interrupt an
+ * {@link InterruptedIOException} (the request is cancelled).
+ */
+final class ObjectStore {
+  /** What a HEAD or a listing says of an object. */
+  record Info(String key, String etag, long size, Instant lastModified, Map<String, String> metadata) {}
+
+  /** A PUT's condition: on the ETag {@code ifMatch}, or that no object exists ({@code ifMatch == null}). */
+  record Condition(String ifMatch) {
+    static final Condition ABSENT = new Condition(null);
+
+    static Condition etag(String etag) {
+      return new Condition(Objects.requireNonNull(etag));
+    }
+  }
+
+  /** A 412: the object is not what the request's condition said (replaced, deleted or created meanwhile). */
+  static final class PreconditionFailed extends FileSystemException {
+    private static final long serialVersionUID = 1L;
+
+    PreconditionFailed(String object, String reason) {
+      super(object, null, reason);
+    }
+  }
+
+  /** Above this size an upload goes in parts (S3's single PUT takes at most 5 GiB). */
+  static final long MULTIPART_THRESHOLD = Long.getLong("modelfs.s3.multipart-threshold", 5L << 30);
+  /** The smallest part of a multipart upload (S3's minimum is 5 MiB). */
+  static final long MIN_PART = Math.max(5L << 20, Long.getLong("modelfs.s3.part-size", 64L << 20));
+  /** S3's most parts per upload. */
+  private static final int MAX_PARTS = 10_000;
+
+  private static final Map<ClientKey, ObjectStore> STORES = new ConcurrentHashMap<>();
+
+  private final S3AsyncClient client;
+  private final String endpoint;
+
+  private ObjectStore(S3AsyncClient client, String endpoint) {
+    this.client = client;
+    this.endpoint = endpoint;
+  }
+
+  /** Everything a client depends on: one client per distinct key. */
+  private record ClientKey(URI endpoint, String region, AwsCredentialsProvider credentials, boolean pathStyle) {}
+
+  /** The store of a NIO provider configuration (one client per endpoint, region, credentials and path style). */
+  static ObjectStore of(S3NioSpiConfiguration config) {
+    ClientKey key = new ClientKey(config.endpointUri(), config.getRegion(), config.getCredentialsProvider(),
+        config.getForcePathStyle());
+    return STORES.computeIfAbsent(key, ObjectStore::open);
+  }
+
+  private static ObjectStore open(ClientKey k) {
+    S3AsyncClientBuilder b = S3AsyncClient.builder()
+        // plain requests every S3-compatible store understands: no aws-chunked trailers (our own
+        // Content-MD5 carries the integrity check of a PUT)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+        .forcePathStyle(k.pathStyle());
+    if (k.endpoint() != null) {
+      b.endpointOverride(k.endpoint());
+    }
+    if (k.credentials() != null) {
+      b.credentialsProvider(k.credentials());
+    }
+    if (k.region() != null) {
+      b.region(Region.of(k.region()));
+    }
+    return new ObjectStore(b.build(), k.endpoint() == null ? "" : k.endpoint().toString());
+  }
+
+  /** {@code s3://bucket/key} for messages. */
+  static String name(String bucket, String key) {
+    return "s3://" + bucket + "/" + key;
+  }
+
+  // ---- requests -------------------------------------------------------------------------------
+
+  /** The object's ETag, size, time and user metadata, or {@code null} if there is none. */
+  Info head(String bucket, String key) throws IOException {
+    try {
+      HeadObjectResponse r = await(client.headObject(h -> h.bucket(bucket).key(key)), bucket, key, "HEAD");
+      return new Info(key, r.eTag(), r.contentLength(), r.lastModified(), r.metadata());
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  /**
+   * Reads bytes {@code [position, position + length)} of the object, which must still have the
+   * ETag {@code etag} (else {@link PreconditionFailed}; gone: {@link NoSuchFileException}).
+   */
+  byte[] get(String bucket, String key, String etag, long position, int length) throws IOException {
+    if (length == 0) {
+      return new byte[0];
+    }
+    String range = "bytes=" + position + "-" + (position + length - 1);
+    ResponseBytes<GetObjectResponse> r = await(client.getObject(g -> g.bucket(bucket).key(key).range(range)
+        .ifMatch(etag), AsyncResponseTransformer.toBytes()), bucket, key, "GET " + range);
+    byte[] b = r.asByteArrayUnsafe();
+    if (b.length != length) {
+      throw new FileSystemException(name(bucket, key), null, "GET " + range + " returned " + b.length
+          + " bytes instead of " + length + " (the store ignored the range, or the object is shorter than its"
+          + " size said)");
+    }
+    return b;
+  }
+
+  /**
+   * Uploads {@code file} as the object, if {@code condition} holds at the store: the object has
+   * the given ETag, or none exists. Returns the new object's ETag.
+   *
+   * @throws PreconditionFailed the condition did not hold (nothing was changed)
+   */
+  String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata)
+      throws IOException {
+    long size = Files.size(file);
+    if (size > MULTIPART_THRESHOLD) {
+      return putInParts(bucket, key, file, size, condition, metadata);
+    }
+    String md5 = md5(file, 0, size);
+    return await(client.putObject(p -> {
+      p.bucket(bucket).key(key).contentLength(size).contentMD5(md5).metadata(metadata);
+      if (condition.ifMatch() == null) {
+        p.ifNoneMatch("*");
+      } else {
+        p.ifMatch(condition.ifMatch());
+      }
+    }, AsyncRequestBody.fromFile(file)), bucket, key, "PUT").eTag();
+  }
+
+  private String putInParts(String bucket, String key, Path file, long size, Condition condition,
+      Map<String, String> metadata) throws IOException {
+    long part = Math.max(MIN_PART, (size + MAX_PARTS - 1) / MAX_PARTS);
+    String upload = await(client.createMultipartUpload(c -> c.bucket(bucket).key(key).metadata(metadata)),
+        bucket, key, "CreateMultipartUpload").uploadId();
+    boolean done = false;
+    try {
+      List<CompletedPart> parts = new ArrayList<>();
+      for (long off = 0, n = 1; off < size; off += part, n++) {
+        long len = Math.min(part, size - off);
+        int number = (int) n;
+        String md5 = md5(file, off, len);
+        long from = off;
+        String etag = await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
+            .contentLength(len).contentMD5(md5), AsyncRequestBody.fromFile(f -> f.path(file).position(from)
+            .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
+        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+      }
+      String etag = await(client.completeMultipartUpload(c -> {
+        c.bucket(bucket).key(key).uploadId(upload).multipartUpload(CompletedMultipartUpload.builder().parts(parts)
+            .build());
+        if (condition.ifMatch() == null) {
+          c.ifNoneMatch("*");
+        } else {
+          c.ifMatch(condition.ifMatch());
+        }
+      }), bucket, key, "CompleteMultipartUpload").eTag();
+      done = true;
+      return etag;
+    } finally {
+      if (!done) {
+        try {
+          await(client.abortMultipartUpload(a -> a.bucket(bucket).key(key).uploadId(upload)), bucket, key,
+              "AbortMultipartUpload");
+        } catch (IOException | RuntimeException e) {
+          // the upload's parts stay until the bucket's lifecycle rule for incomplete uploads
+          // removes them; the failure that stopped the upload is what the caller learns
+        }
+      }
+    }
+  }
+
+  /** Every object whose key starts with {@code prefix}, in key order. */
+  List<Info> list(String bucket, String prefix) throws IOException {
+    List<Info> out = new ArrayList<>();
+    String token = null;
+    do {
+      String t = token;
+      ListObjectsV2Response r = await(client.listObjectsV2(l -> l.bucket(bucket).prefix(prefix).continuationToken(t)),
+          bucket, prefix, "LIST");
+      for (S3Object o : r.contents()) {
+        out.add(new Info(o.key(), o.eTag(), o.size(), o.lastModified(), Map.of()));
+      }
+      token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+    } while (token != null);
+    return out;
+  }
+
+  /** Deletes the object (nothing if there is none). */
+  void delete(String bucket, String key) throws IOException {
+    await(client.deleteObject(d -> d.bucket(bucket).key(key)), bucket, key, "DELETE");
+  }
+
+  // ---- plumbing -------------------------------------------------------------------------------
+
+  private static String md5(Path file, long from, long length) throws IOException {
+    MessageDigest md;
+    try {
+      md = MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+    try (var ch = java.nio.channels.FileChannel.open(file)) {
+      ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
+      long pos = from;
+      long end = from + length;
+      while (pos < end) {
+        buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
+        int n = ch.read(buf, pos);
+        if (n < 0) {
+          throw new java.io.EOFException(file + ": ended at byte " + pos + " while it was being checksummed");
+        }
+        buf.flip();
+        md.update(buf);
+        pos += n;
+      }
+    }
+    return Base64.getEncoder().encodeToString(md.digest());
+  }
+
+  /** Waits for a request; maps its failure to an {@link IOException} naming the object. */
+  private <T> T await(CompletableFuture<T> request, String bucket, String key, String what) throws IOException {
+    try {
+      return request.get();
+    } catch (InterruptedException e) {
+      request.cancel(true);
+      Thread.currentThread().interrupt();
+      InterruptedIOException io = new InterruptedIOException(name(bucket, key) + ": interrupted during " + what);
+      io.initCause(e);
+      throw io;
+    } catch (ExecutionException e) {
+      throw failure(e.getCause(), bucket, key, what);
+    }
+  }
+
+  private IOException failure(Throwable t, String bucket, String key, String what) {
+    String object = name(bucket, key);
+    if (t instanceof S3Exception s3) {
+      int status = s3.statusCode();
+      String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+      IOException out;
+      if (status == 404) {
+        out = new NoSuchFileException(object, null, what + ": " + (code == null ? "not found" : code));
+      } else if (status == 412) {
+        out = new PreconditionFailed(object, what + ": the store refused the request's condition (412"
+            + (code == null ? "" : " " + code) + ")");
+      } else {
+        out = new FileSystemException(object, null, what + " failed at " + (endpoint.isEmpty() ? "the store"
+            : endpoint) + ": HTTP " + status + (code == null ? "" : " " + code) + " — " + s3.getMessage());
+      }
+      out.initCause(t);
+      return out;
+    }
+    if (t instanceof IOException io) {
+      return io;
+    }
+    String reason = t instanceof SdkException ? t.getMessage() : String.valueOf(t);
+    FileSystemException out = new FileSystemException(object, null, what + " failed: " + reason);
+    out.initCause(t);
+    return out;
+  }
+}

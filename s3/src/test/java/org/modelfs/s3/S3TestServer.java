@@ -1,0 +1,225 @@
+package org.modelfs.s3;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+
+/**
+ * A real S3 API server for tests: S3Proxy in this JVM on 127.0.0.1 (a random port), over an
+ * in-memory store, with one bucket {@value #BUCKET}. Its store is wrapped to
+ * <ul>
+ *   <li>count requests and bytes served ({@link #gets()}, {@link #bytesServed()}, …), for the
+ *       laziness bounds;
+ *   <li>make a conditional PUT atomic: S3Proxy's own stores check {@code If-Match} /
+ *       {@code If-None-Match} and then write, so two racing PUTs could both pass (real S3 is
+ *       atomic here). The wrapper runs check-and-write of one key under one lock.
+ * </ul>
+ * Paths: {@link #path(String)} gives the AWS NIO provider's {@code s3x://} path of a key, with the
+ * credentials in the URI, as a user would write it.
+ */
+final class S3TestServer implements AutoCloseable {
+  static final String BUCKET = "models";
+  static final String ACCESS = "access";
+  static final String SECRET = "secret-key";
+
+  static {
+    // the provider reads these when it makes a file system: plain HTTP and path-style addressing
+    // (the server is an IP address, not a bucket's host name)
+    System.setProperty("s3.spi.endpoint-protocol", "http");
+    System.setProperty("s3.spi.force-path-style", "true");
+    System.setProperty("aws.region", System.getProperty("aws.region", "us-east-1"));
+  }
+
+  private final S3Proxy proxy;
+  private final Counting store;
+
+  private S3TestServer(S3Proxy proxy, Counting store) {
+    this.proxy = proxy;
+    this.store = store;
+  }
+
+  /** Starts a server with an empty bucket {@value #BUCKET}. */
+  static S3TestServer start() throws Exception {
+    BlobStore raw = BlobStores.create("transient", new Properties());
+    raw.createContainer(BUCKET);
+    Counting counting = new Counting(raw);
+    S3Proxy proxy = S3Proxy.builder().blobStore(counting)
+        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, SECRET)
+        .endpoint(URI.create("http://127.0.0.1:0"))
+        .v4MaxNonChunkedRequestSize(1L << 30)
+        .build();
+    proxy.start();
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (!"STARTED".equals(proxy.getState())) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
+      }
+      Thread.sleep(10);
+    }
+    return new S3TestServer(proxy, counting);
+  }
+
+  int port() {
+    return proxy.getPort();
+  }
+
+  /** The endpoint's {@code host:port}. */
+  String endpoint() {
+    return "127.0.0.1:" + port();
+  }
+
+  /** The NIO provider's path of {@code key} in the bucket: {@code s3x://access:secret@127.0.0.1:PORT/models/key}. */
+  Path path(String key) {
+    return Path.of(uri(key));
+  }
+
+  URI uri(String key) {
+    return URI.create("s3x://" + ACCESS + ":" + SECRET + "@" + endpoint() + "/" + BUCKET + "/" + key);
+  }
+
+  /** Stores {@code local}'s bytes as the object {@code key} (straight into the store, no request counted). */
+  void upload(Path local, String key) throws IOException {
+    try (InputStream in = Files.newInputStream(local)) {
+      store.delegate().putBlob(PutObjectRequest.builder().bucket(BUCKET).key(key).contentLength(Files.size(local))
+          .build(), in);
+    }
+  }
+
+  /** The object's bytes, or {@code null} (straight from the store). */
+  byte[] bytes(String key) throws IOException {
+    if (!store.delegate().blobExists(BUCKET, key)) {
+      return null;
+    }
+    try (InputStream in = store.delegate().getBlob(BUCKET, key)) {
+      return in.readAllBytes();
+    }
+  }
+
+  /** Every key in the bucket, in order (straight from the store). */
+  java.util.List<String> keys() {
+    return store.delegate().list(BUCKET).contents().stream().map(o -> o.key()).sorted().toList();
+  }
+
+  /** Deletes the object {@code key} (straight from the store). */
+  void remove(String key) {
+    store.delegate().removeBlob(BUCKET, key);
+  }
+
+  long gets() {
+    return store.gets.get();
+  }
+
+  long heads() {
+    return store.heads.get();
+  }
+
+  long lists() {
+    return store.lists.get();
+  }
+
+  long puts() {
+    return store.puts.get();
+  }
+
+  long bytesServed() {
+    return store.bytes.get();
+  }
+
+  /** Every request counted so far. */
+  long requests() {
+    return gets() + heads() + lists() + puts();
+  }
+
+  void resetCounts() {
+    store.gets.set(0);
+    store.heads.set(0);
+    store.lists.set(0);
+    store.puts.set(0);
+    store.bytes.set(0);
+  }
+
+  @Override
+  public void close() throws Exception {
+    proxy.stop();
+  }
+
+  /** The counting, conditionally-atomic store. */
+  static final class Counting extends ForwardingBlobStore {
+    final AtomicLong gets = new AtomicLong();
+    final AtomicLong heads = new AtomicLong();
+    final AtomicLong lists = new AtomicLong();
+    final AtomicLong puts = new AtomicLong();
+    final AtomicLong bytes = new AtomicLong();
+    private final ConcurrentHashMap<String, Object> keyLocks = new ConcurrentHashMap<>();
+
+    Counting(BlobStore delegate) {
+      super(delegate);
+    }
+
+    private Object lockOf(String bucket, String key) {
+      return keyLocks.computeIfAbsent(bucket + "/" + key, k -> new Object());
+    }
+
+    @Override
+    public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
+      ResponseInputStream<GetObjectResponse> r = super.getBlob(request);
+      gets.incrementAndGet();
+      Long len = r.response().contentLength();
+      if (len != null) {
+        bytes.addAndGet(len);
+      }
+      return r;
+    }
+
+    @Override
+    public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
+      heads.incrementAndGet();
+      return super.blobMetadata(request);
+    }
+
+    @Override
+    public ListObjectsV2Response list(ListObjectsV2Request request) {
+      lists.incrementAndGet();
+      return super.list(request);
+    }
+
+    @Override
+    public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
+      puts.incrementAndGet();
+      synchronized (lockOf(request.bucket(), request.key())) {
+        return super.putBlob(request, in);
+      }
+    }
+
+    @Override
+    public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload upload,
+        CompleteMultipartUploadRequest request) {
+      puts.incrementAndGet();
+      synchronized (lockOf(request.bucket(), request.key())) {
+        return super.completeMultipartUpload(upload, request);
+      }
+    }
+  }
+}
