@@ -133,10 +133,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
    */
   private static ModelFileSystem create(ModelFileSystemProvider provider, Path container, MountOptions options,
       Object registryKey, Backing backing) throws IOException {
-    Path parent = container.toAbsolutePath().getParent();
-    if (parent == null || !Files.isDirectory(parent)) {
-      throw new NoSuchFileException(container.toString(), null, "the directory of the new model does not exist");
-    }
+    backing.checkNew(container);
     ModelFormat format = options.format() != null ? options.format()
         : ModelFormat.fromFileName(String.valueOf(container.getFileName()));
     if (format == null) {

@@ -34,6 +34,18 @@ public interface Backing {
    */
   default void recoverIfIdle() throws IOException {}
 
+  /**
+   * Before a mount makes a new model at {@code path} (env {@code create=true}): refuses when none
+   * can be made there. By default the model's directory must exist; an object store has no
+   * directories to check (its first PUT says whether the bucket takes the object).
+   */
+  default void checkNew(java.nio.file.Path path) throws IOException {
+    java.nio.file.Path parent = path.toAbsolutePath().getParent();
+    if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+      throw new java.nio.file.NoSuchFileException(path.toString(), null, "the directory of the new model does not exist");
+    }
+  }
+
   /** The stored files (or objects) of the model now, in name order, for messages and the CLI. */
   java.util.List<java.nio.file.Path> files() throws IOException;
 

@@ -135,8 +135,38 @@ final class ObjectBacking implements Backing {
     return out;
   }
 
+  /** How often an open starts again because a commit replaced an object while it was being read. */
+  private static final int OPEN_TRIES = 5;
+
+  /**
+   * Opens the current model. A commit that replaces an object while the index is being read
+   * makes the open start again (the reads are pinned: they fail, they never mix), up to
+   * {@value #OPEN_TRIES} times.
+   */
   @Override
   public Snapshot open() throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return openOnce();
+      } catch (IOException e) {
+        if (attempt == OPEN_TRIES || !changedWhileOpening(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Whether {@code e} (or what it wraps: a reader may say which structure it was reading) is a replaced object. */
+  private static boolean changedWhileOpening(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ObjectChangedException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Snapshot openOnce() throws IOException {
     Stored s = look();
     if (s.base() == null && s.plainShards().isEmpty()) {
       throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
@@ -171,6 +201,10 @@ final class ObjectBacking implements Backing {
   public Generation current() throws IOException {
     return look().generation();
   }
+
+  /** Nothing to check: an object store has no directories (the first PUT says whether the bucket takes it). */
+  @Override
+  public void checkNew(Path path) {}
 
   @Override
   public List<Path> files() throws IOException {

@@ -12,8 +12,8 @@ import org.modelfs.io.ByteSource;
 /**
  * The bytes of one object in an S3-compatible store, read with ranged GETs that are all pinned to
  * the ETag the object had when the model was opened ({@code If-Match}): a reader never mixes two
- * versions of an object. If a commit replaced or removed the object meanwhile, a read fails with a
- * {@link FileSystemException} saying so (mount the model again), never with other bytes.
+ * versions of an object. If a commit replaced or removed the object meanwhile, a read fails with an
+ * {@link ObjectChangedException} saying so (mount the model again), never with other bytes.
  *
  * <p>How much one GET fetches (docs/OBJECT-STORES.md "Reads"):
  * <ul>
@@ -147,9 +147,8 @@ final class ObjectSource implements ByteSource {
     }
   }
 
-  private FileSystemException changed(IOException cause, String what) {
-    FileSystemException e = new FileSystemException(name, null, what + " since the model was opened: another"
-        + " writer committed, and this mount's bytes are no longer in the store — mount the model again");
+  private ObjectChangedException changed(IOException cause, String what) {
+    ObjectChangedException e = new ObjectChangedException(name, what);
     e.initCause(cause);
     return e;
   }

@@ -13,6 +13,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -73,10 +74,18 @@ final class ObjectStore {
     }
   }
 
-  /** Above this size an upload goes in parts (S3's single PUT takes at most 5 GiB). */
-  static final long MULTIPART_THRESHOLD = Long.getLong("modelfs.s3.multipart-threshold", 5L << 30);
-  /** The smallest part of a multipart upload (S3's minimum is 5 MiB). */
-  static final long MIN_PART = Math.max(5L << 20, Long.getLong("modelfs.s3.part-size", 64L << 20));
+  /**
+   * Above this size an upload goes in parts (S3's single PUT takes at most 5 GiB): system
+   * property {@code modelfs.s3.multipart-threshold}, read at each upload.
+   */
+  static long multipartThreshold() {
+    return Math.min(5L << 30, Long.getLong("modelfs.s3.multipart-threshold", 5L << 30));
+  }
+
+  /** A multipart upload's part size, at least S3's minimum of 5 MiB: {@code modelfs.s3.part-size}. */
+  static long partSize() {
+    return Math.max(5L << 20, Long.getLong("modelfs.s3.part-size", 64L << 20));
+  }
   /** S3's most parts per upload. */
   private static final int MAX_PARTS = 10_000;
 
@@ -90,13 +99,19 @@ final class ObjectStore {
     this.endpoint = endpoint;
   }
 
-  /** Everything a client depends on: one client per distinct key. */
-  private record ClientKey(URI endpoint, String region, AwsCredentialsProvider credentials, boolean pathStyle) {}
+  /**
+   * Everything a client depends on: one client per distinct key. {@code credentials} is the
+   * configured credentials' value, or the configured provider object itself (the NIO provider's
+   * configuration hands out a new provider lambda on every call, so a provider is never the key
+   * unless it was configured as one); {@code null} for the SDK's default chain.
+   */
+  private record ClientKey(URI endpoint, String region, Object credentials, boolean pathStyle) {}
 
   /** The store of a NIO provider configuration (one client per endpoint, region, credentials and path style). */
   static ObjectStore of(S3NioSpiConfiguration config) {
-    ClientKey key = new ClientKey(config.endpointUri(), config.getRegion(), config.getCredentialsProvider(),
-        config.getForcePathStyle());
+    software.amazon.awssdk.auth.credentials.AwsCredentials c = config.getCredentials();
+    Object credentials = c != null ? c : config.getCredentialsProvider();
+    ClientKey key = new ClientKey(config.endpointUri(), config.getRegion(), credentials, config.getForcePathStyle());
     return STORES.computeIfAbsent(key, ObjectStore::open);
   }
 
@@ -110,8 +125,10 @@ final class ObjectStore {
     if (k.endpoint() != null) {
       b.endpointOverride(k.endpoint());
     }
-    if (k.credentials() != null) {
-      b.credentialsProvider(k.credentials());
+    if (k.credentials() instanceof software.amazon.awssdk.auth.credentials.AwsCredentials c) {
+      b.credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(c));
+    } else if (k.credentials() instanceof AwsCredentialsProvider p) {
+      b.credentialsProvider(p);
     }
     if (k.region() != null) {
       b.region(Region.of(k.region()));
@@ -165,47 +182,108 @@ final class ObjectStore {
   String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata)
       throws IOException {
     long size = Files.size(file);
-    if (size > MULTIPART_THRESHOLD) {
+    if (size > multipartThreshold()) {
       return putInParts(bucket, key, file, size, condition, metadata);
     }
-    String md5 = md5(file, 0, size);
-    return await(client.putObject(p -> {
-      p.bucket(bucket).key(key).contentLength(size).contentMD5(md5).metadata(metadata);
-      if (condition.ifMatch() == null) {
-        p.ifNoneMatch("*");
-      } else {
-        p.ifMatch(condition.ifMatch());
+    byte[] md5 = md5(file, 0, size);
+    try {
+      return await(client.putObject(p -> {
+        p.bucket(bucket).key(key).contentLength(size).contentMD5(base64(md5)).metadata(metadata);
+        if (condition.ifMatch() == null) {
+          p.ifNoneMatch("*");
+        } else {
+          p.ifMatch(condition.ifMatch());
+        }
+      }, AsyncRequestBody.fromFile(file)), bucket, key, "PUT").eTag();
+    } catch (IOException e) {
+      return settle(bucket, key, condition, HexFormat.of().formatHex(md5), e);
+    }
+  }
+
+  /**
+   * A conditional write that failed — a 412, or an error that leaves its outcome unknown (the
+   * store closed the connection; the client's own retry of a request that had landed then meets
+   * its own new ETag as a 412) — may still have been ours. One HEAD decides: the object has the
+   * ETag our bytes make (a single PUT's ETag is the MD5 of its bytes; a multipart upload's the MD5
+   * of its parts' MD5s and their count, where the store does not encrypt with KMS) → it landed;
+   * it is no longer the object the condition named → {@link PreconditionFailed}; it is as it was
+   * → the failure as it is (nothing was written).
+   */
+  private String settle(String bucket, String key, Condition condition, String ours, IOException failure)
+      throws IOException {
+    boolean interrupted = Thread.interrupted(); // the HEAD must run even when an interrupt stopped the PUT
+    Info now;
+    try {
+      now = head(bucket, key);
+    } catch (IOException again) {
+      failure.addSuppressed(again);
+      throw failure;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
-    }, AsyncRequestBody.fromFile(file)), bucket, key, "PUT").eTag();
+    }
+    if (now != null && unquoted(now.etag()).equals(ours)) {
+      return now.etag();
+    }
+    if (failure instanceof PreconditionFailed) {
+      throw failure;
+    }
+    boolean changed = condition.ifMatch() == null ? now != null
+        : now == null || !unquoted(now.etag()).equals(unquoted(condition.ifMatch()));
+    if (changed) {
+      PreconditionFailed p = new PreconditionFailed(name(bucket, key), "the write failed (" + failure.getMessage()
+          + ") and the object is no longer the one its condition named: another writer's is there");
+      p.initCause(failure);
+      throw p;
+    }
+    throw failure;
+  }
+
+  private static String unquoted(String etag) {
+    String e = etag == null ? "" : etag.trim();
+    return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+  }
+
+  private static String base64(byte[] b) {
+    return Base64.getEncoder().encodeToString(b);
   }
 
   private String putInParts(String bucket, String key, Path file, long size, Condition condition,
       Map<String, String> metadata) throws IOException {
-    long part = Math.max(MIN_PART, (size + MAX_PARTS - 1) / MAX_PARTS);
+    long part = Math.max(partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
     String upload = await(client.createMultipartUpload(c -> c.bucket(bucket).key(key).metadata(metadata)),
         bucket, key, "CreateMultipartUpload").uploadId();
     boolean done = false;
     try {
       List<CompletedPart> parts = new ArrayList<>();
+      MessageDigest ofParts = md5();
       for (long off = 0, n = 1; off < size; off += part, n++) {
         long len = Math.min(part, size - off);
         int number = (int) n;
-        String md5 = md5(file, off, len);
+        byte[] md5 = md5(file, off, len);
+        ofParts.update(md5);
         long from = off;
         String etag = await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
-            .contentLength(len).contentMD5(md5), AsyncRequestBody.fromFile(f -> f.path(file).position(from)
+            .contentLength(len).contentMD5(base64(md5)), AsyncRequestBody.fromFile(f -> f.path(file).position(from)
             .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
         parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
       }
-      String etag = await(client.completeMultipartUpload(c -> {
-        c.bucket(bucket).key(key).uploadId(upload).multipartUpload(CompletedMultipartUpload.builder().parts(parts)
-            .build());
-        if (condition.ifMatch() == null) {
-          c.ifNoneMatch("*");
-        } else {
-          c.ifMatch(condition.ifMatch());
-        }
-      }), bucket, key, "CompleteMultipartUpload").eTag();
+      String ours = HexFormat.of().formatHex(ofParts.digest()) + "-" + parts.size();
+      String etag;
+      try {
+        etag = await(client.completeMultipartUpload(c -> {
+          c.bucket(bucket).key(key).uploadId(upload).multipartUpload(CompletedMultipartUpload.builder().parts(parts)
+              .build());
+          if (condition.ifMatch() == null) {
+            c.ifNoneMatch("*");
+          } else {
+            c.ifMatch(condition.ifMatch());
+          }
+        }), bucket, key, "CompleteMultipartUpload").eTag();
+      } catch (IOException e) {
+        etag = settle(bucket, key, condition, ours, e);
+      }
       done = true;
       return etag;
     } finally {
@@ -244,13 +322,16 @@ final class ObjectStore {
 
   // ---- plumbing -------------------------------------------------------------------------------
 
-  private static String md5(Path file, long from, long length) throws IOException {
-    MessageDigest md;
+  private static MessageDigest md5() {
     try {
-      md = MessageDigest.getInstance("MD5");
+      return MessageDigest.getInstance("MD5");
     } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+      throw new IllegalStateException(e); // every JDK has MD5
     }
+  }
+
+  private static byte[] md5(Path file, long from, long length) throws IOException {
+    MessageDigest md = md5();
     try (var ch = java.nio.channels.FileChannel.open(file)) {
       ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
       long pos = from;
@@ -266,7 +347,7 @@ final class ObjectStore {
         pos += n;
       }
     }
-    return Base64.getEncoder().encodeToString(md.digest());
+    return md.digest();
   }
 
   /** Waits for a request; maps its failure to an {@link IOException} naming the object. */

@@ -32,9 +32,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
  * <ul>
  *   <li>count requests and bytes served ({@link #gets()}, {@link #bytesServed()}, …), for the
  *       laziness bounds;
- *   <li>make a conditional PUT atomic: S3Proxy's own stores check {@code If-Match} /
- *       {@code If-None-Match} and then write, so two racing PUTs could both pass (real S3 is
- *       atomic here). The wrapper runs check-and-write of one key under one lock.
+ *   <li>make a conditional PUT atomic: S3Proxy checks {@code If-Match} / {@code If-None-Match}
+ *       (against a HEAD, in its request handler) and then writes, so two racing PUTs could both
+ *       pass (real S3 is atomic here). The wrapper checks the request's condition again and
+ *       writes, under one lock per key.
  * </ul>
  * Paths: {@link #path(String)} gives the AWS NIO provider's {@code s3x://} path of a key, with the
  * credentials in the URI, as a user would write it.
@@ -96,7 +97,16 @@ final class S3TestServer implements AutoCloseable {
   }
 
   URI uri(String key) {
-    return URI.create("s3x://" + ACCESS + ":" + SECRET + "@" + endpoint() + "/" + BUCKET + "/" + key);
+    return uri(port(), key);
+  }
+
+  /** The path of {@code key} on a server at {@code port} (another process's: a child JVM's view). */
+  static Path path(int port, String key) {
+    return Path.of(uri(port, key));
+  }
+
+  private static URI uri(int port, String key) {
+    return URI.create("s3x://" + ACCESS + ":" + SECRET + "@127.0.0.1:" + port + "/" + BUCKET + "/" + key);
   }
 
   /** Stores {@code local}'s bytes as the object {@code key} (straight into the store, no request counted). */
@@ -147,6 +157,15 @@ final class S3TestServer implements AutoCloseable {
     return store.bytes.get();
   }
 
+  /**
+   * Runs {@code hook} with the key of every PUT (and multipart part and completion) the server receives,
+   * before the store checks its condition and writes — e.g. another writer's object put straight
+   * into the store, to lose a race at the PUT itself. {@code null} removes it.
+   */
+  void beforePut(java.util.function.Consumer<String> hook) {
+    store.beforePut = hook;
+  }
+
   /** Every request counted so far. */
   long requests() {
     return gets() + heads() + lists() + puts();
@@ -173,6 +192,7 @@ final class S3TestServer implements AutoCloseable {
     final AtomicLong puts = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
     private final ConcurrentHashMap<String, Object> keyLocks = new ConcurrentHashMap<>();
+    volatile java.util.function.Consumer<String> beforePut;
 
     Counting(BlobStore delegate) {
       super(delegate);
@@ -208,7 +228,9 @@ final class S3TestServer implements AutoCloseable {
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
       puts.incrementAndGet();
+      hook(request.key());
       synchronized (lockOf(request.bucket(), request.key())) {
+        check(request.bucket(), request.key(), request.ifMatch(), request.ifNoneMatch());
         return super.putBlob(request, in);
       }
     }
@@ -217,8 +239,44 @@ final class S3TestServer implements AutoCloseable {
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload upload,
         CompleteMultipartUploadRequest request) {
       puts.incrementAndGet();
+      hook(request.key());
       synchronized (lockOf(request.bucket(), request.key())) {
+        check(request.bucket(), request.key(), request.ifMatch(), request.ifNoneMatch());
         return super.completeMultipartUpload(upload, request);
+      }
+    }
+
+    /** The request's condition against the object as it is now (the caller holds the key's lock). */
+    private void check(String bucket, String key, String ifMatch, String ifNoneMatch) {
+      if (ifMatch == null && ifNoneMatch == null) {
+        return;
+      }
+      HeadObjectResponse now = delegate().blobMetadataIfPresent(bucket, key);
+      boolean ok = ifNoneMatch == null || !"*".equals(ifNoneMatch.trim()) || now == null;
+      if (ifMatch != null && (now == null || !unquoted(now.eTag()).equals(unquoted(ifMatch)))) {
+        ok = false;
+      }
+      if (!ok) {
+        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.PRECONDITION_FAILED);
+      }
+    }
+
+    private static String unquoted(String etag) {
+      String e = etag.trim();
+      return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
+    }
+
+    @Override
+    public software.amazon.awssdk.services.s3.model.UploadPartResponse uploadMultipartPart(MultipartUpload upload,
+        software.amazon.awssdk.services.s3.model.UploadPartRequest request, InputStream in) {
+      hook(request.key());
+      return super.uploadMultipartPart(upload, request, in);
+    }
+
+    private void hook(String key) {
+      java.util.function.Consumer<String> h = beforePut;
+      if (h != null) {
+        h.accept(key);
       }
     }
   }

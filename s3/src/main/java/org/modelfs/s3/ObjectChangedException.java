@@ -1,0 +1,16 @@
+package org.modelfs.s3;
+
+import java.nio.file.FileSystemException;
+
+/**
+ * A read of an object that is no longer the version the model was opened at: a commit replaced
+ * or removed it. The reader gets this instead of another version's bytes.
+ */
+public final class ObjectChangedException extends FileSystemException {
+  private static final long serialVersionUID = 1L;
+
+  ObjectChangedException(String object, String what) {
+    super(object, null, what + " since the model was opened: another writer committed, and this mount's bytes are"
+        + " no longer in the store — mount the model again");
+  }
+}

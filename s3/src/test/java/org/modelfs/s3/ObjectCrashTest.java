@@ -1,0 +1,167 @@
+package org.modelfs.s3;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.model.ModelFormat;
+
+/**
+ * SIGKILL of a writer in another JVM at random points of its commit to the store (the server
+ * runs here): a mount afterwards shows the old version or the new one, whole; the bucket holds
+ * only the model and generation objects; the next commit works and its cleanup leaves only the
+ * current and the previous generation. Kills per kind: system property {@code crash.kills}
+ * (default 6).
+ */
+class ObjectCrashTest {
+  private static final int KILLS = Integer.getInteger("crash.kills", 6);
+  private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
+  private static S3TestServer s3;
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void start() throws Exception {
+    s3 = S3TestServer.start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    s3.close();
+  }
+
+  /** A child writer: started, its output read line by line. */
+  private static final class Child implements AutoCloseable {
+    final Process process;
+    final BufferedReader out;
+
+    Child(Path tmpdir, String key, int version, long shard) throws IOException {
+      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Xmx512m", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + tmpdir, "-Daws.region=us-east-1",
+          "-Daws.disableEc2Metadata=true", "-cp", System.getProperty("java.class.path"), CommitChild.class.getName(),
+          String.valueOf(s3.port()), key, String.valueOf(version), String.valueOf(shard)));
+      process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Reads lines until one starts with {@code prefix}; returns it (the output so far in the failure). */
+    String await(String prefix) throws IOException {
+      StringBuilder seen = new StringBuilder();
+      for (String line; (line = out.readLine()) != null; ) {
+        seen.append(line).append('\n');
+        if (line.startsWith(prefix)) {
+          return line;
+        }
+      }
+      throw new AssertionError("the child ended without " + prefix + ":\n" + seen);
+    }
+
+    @Override
+    public void close() throws Exception {
+      process.destroyForcibly();
+      process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void singleObject() throws Exception {
+    kills("crash1/one.sdnb", VersionedModel.local(tmp, "one.sdnb", ModelFormat.SDNB, 8, 64 * 1024, 0), 0);
+  }
+
+  @Test
+  void shardSet() throws Exception {
+    long shard = 300 * 1024;
+    Path local = VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 8, 64 * 1024, shard);
+    try (var files = Files.list(tmp)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.getFileName().toString().matches("m\\.shard\\d+-of-\\d+\\.sdnb")) {
+          s3.upload(p, "crash2/set/" + p.getFileName());
+        }
+      }
+    }
+    kills("crash2/set/m.sdnb", null, shard);
+  }
+
+  private void kills(String key, Path local, long shard) throws Exception {
+    if (local != null) {
+      s3.upload(local, key);
+    }
+    String dir = key.substring(0, key.lastIndexOf('/') + 1);
+    Random random = new Random(SEED);
+    // how long a commit takes, from WRITTEN to COMMITTED, measured on one unkilled run
+    int version = 1;
+    long commitNanos;
+    try (Child c = new Child(Files.createDirectories(tmp.resolve("child0")), key, version, shard)) {
+      c.await("WRITTEN");
+      long t0 = System.nanoTime();
+      assertEquals("COMMITTED", c.await("COMMITTED"));
+      commitNanos = System.nanoTime() - t0;
+    }
+    assertEquals(version, version(key));
+    int olds = 0;
+    int news = 0;
+    for (int i = 1; i <= KILLS; i++) {
+      int next = version + 1;
+      long delay = (long) (random.nextDouble() * commitNanos * 1.2);
+      Path childTmp = Files.createDirectories(tmp.resolve("child" + i));
+      try (Child c = new Child(childTmp, key, next, shard)) {
+        c.await("WRITTEN");
+        TimeUnit.NANOSECONDS.sleep(delay);
+        c.process.destroyForcibly(); // SIGKILL
+        c.process.waitFor(30, TimeUnit.SECONDS);
+      }
+      int seen = version(key);
+      assertTrue(seen == version || seen == next, "after a kill " + delay / 1000 + " µs into the commit: version "
+          + seen + ", not the old " + version + " or the new " + next + " (seed " + SEED + ")");
+      if (seen == next) {
+        news++;
+        version = next;
+      } else {
+        olds++;
+      }
+      for (String k : s3.keys()) {
+        if (k.startsWith(dir)) {
+          String rest = k.substring(dir.length());
+          assertTrue(k.equals(key) || rest.matches(".*\\.modelfs-g[0-9a-f]{32}/.*\\.shard\\d+-of-\\d+\\.sdnb")
+              || rest.matches(".*\\.shard\\d+-of-\\d+\\.sdnb"), "only the model's own objects: " + k);
+        }
+      }
+    }
+    System.out.println(key + ": " + KILLS + " kills over a " + commitNanos / 1_000_000 + " ms commit: " + olds
+        + " old, " + news + " new (seed " + SEED + ")");
+    Thread.sleep(1100); // leftovers are what is strictly older (to the second) than the model object
+    try (FileSystem fs = ModelFileSystems.open(s3.path(key), shard > 0 ? Map.of("format", "sdnb-sharded",
+        "maxShardBytes", String.valueOf(shard)) : Map.of())) {
+      VersionedModel.write(fs, 100);
+    }
+    assertEquals(100, version(key));
+    List<String> left = s3.keys().stream().filter(k -> k.startsWith(dir) && !k.equals(key)).toList();
+    if (shard > 0) {
+      long generations = left.stream().map(k -> k.substring(0, k.lastIndexOf('/'))).distinct().count();
+      assertTrue(generations <= 2, "after the next commit only the current and the previous generation: " + left);
+    } else {
+      assertEquals(List.of(), left, "a single-object model leaves nothing beside it");
+    }
+  }
+
+  private static int version(String key) throws IOException {
+    try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("readOnly", "true"))) {
+      return VersionedModel.version(fs);
+    }
+  }
+}
