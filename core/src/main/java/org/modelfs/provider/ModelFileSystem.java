@@ -69,6 +69,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   private volatile NodeAttributes.ContainerTimes times;
   /** The stored version the model was read at: a commit builds on it or is refused. */
   private volatile Generation generation;
+  private final Backing backing;
   private final ModelChanges changes;
   private final JournalWrites writes;
   private final StructureEdits edits;
@@ -97,6 +98,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     this.tree = ModelTree.of(tags, container());
     this.mapCache = new MapCache(resources, container());
     this.generation = generation;
+    this.backing = backing;
     this.changes = new ModelChanges(this, backing);
     this.writes = new JournalWrites(changes);
     this.edits = new StructureEdits(changes);
@@ -111,7 +113,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   static ModelFileSystem mount(ModelFileSystemProvider provider, Path container, MountOptions options,
       Object registryKey) throws IOException {
     Backing backing = Backings.of(container);
-    if (options.create() && !Files.exists(container) && Models.findShards(container).isEmpty()) {
+    if (options.create() && absent(backing)) {
       return create(provider, container, options, registryKey, backing);
     }
     backing.recoverIfIdle();
@@ -119,7 +121,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     Model model = snapshot.model();
     try {
       return new ModelFileSystem(provider, container, registryKey, options, backing, model, snapshot.generation(),
-          times(container));
+          times(backing, container));
     } catch (IOException | RuntimeException e) {
       model.close();
       throw e;
@@ -153,6 +155,21 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
       throw e;
     }
     return fs;
+  }
+
+  /** Whether no model is stored where {@code backing} keeps one (its directory may not exist either). */
+  private static boolean absent(Backing backing) throws IOException {
+    try {
+      return backing.current().files().isEmpty();
+    } catch (NoSuchFileException e) {
+      return true;
+    }
+  }
+
+  /** The stored model's times: the backing's where it knows them (an object's), else its file's. */
+  static NodeAttributes.ContainerTimes times(Backing backing, Path container) throws IOException {
+    java.nio.file.attribute.FileTime m = backing.modified();
+    return m != null ? new NodeAttributes.ContainerTimes(m, m, m) : times(container);
   }
 
   static NodeAttributes.ContainerTimes times(Path container) throws IOException {
@@ -274,7 +291,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     long born = lifetimes.advance();
     model = committed;
     generation = committedAt;
-    times = times(containerPath);
+    times = times(backing, containerPath);
     swap(committed.tags(), Map.of());
     modelBorn = born;
     try {

@@ -46,6 +46,15 @@ public interface Backing {
     }
   }
 
+  /**
+   * When the model last changed in storage, as the backing knows it without asking the file
+   * system again (an object's Last-Modified from the last open), or {@code null}: the mount then
+   * reads its file's attributes.
+   */
+  default java.nio.file.attribute.FileTime modified() throws IOException {
+    return null;
+  }
+
   /** The stored files (or objects) of the model now, in name order, for messages and the CLI. */
   java.util.List<java.nio.file.Path> files() throws IOException;
 

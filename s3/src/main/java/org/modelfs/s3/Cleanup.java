@@ -8,10 +8,11 @@ import java.util.Set;
 
 /**
  * Removes what committed shard sets leave behind in an object store, and only that: objects whose
- * key is exactly a shard of a generation of this model ({@link ObjectNames}), of a generation the
- * model object neither points to nor names as the one it replaced ({@link ObjectBacking#PREVIOUS}:
- * kept so that readers of the previous commit can finish), and written <em>strictly before</em>
- * the model object itself.
+ * key is exactly a shard of a generation of this model ({@link ObjectNames}) — or of the plain
+ * DL4J shard set beside its key, which the model object shadows — that the model object neither
+ * points to nor names as what it replaced ({@link ObjectBacking#PREVIOUS}: kept so that readers of
+ * the previous commit can finish), and that were written <em>strictly before</em> the model
+ * object itself.
  *
  * <p>Why that is safe: a writer whose commit can still succeed mounted the current model object
  * (its conditional PUT names that ETag), so every object it uploads is younger than that object;
@@ -28,15 +29,9 @@ final class Cleanup {
 
   private Cleanup() {}
 
-  /**
-   * After a successful commit: the plain DL4J shard set it replaced (the objects it read, now
-   * shadowed by the model object), then {@link #run}.
-   */
-  static void afterCommit(ObjectLocation at, List<ObjectStore.Info> replacedPlainShards) {
+  /** After a successful commit: {@link #run}, its failure logged (the commit stands). */
+  static void afterCommit(ObjectLocation at) {
     try {
-      for (ObjectStore.Info s : replacedPlainShards) {
-        at.store().delete(at.bucket(), s.key());
-      }
       run(at);
     } catch (IOException | RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, at.uri() + ": the commit succeeded, but removing what earlier commits"
@@ -65,6 +60,9 @@ final class Cleanup {
     }
     Instant bound = base.lastModified();
     List<String> deleted = new ArrayList<>();
+    if (!ObjectBacking.PLAIN.equals(previous)) {
+      plainShards(at, bound, deleted);
+    }
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + ObjectNames.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());
       if (!ObjectNames.isGenerationShard(at.name(), rel) || keep.contains(ObjectNames.generationOf(rel))
@@ -75,6 +73,25 @@ final class Cleanup {
       deleted.add(o.key());
     }
     return deleted;
+  }
+
+  /**
+   * The plain DL4J shard set beside the model's key ({@code <base>.shard<k>-of-<N>.sdnb}), which
+   * the model object shadows once it exists: readers never open it again. Deleted when strictly
+   * older than the model object, and not the set the model object's commit replaced (kept for
+   * its readers until the next commit).
+   */
+  private static void plainShards(ObjectLocation at, Instant bound, List<String> deleted) throws IOException {
+    String base = org.modelfs.format.sdnb.ShardNames.base(at.name());
+    for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + base + ".shard")) {
+      String rest = o.key().substring(at.dir().length());
+      org.modelfs.format.sdnb.ShardNames.Shard s = rest.contains("/") ? null
+          : org.modelfs.format.sdnb.ShardNames.parse(rest);
+      if (s != null && s.base().equals(base) && o.lastModified() != null && o.lastModified().isBefore(bound)) {
+        at.store().delete(at.bucket(), o.key());
+        deleted.add(o.key());
+      }
+    }
   }
 
   /**

@@ -51,13 +51,20 @@ import org.modelfs.store.Snapshot;
  * Readers open the objects of one generation pinned to their ETags ({@link ObjectSource}).
  */
 final class ObjectBacking implements Backing {
-  /** User metadata a commit stores on the model object: the generation directory the commit replaced. */
+  /**
+   * User metadata a commit stores on the model object: the generation directory the commit
+   * replaced, or {@link #PLAIN} when it replaced a plain DL4J shard set.
+   */
   static final String PREVIOUS = "modelfs-previous";
+  /** {@link #PREVIOUS}'s value when the commit replaced a plain shard set beside the model's key. */
+  static final String PLAIN = "plain-shards";
 
   private static final Map<ObjectLocation.Identity, Lease> HELD = new ConcurrentHashMap<>();
 
   private final ObjectLocation at;
   private final boolean shardSet;
+  /** When the objects of the last generation opened were written (the newest of them), or {@code null}. */
+  private volatile java.time.Instant opened;
 
   ObjectBacking(ObjectLocation at, boolean shardSet) {
     this.at = at;
@@ -87,6 +94,17 @@ final class ObjectBacking implements Backing {
         files.add(s.key() + "@" + s.etag());
       }
       return new Generation(files);
+    }
+
+    /** When the newest of the stored objects was written. */
+    java.time.Instant modified() {
+      java.time.Instant m = base == null ? null : base.lastModified();
+      for (ObjectStore.Info s : plainShards) {
+        if (m == null || s.lastModified() != null && s.lastModified().isAfter(m)) {
+          m = s.lastModified();
+        }
+      }
+      return m;
     }
   }
 
@@ -168,6 +186,7 @@ final class ObjectBacking implements Backing {
 
   private Snapshot openOnce() throws IOException {
     Stored s = look();
+    opened = s.modified();
     if (s.base() == null && s.plainShards().isEmpty()) {
       throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
     }
@@ -200,6 +219,13 @@ final class ObjectBacking implements Backing {
   @Override
   public Generation current() throws IOException {
     return look().generation();
+  }
+
+  /** When the objects of the model the last {@link #open} read were written (no request). */
+  @Override
+  public java.nio.file.attribute.FileTime modified() {
+    java.time.Instant m = opened;
+    return m == null ? null : java.nio.file.attribute.FileTime.from(m);
   }
 
   /** Nothing to check: an object store has no directories (the first PUT says whether the bucket takes it). */
@@ -279,7 +305,7 @@ final class ObjectBacking implements Backing {
       List<Path> temps = writeLocally(plan, dir, progress);
       verify(plan, temps);
       Map<String, String> meta = new java.util.HashMap<>();
-      String previous = previousGeneration(before);
+      String previous = before.base() == null && !before.plainShards().isEmpty() ? PLAIN : previousGeneration(before);
       if (previous != null) {
         meta.put(PREVIOUS, previous);
       }
@@ -293,7 +319,7 @@ final class ObjectBacking implements Backing {
       } else {
         putModel(temps.get(0), condition, meta, expected, null);
       }
-      Cleanup.afterCommit(at, before.plainShards());
+      Cleanup.afterCommit(at);
     } finally {
       deleteTree(dir);
     }

@@ -58,6 +58,10 @@ class ObjectShardSetTest {
     return s3.keys().stream().filter(k -> k.startsWith(dir)).toList();
   }
 
+  private static List<String> plain(String dir) {
+    return keys(dir).stream().filter(k -> k.substring(dir.length()).matches("m\\.shard\\d+-of-\\d+\\.sdnb")).toList();
+  }
+
   private static List<String> generations(String dir) {
     return keys(dir).stream().filter(k -> k.contains(".modelfs-g")).map(k -> k.substring(0, k.lastIndexOf('/')))
         .distinct().toList();
@@ -83,13 +87,15 @@ class ObjectShardSetTest {
     assertEquals(1, version(key));
     List<String> after1 = keys("set/");
     assertTrue(after1.contains(key), "the pointer at the model's key: " + after1);
-    assertEquals(1, generations("set/").size(), "one generation, the plain shards removed: " + after1);
+    assertEquals(1, generations("set/").size(), "one generation: " + after1);
+    assertFalse(plain("set/").isEmpty(), "the plain shard set it replaced is kept for its readers: " + after1);
     assertTrue(new String(s3.bytes(key), StandardCharsets.UTF_8).startsWith(ShardPointer.MAGIC));
 
     FileSystem reader = ModelFileSystems.open(s3.path(key), Map.of("readOnly", "true")); // reads generation 1
     Thread.sleep(1100); // the store dates objects to the second: leftovers are those strictly older
     commit(key, 2);
     assertEquals(2, generations("set/").size(), "the previous generation is kept for its readers");
+    assertEquals(List.of(), plain("set/"), "the plain shards, older than the model object and not the previous, go");
     assertEquals(1, VersionedModel.version(reader), "a reader of the previous commit reads it whole");
     reader.close();
     Thread.sleep(1100);
