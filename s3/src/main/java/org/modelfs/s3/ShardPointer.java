@@ -76,6 +76,10 @@ final class ShardPointer {
     ByteBuffer all = ByteBuffer.allocate((int) size);
     src.readFully(all, 0);
     byte[] bytes = all.array();
+    if (bytes.length < MAGIC.length() || bytes[bytes.length - 1] != '\n') {
+      throw new ModelFormatException(file, "shard-set pointer", Math.max(0, bytes.length - 1), "is cut short: "
+          + bytes.length + " bytes, not ending with a line break");
+    }
     int crcLine = lastLineStart(bytes);
     String tail = new String(bytes, crcLine, bytes.length - crcLine, StandardCharsets.US_ASCII);
     if (!tail.matches("crc32c [0-9a-f]{8}\n")) {
