@@ -5,8 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.modelfs.io.ByteSource;
 
 /**
@@ -20,9 +18,8 @@ import org.modelfs.io.ByteSource;
  *   <li>a read of at least one block ({@value #DEFAULT_BLOCK} bytes by default, system property
  *       {@code modelfs.s3.block-size}) fetches exactly what it asks for, up to
  *       {@code modelfs.s3.max-fetch} (8 MiB) per GET, and is not cached;
- *   <li>a smaller read fetches its aligned block into a per-source cache of
- *       {@value #CACHE_BLOCKS} blocks (least recently used dropped first) — the index of a model is
- *       read so, a few blocks per open;
+ *   <li>a smaller read fetches its aligned block into the JVM's {@link BlockCache} (bounded for
+ *       all sources together) — the index of a model is read so, a few blocks per open;
  *   <li>small reads that walk forward block after block (a {@code Files.copy} with its 8 KiB
  *       buffer) fetch runs of blocks that double each time, up to the fetch limit.
  * </ul>
@@ -33,7 +30,6 @@ final class ObjectSource implements ByteSource {
   static final int DEFAULT_BLOCK = 256 * 1024;
   static final int BLOCK = Math.max(4096, Integer.getInteger("modelfs.s3.block-size", DEFAULT_BLOCK));
   static final int MAX_FETCH = Math.max(BLOCK, Integer.getInteger("modelfs.s3.max-fetch", 8 << 20));
-  static final int CACHE_BLOCKS = 64;
 
   private final ObjectStore store;
   private final String bucket;
@@ -41,13 +37,8 @@ final class ObjectSource implements ByteSource {
   private final String etag;
   private final long size;
   private final String name;
-  /** Cached blocks by index, least recently used first (guarded by itself). */
-  private final LinkedHashMap<Long, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
-      return size() > CACHE_BLOCKS;
-    }
-  };
+  /** This source's identity in the shared {@link BlockCache}. */
+  private final long id = BlockCache.newSource();
   /** The block after the last run fetched, and that run's length in blocks: the forward walk's state. */
   private volatile long nextBlock = -1;
   private volatile int run = 1;
@@ -109,9 +100,7 @@ final class ObjectSource implements ByteSource {
   }
 
   private byte[] cached(long index) {
-    synchronized (cache) {
-      return cache.get(index);
-    }
+    return BlockCache.SHARED.get(id, index);
   }
 
   /** Fetches block {@code index} — and the blocks after it, when the reads walk forward — into the cache. */
@@ -122,14 +111,12 @@ final class ObjectSource implements ByteSource {
     byte[] bytes = fetch(from, length);
     int count = (length + BLOCK - 1) / BLOCK;
     byte[] first = null;
-    synchronized (cache) {
-      for (int i = 0; i < count; i++) {
-        int off = i * BLOCK;
-        byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + BLOCK));
-        cache.put(index + i, b);
-        if (i == 0) {
-          first = b;
-        }
+    for (int i = 0; i < count; i++) {
+      int off = i * BLOCK;
+      byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + BLOCK));
+      BlockCache.SHARED.put(id, index + i, b);
+      if (i == 0) {
+        first = b;
       }
     }
     run = blocks;
@@ -156,8 +143,6 @@ final class ObjectSource implements ByteSource {
   @Override
   public void close() {
     closed = true;
-    synchronized (cache) {
-      cache.clear();
-    }
+    BlockCache.SHARED.drop(id);
   }
 }
