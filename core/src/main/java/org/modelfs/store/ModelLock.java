@@ -111,6 +111,9 @@ public final class ModelLock implements Backing.Lease {
       } catch (FileSystemException e) {
         throw new FileSystemException(file.toString(), null, "cannot open the lock file of " + id
             + " (a symbolic link or other file planted at its name is never followed): " + e.getReason());
+      } catch (UnsupportedOperationException | IllegalArgumentException e) {
+        // a provider that cannot open a file without following links (the JDK's zip file system)
+        throw noLocks(id, file, created, "cannot open its lock file without following links", e);
       }
       boolean keep = false;
       try {
@@ -125,7 +128,7 @@ public final class ModelLock implements Backing.Lease {
         try {
           fl = ch.tryLock();
         } catch (UnsupportedOperationException | IOException e) {
-          throw noLocks(id, file, created, e);
+          throw noLocks(id, file, created, "offers no file locks", e);
         }
         if (fl == null) {
           return null; // another process
@@ -147,15 +150,16 @@ public final class ModelLock implements Backing.Lease {
   }
 
   /**
-   * The storage offers no file locks (an object store through its NIO provider, which then has
-   * no {@link BackingFactory}): the lock file this call made is removed again, only if it is
-   * still the very file it made, and the caller learns why it cannot write there.
+   * The storage cannot hold a writer lock (an object store through its NIO provider, which then
+   * has no {@link BackingFactory}; the JDK's zip file system): the lock file this call made is
+   * removed again, only if it is still the very file it made, and the caller learns why it
+   * cannot write there.
    */
-  private static IOException noLocks(ModelId id, Path file, Durable.Stamp created, Exception e) {
+  private static IOException noLocks(ModelId id, Path file, Durable.Stamp created, String why, Exception e) {
     FileSystemException out = new FileSystemException(file.toString(), null, "the storage of " + id + " ("
-        + file.getFileSystem().provider().getScheme() + ":) offers no file locks (" + e.getMessage() + "), so ModelFS"
-        + " cannot write the model there; models in an S3-compatible object store are written through the"
-        + " modelfs-s3 module (docs/OBJECT-STORES.md), which must be on the class path");
+        + file.getFileSystem().provider().getScheme() + ":) " + why + " (" + e + "), so ModelFS cannot write the"
+        + " model there; models in an S3-compatible object store are written through the modelfs-s3 module"
+        + " (docs/OBJECT-STORES.md), which must be on the class path");
     out.initCause(e);
     if (created != null) {
       try {
