@@ -109,10 +109,10 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
    * Reads the index of the model at {@code container} and mounts it.
    *
    * @param registryKey the provider's registry key, or {@code null} when not registered
+   * @param backing where the model is kept ({@code Backings.of(container)})
    */
   static ModelFileSystem mount(ModelFileSystemProvider provider, Path container, MountOptions options,
-      Object registryKey) throws IOException {
-    Backing backing = Backings.of(container);
+      Object registryKey, Backing backing) throws IOException {
     if (options.create() && absent(backing)) {
       return create(provider, container, options, registryKey, backing);
     }

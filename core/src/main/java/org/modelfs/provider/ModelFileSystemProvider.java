@@ -69,7 +69,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
       if (REGISTRY.containsKey(key)) {
         throw new FileSystemAlreadyExistsException(ModelUris.SCHEME + ":" + parts.container());
       }
-      ModelFileSystem fs = ModelFileSystem.mount(this, container, options, key);
+      ModelFileSystem fs = ModelFileSystem.mount(this, container, options, key, org.modelfs.store.Backings.of(container));
       REGISTRY.put(key, fs);
       return fs;
     }
@@ -84,11 +84,13 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   @Override
   public ModelFileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
     MountOptions options = MountOptions.parse(env);
-    if (Files.isDirectory(path)) {
+    org.modelfs.store.Backing backing = org.modelfs.store.Backings.of(path);
+    // (an object store's backing knows its keys are objects: no request to the provider here)
+    if (backing instanceof org.modelfs.store.LocalBacking && Files.isDirectory(path)) {
       throw new UnsupportedOperationException(path + " is a directory, not a model file");
     }
     try {
-      return ModelFileSystem.mount(this, path, options, null);
+      return ModelFileSystem.mount(this, path, options, null, backing);
     } catch (ModelFormatException e) {
       if (claimed(path)) {
         throw e;
