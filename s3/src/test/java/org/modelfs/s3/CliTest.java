@@ -235,6 +235,23 @@ class CliTest {
   }
 
   @Test
+  void keysOutsideUriSyntaxArePercentEncoded() throws Exception {
+    s3.upload(FIXTURES.resolve("mlp_adam.fb"), "odd/a b#1.fb");
+    String m = uri("odd/a%20b%231.fb");
+    assertTrue(ok("info", m).out().contains("format: fb"));
+    assertArrayEquals(w, ok("cat", m, "params/layer0/W").bytes());
+    assertArrayEquals(w, ok("cp", m + ":params/layer0/W", "-").bytes());
+    String bucket = "s3x://" + S3TestServer.ACCESS + ":" + S3TestServer.SECRET + "@" + s3.endpoint() + "/"
+        + S3TestServer.BUCKET + "/";
+    Result hash = run("info", bucket + "odd/a%20b#1.fb");
+    assertEquals(2, hash.code());
+    assertTrue(hash.err().contains("write %23 for a '#' in an object's key"), hash.err());
+    Result space = run("info", bucket + "odd/a b%231.fb");
+    assertEquals(2, space.code());
+    assertTrue(space.err().contains("a space as %20"), space.err());
+  }
+
+  @Test
   void theSchemeColonIsNoModelPathColon() {
     Result r = run("cp", uri("nothing/m.fb") + ":/params/W", "w.bin");
     assertEquals(2, r.code());
