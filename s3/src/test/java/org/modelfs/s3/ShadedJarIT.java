@@ -54,6 +54,26 @@ class ShadedJarIT {
     return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
   }
 
+  /** The non-comment lines of {@code META-INF/services/<service>} in the jar. */
+  private static List<String> services(Path jar, String service) throws IOException {
+    try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+      java.util.zip.ZipEntry e = j.getEntry("META-INF/services/" + service);
+      assertTrue(e != null, "no services file for " + service + " in " + jar);
+      try (java.io.InputStream in = j.getInputStream(e)) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
+            .filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted().toList();
+      }
+    }
+  }
+
+  @Test
+  void theServicesOfEveryJarAreMerged() throws Exception {
+    Path jar = Path.of(System.getProperty("modelfs.s3.jar", "target/modelfs-s3.jar"));
+    assertEquals(List.of("org.modelfs.provider.ModelFileSystemProvider", "software.amazon.nio.spi.s3.S3FileSystemProvider",
+        "software.amazon.nio.spi.s3.S3XFileSystemProvider"), services(jar, "java.nio.file.spi.FileSystemProvider"));
+    assertEquals(List.of("org.modelfs.s3.ObjectBackings"), services(jar, "org.modelfs.store.BackingFactory"));
+  }
+
   @Test
   void versionAndInfoOfAModelInTheStore() throws Exception {
     Run v = java(Map.of(), List.of(), "--version");
