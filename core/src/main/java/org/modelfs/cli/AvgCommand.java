@@ -62,7 +62,7 @@ final class AvgCommand implements Command {
     }
     String model = p.positional().get(0);
     String into = p.option("into");
-    try (org.modelfs.model.Model m = org.modelfs.store.ModelFiles.open(Path.of(model))) {
+    try (org.modelfs.model.Model m = org.modelfs.store.ModelFiles.open(PathArgs.path(model))) {
       if (!m.format().holdsTags()) {
         throw new FileSystemException(model, null, "the " + m.format().token()
             + " format holds one tag; convert to sdz or zip-tags first (convert " + model + " OUT.sdz)");

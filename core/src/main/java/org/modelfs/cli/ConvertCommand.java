@@ -42,8 +42,8 @@ final class ConvertCommand implements Command {
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
     Args.Parsed p = args.parse(Set.of("format", "max-shard-bytes", "compression"), Set.of("drop-metadata"));
     p.expectPositionals(2);
-    Path in = Path.of(p.positional().get(0));
-    Path target = Path.of(p.positional().get(1));
+    Path in = PathArgs.path(p.positional().get(0));
+    Path target = PathArgs.path(p.positional().get(1));
     WriteOptions opts = options(p, target);
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {

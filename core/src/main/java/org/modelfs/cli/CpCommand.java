@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.container.Models;
 import org.modelfs.model.DType;
 
 /**
@@ -48,26 +47,19 @@ final class CpCommand implements Command {
 
   /**
    * {@code MODEL:PATH} split at the first ':' whose left part is an existing model file (or
-   * shard set), or a disk file when {@code model} is {@code null}; an argument with a ':' that
-   * names neither is refused rather than taken as a new disk file.
+   * shard set; {@link PathArgs#split}), or a disk file when {@code model} is {@code null}; an
+   * argument with a ':' that names neither is refused rather than taken as a new disk file.
    */
   private record Location(String model, String path) {
-    static Location parse(String arg) throws IOException {
-      for (int i = arg.indexOf(':'); i >= 0; i = arg.indexOf(':', i + 1)) {
-        String model = arg.substring(0, i);
-        if (i > 0 && isModel(Path.of(model))) {
-          return new Location(model, arg.substring(i + 1));
-        }
+    static Location parse(String arg) throws IOException, Args.UsageException {
+      PathArgs.Ref r = PathArgs.split(arg, PathArgs.Form.MODEL_PATH);
+      if (r != null) {
+        return new Location(r.model(), r.path());
       }
-      int colon = arg.indexOf(':');
-      if (colon >= 0 && !Files.exists(Path.of(arg))) {
-        throw new NoSuchFileException(arg.substring(0, colon), null, "no model file (in " + arg + ")");
+      if (PathArgs.hasColon(arg) && !Files.exists(PathArgs.path(arg))) {
+        throw new NoSuchFileException(arg, null, "no model file (expected MODEL:PATH or a file)");
       }
       return new Location(null, arg);
-    }
-
-    private static boolean isModel(Path p) throws IOException {
-      return Files.isRegularFile(p) || !Models.findShards(p).isEmpty();
     }
   }
 
@@ -95,7 +87,7 @@ final class CpCommand implements Command {
           out.flush();
           return Main.OK;
         }
-        Path to = Path.of(dst.path());
+        Path to = PathArgs.path(dst.path());
         writeInto(from, Files.isDirectory(to) ? to.resolve(from.getFileName().toString()) : to);
       }
       return Main.OK;
@@ -110,7 +102,8 @@ final class CpCommand implements Command {
         edit(p.progress("commit", 0), dst.model(), to -> copy(Listing.inside(from, src.path()), Listing.inside(to, dst.path()), attrs));
       }
     } else {
-      edit(p.progress("commit", 0), dst.model(), fs -> copy(src.model() == null ? Path.of(src.path()) : Listing.inside(fs, src.path()),
+      Path disk = src.model() == null ? PathArgs.path(src.path()) : null;
+      edit(p.progress("commit", 0), dst.model(), fs -> copy(disk != null ? disk : Listing.inside(fs, src.path()),
           Listing.inside(fs, dst.path()), attrs));
     }
     return Main.OK;
@@ -199,8 +192,11 @@ final class CpCommand implements Command {
   }
 
   /** Whether two model arguments are one model (its identity: every spelling, links resolved). */
-  static boolean sameModel(String a, String b) throws IOException {
-    return org.modelfs.store.ModelId.of(Path.of(a)).equals(org.modelfs.store.ModelId.of(Path.of(b)));
+  static boolean sameModel(String a, String b) throws IOException, Args.UsageException {
+    Path pa = PathArgs.path(a);
+    Path pb = PathArgs.path(b);
+    return pa.getFileSystem() == pb.getFileSystem()
+        && org.modelfs.store.ModelId.of(pa).equals(org.modelfs.store.ModelId.of(pb));
   }
 
   /** A change to a writable mount. */
@@ -213,8 +209,8 @@ final class CpCommand implements Command {
    * or the commit fails, the changes are rolled back before the mount is closed, so the model
    * file stays as it was and the writer lock is released.
    */
-  static void edit(Progress progress, String model, Edit edit) throws IOException {
-    FileSystem fs = ModelFileSystems.open(Path.of(model), Map.of("progress", (java.util.function.LongConsumer) progress::at));
+  static void edit(Progress progress, String model, Edit edit) throws IOException, Args.UsageException {
+    FileSystem fs = ModelFileSystems.open(PathArgs.path(model), Map.of("progress", (java.util.function.LongConsumer) progress::at));
     try {
       edit.apply(fs);
       try {

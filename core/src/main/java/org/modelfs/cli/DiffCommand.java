@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributes;
-import org.modelfs.container.Models;
 import org.modelfs.model.DType;
 
 /**
@@ -45,13 +44,14 @@ final class DiffCommand implements Command {
 
   /** A model file and one of its tags ({@code null}: the newest). */
   record Ref(String model, String tag) {
-    /** {@code MODEL#TAG} split at the last '#', unless the whole argument names a model file. */
-    static Ref parse(String arg) throws IOException {
-      int hash = arg.lastIndexOf('#');
-      if (hash < 0 || Files.exists(Path.of(arg)) || !Models.findShards(Path.of(arg)).isEmpty()) {
-        return new Ref(arg, null);
-      }
-      return new Ref(arg.substring(0, hash), arg.substring(hash + 1));
+    /**
+     * {@code MODEL#TAG} split by {@link PathArgs#split}: at the last '#' when the whole argument
+     * names no model and its left part does; else the whole argument (a model that does not exist
+     * is reported by name when it is opened).
+     */
+    static Ref parse(String arg) throws IOException, Args.UsageException {
+      PathArgs.Ref r = PathArgs.split(arg, PathArgs.Form.MODEL_TAG);
+      return r == null ? new Ref(arg, null) : new Ref(r.model(), r.tag());
     }
 
     Path tagDir(FileSystem fs) throws IOException {

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.modelfs.SamediffFileAttributes;
-import org.modelfs.container.Models;
 import org.modelfs.model.DType;
 import org.modelfs.model.Shapes;
 import org.modelfs.tree.NameMapping;
@@ -41,39 +40,15 @@ final class Exchange {
    */
   record Ref(String model, String tag, String path) {
     /**
-     * {@code MODEL}, {@code MODEL#TAG}, {@code MODEL:PATH} or {@code MODEL#TAG:PATH}: split at the
-     * first ':' whose left part names an existing model (or {@code MODEL#TAG} of one), as
-     * {@code cp} does.
+     * {@code MODEL}, {@code MODEL#TAG}, {@code MODEL:PATH} or {@code MODEL#TAG:PATH}, split by
+     * {@link PathArgs#split} (as {@code cp} and {@code diff} split theirs).
      */
-    static Ref parse(String arg) throws IOException {
-      Ref whole = modelAndTag(arg, null);
-      if (whole != null) {
-        return whole;
+    static Ref parse(String arg) throws IOException, Args.UsageException {
+      PathArgs.Ref r = PathArgs.split(arg, PathArgs.Form.MODEL_TAG_PATH);
+      if (r == null) {
+        throw new NoSuchFileException(arg, null, "no model file (expected MODEL, MODEL#TAG, MODEL:PATH or MODEL#TAG:PATH)");
       }
-      for (int i = arg.indexOf(':'); i >= 0; i = arg.indexOf(':', i + 1)) {
-        Ref r = i > 0 ? modelAndTag(arg.substring(0, i), arg.substring(i + 1)) : null;
-        if (r != null) {
-          return r;
-        }
-      }
-      throw new NoSuchFileException(arg, null, "no model file (expected MODEL, MODEL#TAG, MODEL:PATH or MODEL#TAG:PATH)");
-    }
-
-    private static Ref modelAndTag(String s, String path) throws IOException {
-      if (isModel(s)) {
-        return new Ref(s, null, path);
-      }
-      int hash = s.lastIndexOf('#');
-      // a tag name never holds ':' (docs/FILESYSTEM.md §1.1), so MODEL#TAG:PATH splits at the ':'
-      if (hash > 0 && s.substring(hash + 1).matches("[A-Za-z0-9][A-Za-z0-9._-]*") && isModel(s.substring(0, hash))) {
-        return new Ref(s.substring(0, hash), s.substring(hash + 1), path);
-      }
-      return null;
-    }
-
-    private static boolean isModel(String s) throws IOException {
-      Path p = Path.of(s);
-      return Files.isRegularFile(p) || !Models.findShards(p).isEmpty();
+      return new Ref(r.model(), r.tag(), r.path());
     }
 
     /** {@code MODEL[#TAG]} as the user wrote it, for messages. */

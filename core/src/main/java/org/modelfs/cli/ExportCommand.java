@@ -64,7 +64,7 @@ final class ExportCommand implements Command {
       if (ref.path() == null) {
         throw new Args.UsageException("a .npy file holds one array: give MODEL[#TAG]:PATH, e.g. " + ref.model() + ":layer0/W");
       }
-      npy(ref, Path.of(target), p.flag("raw-bfloat16"), p);
+      npy(ref, PathArgs.path(target), p.flag("raw-bfloat16"), p);
     } else {
       if (p.flag("raw-bfloat16")) {
         throw new Args.UsageException("--raw-bfloat16 applies to .npy (safetensors has BF16)");
@@ -72,7 +72,7 @@ final class ExportCommand implements Command {
       if (ref.path() != null) {
         throw new Args.UsageException("a .safetensors file holds a whole tag: give MODEL or MODEL#TAG without :PATH");
       }
-      safetensors(ref, Path.of(target), p.flag("with-updater"), p, err);
+      safetensors(ref, PathArgs.path(target), p.flag("with-updater"), p, err);
     }
     return Main.OK;
   }

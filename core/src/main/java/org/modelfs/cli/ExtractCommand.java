@@ -37,13 +37,13 @@ final class ExtractCommand implements Command {
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
     Args.Parsed p = args.parse(Set.of("format"), Set.of());
     p.expectPositionals(3);
-    Path target = Path.of(p.positional().get(2));
+    Path target = PathArgs.path(p.positional().get(2));
     ModelFormat format = p.option("format") != null ? ModelFormat.fromToken(p.option("format"))
         : ModelFormat.fromFileName(String.valueOf(target.getFileName()));
     if (format == null) {
       throw new Args.UsageException("say --format, or name OUT .fb, .sdnb or .sdz");
     }
-    try (Model m = ModelFiles.open(Path.of(p.positional().get(0)))) {
+    try (Model m = ModelFiles.open(PathArgs.path(p.positional().get(0)))) {
       Tag t = m.tag(p.positional().get(1));
       if (t == null) {
         throw new java.nio.file.NoSuchFileException(p.positional().get(0) + ": no tag '" + p.positional().get(1) + "'");

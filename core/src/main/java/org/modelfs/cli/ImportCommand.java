@@ -65,7 +65,7 @@ final class ImportCommand implements Command {
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
     Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater"));
     p.expectPositionals(2);
-    Path in = Path.of(p.positional().get(0));
+    Path in = PathArgs.path(p.positional().get(0));
     Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(1));
     try (FileChannel ch = FileChannel.open(in)) {
       if (isNpy(ch) || Exchange.byName(in.toString()) == Exchange.Format.NPY) {

@@ -43,7 +43,7 @@ final class InfoCommand implements Command {
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
     Args.Parsed p = args.parse(Set.of(), Set.of("json"));
     p.expectPositionals(1);
-    try (Model m = ModelFiles.open(Path.of(p.positional().get(0)))) {
+    try (Model m = ModelFiles.open(PathArgs.path(p.positional().get(0)))) {
       if (p.flag("json")) {
         out.print(Json.write(json(m)));
         return Main.OK;

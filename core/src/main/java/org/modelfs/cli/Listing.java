@@ -20,8 +20,8 @@ final class Listing {
   private Listing() {}
 
   /** Mounts {@code model} read-only. */
-  static FileSystem mount(String model) throws IOException {
-    return ModelFileSystems.open(Path.of(model), Map.of("readOnly", "true"));
+  static FileSystem mount(String model) throws IOException, Args.UsageException {
+    return ModelFileSystems.open(PathArgs.path(model), Map.of("readOnly", "true"));
   }
 
   /** The path {@code path} inside {@code fs}; relative paths are taken from the root. */

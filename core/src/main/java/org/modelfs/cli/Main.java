@@ -34,7 +34,8 @@ public final class Main {
       Map.entry("diff", new DiffCommand()),
       Map.entry("export", new ExportCommand()),
       Map.entry("import", new ImportCommand()),
-      Map.entry("verify", new VerifyCommand()));
+      Map.entry("verify", new VerifyCommand()),
+      Map.entry("clean", new CleanCommand()));
 
   private Main() {}
 

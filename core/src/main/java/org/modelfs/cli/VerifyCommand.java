@@ -51,7 +51,7 @@ final class VerifyCommand implements Command {
     Args.Parsed p = args.parse(Set.of(), Set.of("finite", "json"));
     p.expectPositionals(1);
     Report report;
-    try (Verifier v = Verifier.open(Path.of(p.positional().get(0)), new Verifier.Options(p.flag("finite")))) {
+    try (Verifier v = Verifier.open(PathArgs.path(p.positional().get(0)), new Verifier.Options(p.flag("finite")))) {
       Progress progress = p.progress("verify", v.totalBytes());
       report = v.run(progress::advance);
       progress.done();

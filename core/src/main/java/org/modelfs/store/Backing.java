@@ -55,6 +55,18 @@ public interface Backing {
     return null;
   }
 
+  /**
+   * Removes what crashed or failed commits of this model left behind ({@code modelfs clean}), and
+   * only that; returns what is gone, in the storage's own words: for a directory the names of the
+   * leftover files and journal directories beside the model (a commit that had passed its point
+   * of no return is finished, not undone: its record and temporaries are among the names), for an
+   * object store the keys of the deleted objects. Empty when there was nothing to remove.
+   *
+   * @throws java.nio.file.FileSystemException if a writer is changing the model now (a directory:
+   *     it holds the lock), so what is left there may still be in use
+   */
+  java.util.List<String> clean() throws IOException;
+
   /** The stored files (or objects) of the model now, in name order, for messages and the CLI. */
   java.util.List<java.nio.file.Path> files() throws IOException;
 

@@ -165,6 +165,25 @@ public final class LocalBacking implements Backing {
     }
   }
 
+  /**
+   * {@code modelfs clean}: when a crashed writer left something ({@link Recovery#leftovers}), takes
+   * the lock — refused while a writer holds it — and runs {@link Recovery}; returns the names of
+   * the leftovers that are gone afterwards.
+   */
+  @Override
+  public List<String> clean() throws IOException {
+    List<String> before = Recovery.leftovers(id);
+    if (before.isEmpty()) {
+      return List.of();
+    }
+    try (ModelLock l = ModelLock.acquire(id)) {
+      Recovery.recover(l);
+    }
+    List<String> gone = new ArrayList<>(before);
+    gone.removeAll(new java.util.HashSet<>(SafeDir.names(id.dir())));
+    return gone;
+  }
+
   // ---- writing ------------------------------------------------------------------------------
 
   @Override

@@ -29,15 +29,25 @@ final class Recovery {
 
   /** Whether anything of a crashed writer of {@code id} is there (reads the directory only). */
   static boolean needed(ModelId id) throws IOException {
+    return !leftovers(id).isEmpty();
+  }
+
+  /**
+   * The names of what crashed writers of {@code id} left in its directory, in listing order:
+   * commit records, temporaries and backups that are regular files, journal directories (what is
+   * planted at our names as something else is never touched, so not listed). Reads the directory only.
+   */
+  static List<String> leftovers(ModelId id) throws IOException {
+    List<String> out = new ArrayList<>();
     for (String n : SafeDir.names(id.dir())) {
       Path p = id.dir().resolve(n);
       if ((SidecarNames.isRecord(id.key(), n) || SidecarNames.isTempOf(id, n) || SidecarNames.isBackupOf(id, n))
           && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
           || SidecarNames.isJournal(id.key(), n) && Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-        return true; // something of ours to clean (what is planted at our names is never touched)
+        out.add(n);
       }
     }
-    return false;
+    return out;
   }
 
   /**

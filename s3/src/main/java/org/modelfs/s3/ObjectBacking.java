@@ -246,6 +246,16 @@ final class ObjectBacking implements Backing {
     return out;
   }
 
+  /**
+   * {@code modelfs clean}: deletes the generation objects no reader or writer can still need
+   * ({@link Cleanup#run}); returns their keys. Needs no lock: what it deletes is older than the
+   * model object, so no commit that can still succeed uploaded it.
+   */
+  @Override
+  public List<String> clean() throws IOException {
+    return Cleanup.run(at);
+  }
+
   // ---- writing ------------------------------------------------------------------------------
 
   /** This JVM's writer lock on one model. */
