@@ -309,8 +309,7 @@ final class ObjectBacking implements Backing {
     if (!before.generation().equals(expected)) {
       throw new ModelChangedException(at.uri(), expected, before.generation());
     }
-    Path dir = Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
-        PosixFilePermissions.fromString("rwx------")));
+    Path dir = privateTempDirectory();
     try {
       List<Path> temps = writeLocally(plan, dir, progress);
       verify(plan, temps);
@@ -332,6 +331,16 @@ final class ObjectBacking implements Backing {
       Cleanup.afterCommit(at);
     } finally {
       deleteTree(dir);
+    }
+  }
+
+  /** A new local temporary directory for a commit's files: 0700 where the file system has POSIX permissions. */
+  private static Path privateTempDirectory() throws IOException {
+    try {
+      return Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
+    } catch (UnsupportedOperationException e) {
+      return Files.createTempDirectory("modelfs-commit-"); // the JDK makes it private to the user there
     }
   }
 
