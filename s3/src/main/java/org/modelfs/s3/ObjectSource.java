@@ -12,8 +12,9 @@ import org.modelfs.io.ByteSource;
 /**
  * The bytes of one object in an S3-compatible store, read with ranged GETs that are all pinned to
  * the ETag the object had when the model was opened ({@code If-Match}): a reader never mixes two
- * versions of an object. If a commit replaced or removed the object meanwhile, a read fails with a
- * {@link FileSystemException} saying so (mount the model again), never with other bytes.
+ * versions of an object. If a commit (or anyone) replaced or removed the object meanwhile, a read
+ * of bytes not cached yet fails with a {@link FileSystemException} saying that the model changed
+ * since it was mounted (mount it again), never with other bytes.
  *
  * <p>How much one GET fetches (docs/OBJECT-STORES.md "Reads"):
  * <ul>
@@ -148,8 +149,8 @@ final class ObjectSource implements ByteSource {
   }
 
   private FileSystemException changed(IOException cause, String what) {
-    FileSystemException e = new FileSystemException(name, null, what + " since the model was opened: another"
-        + " writer committed, and this mount's bytes are no longer in the store — mount the model again");
+    FileSystemException e = new FileSystemException(name, null, "the model changed since it was mounted: the object "
+        + what + "; this mount's bytes are no longer in the store — mount the model again");
     e.initCause(cause);
     return e;
   }
