@@ -12,15 +12,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.ParallelReads;
 
 /**
  * Many threads reading one mount of a model in the store get the right bytes: 8 threads × 400
@@ -54,48 +49,26 @@ class ParallelReadersTest {
         for (int i = 0; i < PARAMS; i++) {
           channels.add(FileChannel.open(fs.getPath("/params/big/w" + i)));
         }
-        AtomicInteger mismatches = new AtomicInteger();
-        AtomicInteger reads = new AtomicInteger();
-        CyclicBarrier start = new CyclicBarrier(THREADS);
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        int wrong;
         try {
-          List<Future<?>> done = new ArrayList<>();
-          for (int t = 0; t < THREADS; t++) {
-            long seed = t;
-            done.add(pool.submit(() -> {
-              SplittableRandom random = new SplittableRandom(seed);
-              ByteBuffer buf = ByteBuffer.allocate(READ);
-              start.await();
-              for (int r = 0; r < READS; r++) {
-                int param = random.nextInt(PARAMS);
-                int pos = random.nextInt(want[param].length - READ + 1);
-                buf.clear();
-                FileChannel ch = channels.get(param);
-                while (buf.hasRemaining()) {
-                  int n = ch.read(buf, pos + buf.position());
-                  assertTrue(n > 0, "read at " + pos + " of w" + param + " returned " + n);
-                }
-                reads.incrementAndGet();
-                if (!Arrays.equals(buf.array(), 0, READ, want[param], pos, pos + READ)) {
-                  mismatches.incrementAndGet();
-                }
-              }
-              return null;
-            }));
-          }
-          for (Future<?> f : done) {
-            f.get();
-          }
+          wrong = ParallelReads.wrong(THREADS, READS, READ, (random, buf) -> {
+            int param = random.nextInt(PARAMS);
+            int pos = random.nextInt(want[param].length - READ + 1);
+            FileChannel ch = channels.get(param);
+            while (buf.hasRemaining()) {
+              int n = ch.read(buf, pos + buf.position());
+              assertTrue(n > 0, "read at " + pos + " of w" + param + " returned " + n);
+            }
+            return Arrays.equals(buf.array(), 0, READ, want[param], pos, pos + READ);
+          });
         } finally {
-          pool.shutdownNow();
           for (FileChannel ch : channels) {
             ch.close();
           }
         }
         System.out.printf("%d threads × %d random %d-byte reads: %d mismatches; %d GETs, %d bytes fetched%n",
-            THREADS, READS, READ, mismatches.get(), s3.gets(), s3.bytesServed());
-        assertEquals(THREADS * READS, reads.get());
-        assertEquals(0, mismatches.get(), "reads that returned other bytes than the local model's");
+            THREADS, READS, READ, wrong, s3.gets(), s3.bytesServed());
+        assertEquals(0, wrong, "reads that returned other bytes than the local model's");
       }
     }
   }
