@@ -21,20 +21,47 @@ import org.modelfs.io.ByteSource;
  *   <li>a read of at least one block ({@value #DEFAULT_BLOCK} bytes by default, system property
  *       {@code modelfs.s3.block-size}) fetches exactly what it asks for, up to
  *       {@code modelfs.s3.max-fetch} (8 MiB) per GET, and is not cached;
- *   <li>a smaller read fetches its aligned block into a per-source cache of
- *       {@value #CACHE_BLOCKS} blocks (least recently used dropped first) — the index of a model is
- *       read so, a few blocks per open;
+ *   <li>a smaller read fetches its aligned block into a per-source cache of 16 MiB, or of two
+ *       fetch limits if that is more (least recently used blocks dropped first) — the index of a
+ *       model is read so, a few blocks per open;
  *   <li>small reads that walk forward block after block (a {@code Files.copy} with its 8 KiB
- *       buffer) fetch runs of blocks that double each time, up to the fetch limit.
+ *       buffer) fetch runs of blocks that double each time, up to the fetch limit. The cache
+ *       holds two of the longest runs, so a run is never dropped before it is read.
  * </ul>
  * Any number of threads read at once: nothing here has a position, the cache is guarded by a
  * lock that is never held during a request, and the store's client is thread-safe.
  */
 final class ObjectSource implements ByteSource {
   static final int DEFAULT_BLOCK = 256 * 1024;
-  static final int BLOCK = Math.max(4096, Integer.getInteger("modelfs.s3.block-size", DEFAULT_BLOCK));
-  static final int MAX_FETCH = Math.max(BLOCK, Integer.getInteger("modelfs.s3.max-fetch", 8 << 20));
-  static final int CACHE_BLOCKS = 64;
+  static final int DEFAULT_MAX_FETCH = 8 << 20;
+  /** The least the block cache holds, in bytes. */
+  static final long CACHE_BYTES = 16L << 20;
+
+  /**
+   * A source's block size and the most one GET fetches.
+   *
+   * @param block bytes per cached block (at least 4096)
+   * @param maxFetch bytes per GET at most (at least one block)
+   */
+  record Tuning(int block, int maxFetch) {
+    /** This JVM's: system properties {@code modelfs.s3.block-size} and {@code modelfs.s3.max-fetch}. */
+    static final Tuning DEFAULT = of(Integer.getInteger("modelfs.s3.block-size", DEFAULT_BLOCK),
+        Integer.getInteger("modelfs.s3.max-fetch", DEFAULT_MAX_FETCH));
+
+    /** The tuning of these sizes, each raised to its least. */
+    static Tuning of(int block, int maxFetch) {
+      int b = Math.max(4096, block);
+      return new Tuning(b, Math.max(b, maxFetch));
+    }
+
+    /** Blocks the cache keeps: {@link #CACHE_BYTES}, or two of the longest fetches if that is more. */
+    int cacheBlocks() {
+      return (int) ((Math.max(CACHE_BYTES, 2L * maxFetch) + block - 1) / block);
+    }
+  }
+
+  static final int BLOCK = Tuning.DEFAULT.block();
+  static final int MAX_FETCH = Tuning.DEFAULT.maxFetch();
 
   private final ObjectStore store;
   private final String bucket;
@@ -42,11 +69,14 @@ final class ObjectSource implements ByteSource {
   private final String etag;
   private final long size;
   private final String name;
+  private final int block;
+  private final int maxFetch;
+  private final int cacheBlocks;
   /** Cached blocks by index, least recently used first (guarded by itself). */
   private final LinkedHashMap<Long, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true) {
     @Override
     protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
-      return size() > CACHE_BLOCKS;
+      return size() > cacheBlocks;
     }
   };
   /** The block after the last run fetched, and that run's length in blocks: the forward walk's state. */
@@ -55,6 +85,13 @@ final class ObjectSource implements ByteSource {
   private volatile boolean closed;
 
   ObjectSource(ObjectStore store, String bucket, String key, String etag, long size) {
+    this(store, bucket, key, etag, size, Tuning.DEFAULT);
+  }
+
+  ObjectSource(ObjectStore store, String bucket, String key, String etag, long size, Tuning tuning) {
+    this.block = tuning.block();
+    this.maxFetch = tuning.maxFetch();
+    this.cacheBlocks = tuning.cacheBlocks();
     this.store = store;
     this.bucket = bucket;
     this.key = key;
@@ -93,19 +130,19 @@ final class ObjectSource implements ByteSource {
     if (want == 0) {
       return 0;
     }
-    if (want >= BLOCK) {
-      int n = (int) Math.min(want, MAX_FETCH);
+    if (want >= block) {
+      int n = (int) Math.min(want, maxFetch);
       dst.put(fetch(position, n));
       return n;
     }
-    long index = position / BLOCK;
-    byte[] block = cached(index);
-    if (block == null) {
-      block = fetchRun(index);
+    long index = position / block;
+    byte[] bytes = cached(index);
+    if (bytes == null) {
+      bytes = fetchRun(index);
     }
-    int off = (int) (position - index * BLOCK);
-    int n = (int) Math.min(want, block.length - off);
-    dst.put(block, off, n);
+    int off = (int) (position - index * block);
+    int n = (int) Math.min(want, bytes.length - off);
+    dst.put(bytes, off, n);
     return n;
   }
 
@@ -117,16 +154,16 @@ final class ObjectSource implements ByteSource {
 
   /** Fetches block {@code index} — and the blocks after it, when the reads walk forward — into the cache. */
   private byte[] fetchRun(long index) throws IOException {
-    int blocks = index == nextBlock ? Math.min(run * 2, MAX_FETCH / BLOCK) : 1;
-    long from = index * BLOCK;
-    int length = (int) Math.min((long) blocks * BLOCK, size - from);
+    int blocks = index == nextBlock ? Math.min(run * 2, maxFetch / block) : 1;
+    long from = index * block;
+    int length = (int) Math.min((long) blocks * block, size - from);
     byte[] bytes = fetch(from, length);
-    int count = (length + BLOCK - 1) / BLOCK;
+    int count = (length + block - 1) / block;
     byte[] first = null;
     synchronized (cache) {
       for (int i = 0; i < count; i++) {
-        int off = i * BLOCK;
-        byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + BLOCK));
+        int off = i * block;
+        byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + block));
         cache.put(index + i, b);
         if (i == 0) {
           first = b;
