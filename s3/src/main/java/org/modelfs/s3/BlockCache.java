@@ -1,35 +1,34 @@
 package org.modelfs.s3;
 
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The blocks {@link ObjectSource}s have fetched, shared by every source in the JVM under one
- * bound ({@value #DEFAULT_BLOCKS} blocks by default, system property
- * {@code modelfs.s3.cache-blocks}): however many objects are open — a shard set of a hundred
- * shards, many mounts — the cache holds at most that many blocks, least recently used dropped
- * first. A source's blocks are dropped when it closes.
+ * bound in bytes ({@value #DEFAULT_BYTES} bytes by default, system property
+ * {@code modelfs.s3.cache-bytes}; raised to two of the longest fetch any source makes): however
+ * many objects are open — a shard set of a hundred shards, many mounts — the cache holds at most
+ * that much, least recently used blocks dropped first. A source's blocks are dropped when it
+ * closes.
  */
 final class BlockCache {
-  static final int DEFAULT_BLOCKS = 256;
-  static final BlockCache SHARED = new BlockCache(Math.max(4, Integer.getInteger("modelfs.s3.cache-blocks",
-      DEFAULT_BLOCKS)));
+  static final long DEFAULT_BYTES = 64L << 20;
+  static final BlockCache SHARED = new BlockCache(Math.max(1L << 20, Long.getLong("modelfs.s3.cache-bytes",
+      DEFAULT_BYTES)));
 
   private static final AtomicLong IDS = new AtomicLong();
 
   /** A block of one source. */
   private record Key(long source, long index) {}
 
-  private final LinkedHashMap<Key, byte[]> blocks;
+  private final LinkedHashMap<Key, byte[]> blocks = new LinkedHashMap<>(64, 0.75f, true);
+  private long bytes;
+  private long max;
 
-  BlockCache(int max) {
-    this.blocks = new LinkedHashMap<>(64, 0.75f, true) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Key, byte[]> eldest) {
-        return size() > max;
-      }
-    };
+  BlockCache(long max) {
+    this.max = max;
   }
 
   /** A new source's identity in the cache. */
@@ -37,21 +36,37 @@ final class BlockCache {
     return IDS.incrementAndGet();
   }
 
+  /** Raises the bound to at least {@code bytes} (a source's two longest fetches). */
+  synchronized void holdAtLeast(long atLeast) {
+    max = Math.max(max, atLeast);
+  }
+
   synchronized byte[] get(long source, long index) {
     return blocks.get(new Key(source, index));
   }
 
   synchronized void put(long source, long index, byte[] block) {
-    blocks.put(new Key(source, index), block);
+    byte[] old = blocks.put(new Key(source, index), block);
+    bytes += block.length - (old == null ? 0 : old.length);
+    for (Iterator<byte[]> it = blocks.values().iterator(); bytes > max && it.hasNext(); ) {
+      bytes -= it.next().length;
+      it.remove();
+    }
   }
 
   /** Drops every block of {@code source}. */
   synchronized void drop(long source) {
-    blocks.keySet().removeIf(k -> k.source() == source);
+    for (Iterator<Map.Entry<Key, byte[]>> it = blocks.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<Key, byte[]> e = it.next();
+      if (e.getKey().source() == source) {
+        bytes -= e.getValue().length;
+        it.remove();
+      }
+    }
   }
 
-  /** How many blocks are held now (for tests). */
-  synchronized int size() {
-    return blocks.size();
+  /** The bytes held now (for tests). */
+  synchronized long bytes() {
+    return bytes;
   }
 }

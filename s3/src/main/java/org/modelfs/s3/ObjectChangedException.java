@@ -10,7 +10,7 @@ public final class ObjectChangedException extends FileSystemException {
   private static final long serialVersionUID = 1L;
 
   ObjectChangedException(String object, String what) {
-    super(object, null, what + " since the model was opened: another writer committed, and this mount's bytes are"
-        + " no longer in the store — mount the model again");
+    super(object, null, "the model changed since it was mounted: the object " + what + "; this mount's bytes are no"
+        + " longer in the store — mount the model again");
   }
 }

@@ -3,33 +3,56 @@ package org.modelfs.s3;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import org.modelfs.io.ByteSource;
 
 /**
  * The bytes of one object in an S3-compatible store, read with ranged GETs that are all pinned to
  * the ETag the object had when the model was opened ({@code If-Match}): a reader never mixes two
- * versions of an object. If a commit replaced or removed the object meanwhile, a read fails with an
- * {@link ObjectChangedException} saying so (mount the model again), never with other bytes.
+ * versions of an object. If a commit (or anyone) replaced or removed the object meanwhile, a read
+ * of bytes not cached yet fails with an {@link ObjectChangedException} saying that the model changed
+ * since it was mounted (mount it again), never with other bytes.
  *
  * <p>How much one GET fetches (docs/OBJECT-STORES.md "Reads"):
  * <ul>
  *   <li>a read of at least one block ({@value #DEFAULT_BLOCK} bytes by default, system property
  *       {@code modelfs.s3.block-size}) fetches exactly what it asks for, up to
  *       {@code modelfs.s3.max-fetch} (8 MiB) per GET, and is not cached;
- *   <li>a smaller read fetches its aligned block into the JVM's {@link BlockCache} (bounded for
- *       all sources together) — the index of a model is read so, a few blocks per open;
+ *   <li>a smaller read fetches its aligned block into the JVM's {@link BlockCache}, shared by
+ *       every source under one bound in bytes (least recently used blocks dropped first) — the
+ *       index of a model is read so, a few blocks per open;
  *   <li>small reads that walk forward block after block (a {@code Files.copy} with its 8 KiB
- *       buffer) fetch runs of blocks that double each time, up to the fetch limit.
+ *       buffer) fetch runs of blocks that double each time, up to the fetch limit. The cache
+ *       holds at least two of the longest runs, so a run is not dropped before it is read (unless
+ *       many sources walk forward at once).
  * </ul>
  * Any number of threads read at once: nothing here has a position, the cache is guarded by a
  * lock that is never held during a request, and the store's client is thread-safe.
  */
 final class ObjectSource implements ByteSource {
   static final int DEFAULT_BLOCK = 256 * 1024;
-  static final int BLOCK = Math.max(4096, Integer.getInteger("modelfs.s3.block-size", DEFAULT_BLOCK));
-  static final int MAX_FETCH = Math.max(BLOCK, Integer.getInteger("modelfs.s3.max-fetch", 8 << 20));
+  static final int DEFAULT_MAX_FETCH = 8 << 20;
+
+  /**
+   * A source's block size and the most one GET fetches.
+   *
+   * @param block bytes per cached block (at least 4096)
+   * @param maxFetch bytes per GET at most (at least one block)
+   */
+  record Tuning(int block, int maxFetch) {
+    /** This JVM's: system properties {@code modelfs.s3.block-size} and {@code modelfs.s3.max-fetch}. */
+    static final Tuning DEFAULT = of(Integer.getInteger("modelfs.s3.block-size", DEFAULT_BLOCK),
+        Integer.getInteger("modelfs.s3.max-fetch", DEFAULT_MAX_FETCH));
+
+    /** The tuning of these sizes, each raised to its least. */
+    static Tuning of(int block, int maxFetch) {
+      int b = Math.max(4096, block);
+      return new Tuning(b, Math.max(b, maxFetch));
+    }
+  }
+
+  static final int BLOCK = Tuning.DEFAULT.block();
+  static final int MAX_FETCH = Tuning.DEFAULT.maxFetch();
 
   private final ObjectStore store;
   private final String bucket;
@@ -37,6 +60,8 @@ final class ObjectSource implements ByteSource {
   private final String etag;
   private final long size;
   private final String name;
+  private final int block;
+  private final int maxFetch;
   /** This source's identity in the shared {@link BlockCache}. */
   private final long id = BlockCache.newSource();
   /** The block after the last run fetched, and that run's length in blocks: the forward walk's state. */
@@ -45,6 +70,13 @@ final class ObjectSource implements ByteSource {
   private volatile boolean closed;
 
   ObjectSource(ObjectStore store, String bucket, String key, String etag, long size) {
+    this(store, bucket, key, etag, size, Tuning.DEFAULT);
+  }
+
+  ObjectSource(ObjectStore store, String bucket, String key, String etag, long size, Tuning tuning) {
+    this.block = tuning.block();
+    this.maxFetch = tuning.maxFetch();
+    BlockCache.SHARED.holdAtLeast(2L * maxFetch);
     this.store = store;
     this.bucket = bucket;
     this.key = key;
@@ -83,19 +115,19 @@ final class ObjectSource implements ByteSource {
     if (want == 0) {
       return 0;
     }
-    if (want >= BLOCK) {
-      int n = (int) Math.min(want, MAX_FETCH);
+    if (want >= block) {
+      int n = (int) Math.min(want, maxFetch);
       dst.put(fetch(position, n));
       return n;
     }
-    long index = position / BLOCK;
-    byte[] block = cached(index);
-    if (block == null) {
-      block = fetchRun(index);
+    long index = position / block;
+    byte[] bytes = cached(index);
+    if (bytes == null) {
+      bytes = fetchRun(index);
     }
-    int off = (int) (position - index * BLOCK);
-    int n = (int) Math.min(want, block.length - off);
-    dst.put(block, off, n);
+    int off = (int) (position - index * block);
+    int n = (int) Math.min(want, bytes.length - off);
+    dst.put(bytes, off, n);
     return n;
   }
 
@@ -105,15 +137,15 @@ final class ObjectSource implements ByteSource {
 
   /** Fetches block {@code index} — and the blocks after it, when the reads walk forward — into the cache. */
   private byte[] fetchRun(long index) throws IOException {
-    int blocks = index == nextBlock ? Math.min(run * 2, MAX_FETCH / BLOCK) : 1;
-    long from = index * BLOCK;
-    int length = (int) Math.min((long) blocks * BLOCK, size - from);
+    int blocks = index == nextBlock ? Math.min(run * 2, maxFetch / block) : 1;
+    long from = index * block;
+    int length = (int) Math.min((long) blocks * block, size - from);
     byte[] bytes = fetch(from, length);
-    int count = (length + BLOCK - 1) / BLOCK;
+    int count = (length + block - 1) / block;
     byte[] first = null;
     for (int i = 0; i < count; i++) {
-      int off = i * BLOCK;
-      byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + BLOCK));
+      int off = i * block;
+      byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + block));
       BlockCache.SHARED.put(id, index + i, b);
       if (i == 0) {
         first = b;
