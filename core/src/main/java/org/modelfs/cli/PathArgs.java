@@ -60,13 +60,27 @@ final class PathArgs {
           + "; write other characters of a key %-encoded, e.g. a space as %20)");
     }
     try {
-      return Path.of(uri);
+      Path p = Path.of(uri);
+      if ((scheme.equals("s3") || scheme.equals("s3x")) && !samePath(uri, p.toUri())) {
+        // the S3 provider 2.3.0 drops a key's first segment when it equals the bucket's name
+        // (s3://models/models/m.fb becomes models/m.fb's sibling m.fb): never act on another object
+        throw new Args.UsageException(arg + ": the " + scheme + " file system provider reads this as "
+            + p.toUri() + " (a key whose first segment is the bucket's name); this object cannot be named so");
+      }
+      return p;
     } catch (FileSystemNotFoundException e) {
       throw new NoSuchFileException(arg, null, "no such file system");
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(arg + ": not a path of the " + scheme + " file system provider ("
           + e.getMessage() + ")");
     }
+  }
+
+  /** Whether two URIs name the same path (decoded; a trailing '/' of a directory aside). */
+  private static boolean samePath(URI given, URI got) {
+    String a = given.getPath() == null ? "" : given.getPath();
+    String b = got.getPath() == null ? "" : got.getPath();
+    return a.equals(b) || (a + "/").equals(b) || a.equals(b + "/");
   }
 
   /**

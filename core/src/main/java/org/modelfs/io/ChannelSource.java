@@ -176,6 +176,14 @@ public final class ChannelSource implements ByteSource {
     if (pool != null) {
       return pool.size(this);
     }
+    if (!positional && file != null) {
+      SeekableByteChannel ch = borrow(); // the first channel may have been closed by an interrupt
+      try {
+        return ch.size();
+      } finally {
+        giveBack(ch);
+      }
+    }
     return channel.size();
   }
 

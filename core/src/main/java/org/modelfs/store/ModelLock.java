@@ -102,7 +102,7 @@ public final class ModelLock implements Backing.Lease {
 
   private static ModelLock lockFile(ModelId id) throws IOException {
     Path file = id.dir().resolve(SidecarNames.lock(id.key()));
-    Durable.Stamp created = null; // the lock file this call made, if it made one
+    boolean madeHere = false; // whether a pass found no lock file (and so this call made the one there)
     for (int i = 0; i < TRIES; i++) {
       Durable.Stamp before = regularOrAbsent(file);
       FileChannel ch;
@@ -113,22 +113,21 @@ public final class ModelLock implements Backing.Lease {
             + " (a symbolic link or other file planted at its name is never followed): " + e.getReason());
       } catch (UnsupportedOperationException | IllegalArgumentException e) {
         // a provider that cannot open a file without following links (the JDK's zip file system)
-        throw noLocks(id, file, created, "cannot open its lock file without following links", e);
+        throw noLocks(id, file, madeHere, null, "cannot open its lock file without following links", e);
       }
       boolean keep = false;
       try {
         Durable.Stamp opened = Durable.stamp(file);
         if (before == null || !before.sameFileOrEqual(opened)) {
-          if (before == null) {
-            created = opened;
-          }
+          madeHere |= before == null;
           continue; // just created, or replaced meanwhile: look again
         }
         FileLock fl;
         try {
           fl = ch.tryLock();
         } catch (UnsupportedOperationException | IOException e) {
-          throw noLocks(id, file, created, "offers no file locks", e);
+          keep = true; // noLocks closes it
+          throw noLocks(id, file, madeHere, ch, "offers no file locks", e);
         }
         if (fl == null) {
           return null; // another process
@@ -151,25 +150,27 @@ public final class ModelLock implements Backing.Lease {
 
   /**
    * The storage cannot hold a writer lock (an object store through its NIO provider, which then
-   * has no {@link BackingFactory}; the JDK's zip file system): the lock file this call made is
-   * removed again, only if it is still the very file it made, and the caller learns why it
-   * cannot write there.
+   * has no {@link BackingFactory}; the JDK's zip file system): the channel is closed (a provider
+   * that writes objects on close makes the object only now), the lock file is removed again if
+   * this call made it — on storage without locks nobody can hold that file as a lock — and the
+   * caller learns why it cannot write there.
    */
-  private static IOException noLocks(ModelId id, Path file, Durable.Stamp created, String why, Exception e) {
+  private static IOException noLocks(ModelId id, Path file, boolean madeHere, FileChannel ch, String why,
+      Exception e) {
     FileSystemException out = new FileSystemException(file.toString(), null, "the storage of " + id + " ("
         + file.getFileSystem().provider().getScheme() + ":) " + why + " (" + e + "), so ModelFS cannot write the"
         + " model there; models in an S3-compatible object store are written through the modelfs-s3 module"
         + " (docs/OBJECT-STORES.md), which must be on the class path");
     out.initCause(e);
-    if (created != null) {
-      try {
-        Durable.Stamp now = Durable.stamp(file);
-        if (now != null && created.sameFileOrEqual(now)) {
-          Files.deleteIfExists(file);
-        }
-      } catch (IOException | RuntimeException again) {
-        out.addSuppressed(again);
+    try {
+      if (ch != null) {
+        ch.close();
       }
+      if (madeHere) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException | RuntimeException again) {
+      out.addSuppressed(again);
     }
     return out;
   }

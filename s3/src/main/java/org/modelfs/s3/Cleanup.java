@@ -7,36 +7,66 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Removes what committed shard sets leave behind in an object store, and only that: objects whose
- * key is exactly a shard of a generation of this model ({@link ObjectNames}) — or of the plain
- * DL4J shard set beside its key, which the model object shadows — that the model object neither
- * points to nor names as what it replaced ({@link ObjectBacking#PREVIOUS}: kept so that readers of
- * the previous commit can finish), and that were written <em>strictly before</em> the model
- * object itself.
+ * Removes what commits of shard sets leave behind in an object store, and only that: objects
+ * whose key is exactly a shard of a generation of this model ({@link ObjectNames}), of a
+ * generation the model object neither points to nor names as the one it replaced
+ * ({@link ObjectBacking#PREVIOUS}: kept so that readers of the previous commit can finish), that
+ * were written <em>strictly before</em> the model object itself and more than the grace period
+ * ago ({@value #DEFAULT_GRACE_SECONDS} s by default, system property
+ * {@code modelfs.s3.cleanup-grace-seconds}).
  *
- * <p>Why that is safe: a writer whose commit can still succeed mounted the current model object
- * (its conditional PUT names that ETag), so every object it uploads is younger than that object;
- * an older generation object belongs to a commit that died or can no longer win. The store's
- * clock stamps both, so there is no skew between machines; its one-second resolution only makes
- * the rule keep a little more.
+ * <p>Why both bounds: a writer whose commit can still succeed mounted the current model object
+ * (its conditional PUT names that ETag), so what it uploads is younger than that object — as long
+ * as the object was not written again with the same bytes (the same ETag, a newer time: a
+ * reverted change, a copy onto itself), which would make a live writer's shards look older. The
+ * grace period covers that: an upload that takes longer than it, into a model whose object is
+ * rewritten with identical bytes meanwhile, is the one case left, and it is named in
+ * docs/OBJECT-STORES.md. The store's clock dates all of them, so machines' clocks do not matter.
  *
  * <p>Runs after every commit ({@link #afterCommit}) and as {@code modelfs clean}. A failure to
- * delete after a successful commit does not undo the commit: it is reported to the caller's logger
- * ({@code System.Logger} "org.modelfs.s3", WARNING) and the objects are removed next time.
+ * delete after a successful commit does not undo the commit: it is reported to the
+ * {@code System.Logger} "org.modelfs.s3" (WARNING) and the objects are removed next time.
  */
 final class Cleanup {
+  static final long DEFAULT_GRACE_SECONDS = 24 * 3600;
   private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
 
   private Cleanup() {}
 
-  /** After a successful commit: {@link #run}, its failure logged (the commit stands). */
-  static void afterCommit(ObjectLocation at) {
+  /** The grace period now (read at each run, so that a test or a command can set it). */
+  static java.time.Duration grace() {
+    return java.time.Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.s3.cleanup-grace-seconds",
+        DEFAULT_GRACE_SECONDS)));
+  }
+
+  /**
+   * After a successful commit that replaced {@code replaced} (the model object it read, or
+   * {@code null}): {@link #run}; and when {@code replaced} was the commit that replaced a plain
+   * DL4J shard set ({@link ObjectBacking#PLAIN}), that set's shards — those strictly older than
+   * {@code replaced} and than the grace period: the objects that commit replaced, not ones
+   * uploaded since. Failures are logged (the commit stands).
+   */
+  static void afterCommit(ObjectLocation at, ObjectStore.Info replaced) {
     try {
+      if (replaced != null && ObjectBacking.PLAIN.equals(replaced.metadata().get(ObjectBacking.PREVIOUS))) {
+        plainShards(at, earlier(replaced.lastModified()));
+      }
       run(at);
     } catch (IOException | RuntimeException e) {
-      LOG.log(System.Logger.Level.WARNING, at.uri() + ": the commit succeeded, but removing what earlier commits"
-          + " left failed (the next commit or 'modelfs clean' removes it): " + e, e);
+      warn(at, "the commit succeeded, but removing what earlier commits left failed (the next commit or"
+          + " 'modelfs clean' removes it)", e);
     }
+  }
+
+  /** Reports a failure that does not undo a successful commit. */
+  static void warn(ObjectLocation at, String what, Exception e) {
+    LOG.log(System.Logger.Level.WARNING, at.uri() + ": " + what + ": " + e, e);
+  }
+
+  /** The earlier of {@code t} and now minus the grace period. */
+  private static Instant earlier(Instant t) {
+    Instant g = Instant.now().minus(grace());
+    return t == null || g.isBefore(t) ? g : t;
   }
 
   /**
@@ -58,11 +88,8 @@ final class Cleanup {
         keep.add(ObjectNames.generationOf(ShardPointer.read(src, at.name()).get(0).key()));
       }
     }
-    Instant bound = base.lastModified();
+    Instant bound = earlier(base.lastModified());
     List<String> deleted = new ArrayList<>();
-    if (!ObjectBacking.PLAIN.equals(previous)) {
-      plainShards(at, bound, deleted);
-    }
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + ObjectNames.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());
       if (!ObjectNames.isGenerationShard(at.name(), rel) || keep.contains(ObjectNames.generationOf(rel))
@@ -75,13 +102,8 @@ final class Cleanup {
     return deleted;
   }
 
-  /**
-   * The plain DL4J shard set beside the model's key ({@code <base>.shard<k>-of-<N>.sdnb}), which
-   * the model object shadows once it exists: readers never open it again. Deleted when strictly
-   * older than the model object, and not the set the model object's commit replaced (kept for
-   * its readers until the next commit).
-   */
-  private static void plainShards(ObjectLocation at, Instant bound, List<String> deleted) throws IOException {
+  /** Deletes the plain shards {@code <base>.shard<k>-of-<N>.sdnb} beside the model's key written before {@code bound}. */
+  private static void plainShards(ObjectLocation at, Instant bound) throws IOException {
     String base = org.modelfs.format.sdnb.ShardNames.base(at.name());
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + base + ".shard")) {
       String rest = o.key().substring(at.dir().length());
@@ -89,14 +111,14 @@ final class Cleanup {
           : org.modelfs.format.sdnb.ShardNames.parse(rest);
       if (s != null && s.base().equals(base) && o.lastModified() != null && o.lastModified().isBefore(bound)) {
         at.store().delete(at.bucket(), o.key());
-        deleted.add(o.key());
       }
     }
   }
 
   /**
-   * Deletes the objects of {@code generation}, which a commit uploaded and then failed to point to
-   * (its own, just made: no one else can have read them). Failures are added to {@code failure}.
+   * Deletes the objects of {@code generation}, which a commit uploaded and then lost the race to
+   * point to (a 412: another writer's object is there, so this generation can never be pointed
+   * to; no one else has read it). Failures are added to {@code failure}.
    */
   static void deleteGeneration(ObjectLocation at, String generation, Exception failure) {
     try {

@@ -328,9 +328,20 @@ final class ObjectBacking implements Backing {
       } else {
         putModel(temps.get(0), condition, meta, expected, null);
       }
-      Cleanup.afterCommit(at);
-    } finally {
+      Cleanup.afterCommit(at, before.base());
+    } catch (IOException | RuntimeException e) {
+      try {
+        deleteTree(dir);
+      } catch (IOException | RuntimeException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+    try {
       deleteTree(dir);
+    } catch (IOException | RuntimeException e) {
+      // the commit landed: its outcome is not undone by temporaries that would not go
+      Cleanup.warn(at, "the commit succeeded, but its local temporary directory " + dir + " could not be removed", e);
     }
   }
 
@@ -449,12 +460,10 @@ final class ObjectBacking implements Backing {
       ModelChangedException changed = new ModelChangedException(at.uri(), expected, now);
       changed.initCause(e);
       throw changed;
-    } catch (IOException | RuntimeException e) {
-      if (generation != null) {
-        Cleanup.deleteGeneration(at, generation, e);
-      }
-      throw e;
     }
+    // any other failure leaves the generation: the pointer may have landed, or still land (a
+    // request in flight), and a pointer that landed needs it; if it did not, Cleanup removes it
+    // once it is older than the grace period
   }
 
   private void own(Backing.Lease lease) {

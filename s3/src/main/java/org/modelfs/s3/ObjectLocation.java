@@ -36,7 +36,7 @@ record ObjectLocation(ObjectStore store, String endpoint, String bucket, String 
     return new ObjectLocation(ObjectStore.of(config), endpoint, config.getBucketName(), key, path);
   }
 
-  /** The object key of {@code path}: its absolute form without the leading {@code /} (and bucket). */
+  /** The object key of {@code path}: its absolute form without the leading {@code /}. */
   private static String keyOf(Path path) {
     String s;
     try {
@@ -44,10 +44,8 @@ record ObjectLocation(ObjectStore store, String endpoint, String bucket, String 
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e); // the provider's toRealPath is purely lexical
     }
-    String bucket = ((S3FileSystem) path.getFileSystem()).getConfiguration().getBucketName();
-    if (bucket != null && s.startsWith("/" + bucket + "/")) {
-      s = s.substring(bucket.length() + 1);
-    }
+    // the provider's path string is the key below the bucket (its file system is the bucket):
+    // never strip a first segment that happens to be the bucket's name
     while (s.startsWith("/")) {
       s = s.substring(1);
     }

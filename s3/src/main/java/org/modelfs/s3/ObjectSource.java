@@ -17,7 +17,8 @@ import org.modelfs.io.ByteSource;
  * <ul>
  *   <li>a read of at least one block ({@value #DEFAULT_BLOCK} bytes by default, system property
  *       {@code modelfs.s3.block-size}) fetches exactly what it asks for, up to
- *       {@code modelfs.s3.max-fetch} (8 MiB) per GET, and is not cached;
+ *       {@code modelfs.s3.max-fetch} (8 MiB) per GET and {@value #PARALLEL} GETs sent at once, and
+ *       is not cached;
  *   <li>a smaller read fetches its aligned block into the JVM's {@link BlockCache}, shared by
  *       every source under one bound in bytes (least recently used blocks dropped first) — the
  *       index of a model is read so, a few blocks per open;
@@ -32,6 +33,8 @@ import org.modelfs.io.ByteSource;
 final class ObjectSource implements ByteSource {
   static final int DEFAULT_BLOCK = 256 * 1024;
   static final int DEFAULT_MAX_FETCH = 8 << 20;
+  /** The most GETs one large read sends at once (its bytes: at most this many fetch limits). */
+  static final int PARALLEL = 4;
 
   /**
    * A source's block size and the most one GET fetches.
@@ -116,9 +119,7 @@ final class ObjectSource implements ByteSource {
       return 0;
     }
     if (want >= block) {
-      int n = (int) Math.min(want, maxFetch);
-      dst.put(fetch(position, n));
-      return n;
+      return readLarge(dst, position, want);
     }
     long index = position / block;
     byte[] bytes = cached(index);
@@ -156,9 +157,36 @@ final class ObjectSource implements ByteSource {
     return first;
   }
 
+  /**
+   * A read of at least one block, straight into {@code dst}: up to {@value #PARALLEL} fetches of at
+   * most the fetch limit each, sent at once (a 100 MiB {@code readAllBytes} is 13 GETs; waiting
+   * for each in turn would pay a round trip per 8 MiB).
+   */
+  private int readLarge(ByteBuffer dst, long position, long want) throws IOException {
+    int count = (int) Math.min(PARALLEL, (want + maxFetch - 1) / maxFetch);
+    long[] positions = new long[count];
+    int[] lengths = new int[count];
+    long at = position;
+    for (int i = 0; i < count; i++) {
+      positions[i] = at;
+      lengths[i] = (int) Math.min(maxFetch, position + want - at);
+      at += lengths[i];
+    }
+    int n = 0;
+    for (byte[] b : fetchAll(positions, lengths)) {
+      dst.put(b);
+      n += b.length;
+    }
+    return n;
+  }
+
   private byte[] fetch(long position, int length) throws IOException {
+    return fetchAll(new long[] {position}, new int[] {length}).get(0);
+  }
+
+  private java.util.List<byte[]> fetchAll(long[] positions, int[] lengths) throws IOException {
     try {
-      return store.get(bucket, key, etag, position, length);
+      return store.getAll(bucket, key, etag, positions, lengths);
     } catch (ObjectStore.PreconditionFailed e) {
       throw changed(e, "was replaced (its ETag is no longer " + etag + ")");
     } catch (NoSuchFileException e) {

@@ -158,79 +158,147 @@ final class ObjectStore {
    * ETag {@code etag} (else {@link PreconditionFailed}; gone: {@link NoSuchFileException}).
    */
   byte[] get(String bucket, String key, String etag, long position, int length) throws IOException {
-    if (length == 0) {
-      return new byte[0];
+    return getAll(bucket, key, etag, new long[] {position}, new int[] {length}).get(0);
+  }
+
+  /**
+   * Reads the ranges {@code [positions[i], positions[i] + lengths[i])} of the object with one GET
+   * each, all sent at once (the client runs them in parallel), every one pinned to {@code etag}
+   * as {@link #get} is. Returns their bytes in order; if one fails, the others are cancelled and
+   * the first failure is thrown.
+   */
+  List<byte[]> getAll(String bucket, String key, String etag, long[] positions, int[] lengths) throws IOException {
+    List<CompletableFuture<ResponseBytes<GetObjectResponse>>> requests = new ArrayList<>();
+    List<String> ranges = new ArrayList<>();
+    for (int i = 0; i < positions.length; i++) {
+      String range = "bytes=" + positions[i] + "-" + (positions[i] + lengths[i] - 1);
+      ranges.add(range);
+      requests.add(lengths[i] == 0 ? CompletableFuture.completedFuture(null) : client.getObject(g -> g.bucket(bucket)
+          .key(key).range(range).ifMatch(etag), AsyncResponseTransformer.toBytes()));
     }
-    String range = "bytes=" + position + "-" + (position + length - 1);
-    ResponseBytes<GetObjectResponse> r = await(client.getObject(g -> g.bucket(bucket).key(key).range(range)
-        .ifMatch(etag), AsyncResponseTransformer.toBytes()), bucket, key, "GET " + range);
-    byte[] b = r.asByteArrayUnsafe();
-    if (b.length != length) {
-      throw new FileSystemException(name(bucket, key), null, "GET " + range + " returned " + b.length
-          + " bytes instead of " + length + " (the store ignored the range, or the object is shorter than its"
-          + " size said)");
+    List<byte[]> out = new ArrayList<>();
+    try {
+      for (int i = 0; i < positions.length; i++) {
+        ResponseBytes<GetObjectResponse> r = await(requests.get(i), bucket, key, "GET " + ranges.get(i));
+        byte[] b = r == null ? new byte[0] : r.asByteArrayUnsafe();
+        String got = r == null ? null : r.response().eTag();
+        if (got != null && !sameEtag(got, etag)) {
+          // a store that ignores If-Match on GET: its bytes are another version's
+          throw new PreconditionFailed(name(bucket, key), "GET " + ranges.get(i) + " returned the version " + got
+              + ", not the pinned " + etag + " (the store did not honour If-Match)");
+        }
+        if (b.length != lengths[i]) {
+          throw new FileSystemException(name(bucket, key), null, "GET " + ranges.get(i) + " returned " + b.length
+              + " bytes instead of " + lengths[i] + " (the store ignored the range, or the object is shorter than"
+              + " its size said)");
+        }
+        out.add(b);
+      }
+      return out;
+    } finally {
+      for (CompletableFuture<?> f : requests) {
+        f.cancel(true); // the ones not waited for, after a failure (done ones ignore it)
+      }
     }
-    return b;
   }
 
   /**
    * Uploads {@code file} as the object, if {@code condition} holds at the store: the object has
-   * the given ETag, or none exists. Returns the new object's ETag.
+   * the given ETag, or none exists. Returns the new object's ETag. Every write carries a new
+   * random id in its user metadata ({@value #WRITE_ID}), by which it is recognised afterwards
+   * whatever the store makes its ETag (MD5, KMS, multipart).
    *
-   * @throws PreconditionFailed the condition did not hold (nothing was changed)
+   * @throws PreconditionFailed another writer's object is there: ours did not land, and cannot
+   *     land later (its condition names what is no longer there)
+   * @throws OutcomeUnknown the write failed and the store could not be asked whether it landed
    */
   String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata)
       throws IOException {
+    String id = newWriteId();
+    Map<String, String> meta = new java.util.HashMap<>(metadata);
+    meta.put(WRITE_ID, id);
     long size = Files.size(file);
-    if (size > multipartThreshold()) {
-      return putInParts(bucket, key, file, size, condition, metadata);
-    }
-    byte[] md5 = md5(file, 0, size);
+    String etag;
     try {
-      return await(client.putObject(p -> {
-        p.bucket(bucket).key(key).contentLength(size).contentMD5(base64(md5)).metadata(metadata);
-        if (condition.ifMatch() == null) {
-          p.ifNoneMatch("*");
-        } else {
-          p.ifMatch(condition.ifMatch());
-        }
-      }, AsyncRequestBody.fromFile(file)), bucket, key, "PUT").eTag();
+      if (size > multipartThreshold()) {
+        etag = putInParts(bucket, key, file, size, condition, meta);
+      } else {
+        byte[] md5 = md5(file, 0, size);
+        etag = await(client.putObject(p -> {
+          p.bucket(bucket).key(key).contentLength(size).contentMD5(base64(md5)).metadata(meta);
+          if (condition.ifMatch() == null) {
+            p.ifNoneMatch("*");
+          } else {
+            p.ifMatch(condition.ifMatch());
+          }
+        }, AsyncRequestBody.fromFile(file)), bucket, key, "PUT").eTag();
+      }
     } catch (IOException e) {
-      return settle(bucket, key, condition, HexFormat.of().formatHex(md5), e);
+      return settle(bucket, key, condition, id, e);
+    }
+    if (etag == null || etag.isBlank()) {
+      // a store that answers a PUT without an ETag: what every reader will pin to comes from a HEAD
+      return settle(bucket, key, condition, id, new FileSystemException(name(bucket, key), null,
+          "the store answered the write without an ETag"));
+    }
+    return etag;
+  }
+
+  /** User metadata of every write: its random id (32 hex digits). */
+  static final String WRITE_ID = "modelfs-write";
+
+  private static String newWriteId() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+  /** A write that failed in a way that leaves open whether it landed, and the store could not be asked. */
+  static final class OutcomeUnknown extends FileSystemException {
+    private static final long serialVersionUID = 1L;
+
+    OutcomeUnknown(String object, String reason) {
+      super(object, null, reason);
     }
   }
 
   /**
-   * A conditional write that failed — a 412, or an error that leaves its outcome unknown (the
-   * store closed the connection; the client's own retry of a request that had landed then meets
-   * its own new ETag as a 412) — may still have been ours. One HEAD decides: the object has the
-   * ETag our bytes make (a single PUT's ETag is the MD5 of its bytes; a multipart upload's the MD5
-   * of its parts' MD5s and their count, where the store does not encrypt with KMS) → it landed;
-   * it is no longer the object the condition named → {@link PreconditionFailed}; it is as it was
-   * → the failure as it is (nothing was written).
+   * A conditional write that failed — a 412, or an error that leaves its outcome open (the store
+   * closed the connection; the client's retry of a request that had landed then meets our own
+   * object as a 412) — or that came back without an ETag. One HEAD decides: the object carries
+   * our write id → it landed (its ETag is returned); it is no longer the object the condition
+   * named → {@link PreconditionFailed}; it is as it was → the failure as it is (nothing landed
+   * when we looked). The HEAD runs even when an interrupt stopped the write; if it fails, the
+   * outcome is {@link OutcomeUnknown}.
    */
-  private String settle(String bucket, String key, Condition condition, String ours, IOException failure)
+  private String settle(String bucket, String key, Condition condition, String id, IOException failure)
       throws IOException {
-    boolean interrupted = Thread.interrupted(); // the HEAD must run even when an interrupt stopped the PUT
+    boolean interrupted = Thread.interrupted();
     Info now;
     try {
       now = head(bucket, key);
     } catch (IOException again) {
-      failure.addSuppressed(again);
-      throw failure;
+      OutcomeUnknown unknown = new OutcomeUnknown(name(bucket, key), "the write failed (" + failure.getMessage()
+          + ") and whether it landed could not be learnt (" + again.getMessage() + "); mount the model again to"
+          + " see which version is stored");
+      unknown.initCause(failure);
+      unknown.addSuppressed(again);
+      throw unknown;
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
-    if (now != null && unquoted(now.etag()).equals(ours)) {
+    if (now != null && id.equals(now.metadata().get(WRITE_ID)) && now.etag() != null) {
       return now.etag();
     }
     if (failure instanceof PreconditionFailed) {
       throw failure;
     }
     boolean changed = condition.ifMatch() == null ? now != null
-        : now == null || !unquoted(now.etag()).equals(unquoted(condition.ifMatch()));
+        : now == null || !sameEtag(now.etag(), condition.ifMatch());
     if (changed) {
       PreconditionFailed p = new PreconditionFailed(name(bucket, key), "the write failed (" + failure.getMessage()
           + ") and the object is no longer the one its condition named: another writer's is there");
@@ -240,8 +308,16 @@ final class ObjectStore {
     throw failure;
   }
 
+  /** Whether two ETags name one version: quotes, a weak {@code W/} prefix and case do not count. */
+  static boolean sameEtag(String a, String b) {
+    return a != null && b != null && unquoted(a).equalsIgnoreCase(unquoted(b));
+  }
+
   private static String unquoted(String etag) {
     String e = etag == null ? "" : etag.trim();
+    if (e.startsWith("W/")) {
+      e = e.substring(2);
+    }
     return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
   }
 
@@ -257,22 +333,17 @@ final class ObjectStore {
     boolean done = false;
     try {
       List<CompletedPart> parts = new ArrayList<>();
-      MessageDigest ofParts = md5();
       for (long off = 0, n = 1; off < size; off += part, n++) {
         long len = Math.min(part, size - off);
         int number = (int) n;
         byte[] md5 = md5(file, off, len);
-        ofParts.update(md5);
         long from = off;
         String etag = await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
             .contentLength(len).contentMD5(base64(md5)), AsyncRequestBody.fromFile(f -> f.path(file).position(from)
             .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
         parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
       }
-      String ours = HexFormat.of().formatHex(ofParts.digest()) + "-" + parts.size();
-      String etag;
-      try {
-        etag = await(client.completeMultipartUpload(c -> {
+      String etag = await(client.completeMultipartUpload(c -> {
           c.bucket(bucket).key(key).uploadId(upload).multipartUpload(CompletedMultipartUpload.builder().parts(parts)
               .build());
           if (condition.ifMatch() == null) {
@@ -281,9 +352,6 @@ final class ObjectStore {
             c.ifMatch(condition.ifMatch());
           }
         }), bucket, key, "CompleteMultipartUpload").eTag();
-      } catch (IOException e) {
-        etag = settle(bucket, key, condition, ours, e);
-      }
       done = true;
       return etag;
     } finally {

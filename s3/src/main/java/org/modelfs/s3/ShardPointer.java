@@ -110,7 +110,7 @@ final class ShardPointer {
     for (int k = 0; k < n; k++) {
       String line = lines[2 + k];
       String[] f = line.split(" ", 3);
-      if (f.length != 3 || !f[0].matches("0|[1-9][0-9]{0,18}") || f[1].isEmpty()
+      if (f.length != 3 || !f[0].matches("0|[1-9][0-9]{0,17}") || f[1].isEmpty()
           || !f[1].chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
         throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " is not '<size> <etag>"
             + " <key>'");

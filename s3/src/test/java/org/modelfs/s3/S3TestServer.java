@@ -166,6 +166,16 @@ final class S3TestServer implements AutoCloseable {
     store.beforePut = hook;
   }
 
+  /** The next PUT of {@code key} is stored, then answered with a 500: a write whose outcome the client cannot see. */
+  void failAfterStore(String key) {
+    store.failAfterStore = key;
+  }
+
+  /** HEADs answer ETags that are not the MD5 of the bytes (as a store with SSE-KMS does), or stop doing so. */
+  void opaqueHeads(boolean on) {
+    store.opaqueHeads = on;
+  }
+
   /** Every request counted so far. */
   long requests() {
     return gets() + heads() + lists() + puts();
@@ -193,6 +203,10 @@ final class S3TestServer implements AutoCloseable {
     final AtomicLong bytes = new AtomicLong();
     private final ConcurrentHashMap<String, Object> keyLocks = new ConcurrentHashMap<>();
     volatile java.util.function.Consumer<String> beforePut;
+    /** A key whose next PUT is stored and then answered with a 500 (the client retries). */
+    volatile String failAfterStore;
+    /** Whether HEADs answer an ETag that is not the MD5 of the bytes (as with SSE-KMS). */
+    volatile boolean opaqueHeads;
 
     Counting(BlobStore delegate) {
       super(delegate);
@@ -216,7 +230,11 @@ final class S3TestServer implements AutoCloseable {
     @Override
     public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
       heads.incrementAndGet();
-      return super.blobMetadata(request);
+      HeadObjectResponse h = super.blobMetadata(request);
+      if (opaqueHeads && h != null && h.eTag() != null) {
+        return h.toBuilder().eTag("\"" + Integer.toHexString(h.eTag().hashCode()) + "-kms\"").build();
+      }
+      return h;
     }
 
     @Override
@@ -231,7 +249,12 @@ final class S3TestServer implements AutoCloseable {
       hook(request.key());
       synchronized (lockOf(request.bucket(), request.key())) {
         check(request.bucket(), request.key(), request.ifMatch(), request.ifNoneMatch());
-        return super.putBlob(request, in);
+        PutObjectResponse r = super.putBlob(request, in);
+        if (request.key().equals(failAfterStore)) {
+          failAfterStore = null;
+          throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.INTERNAL_ERROR);
+        }
+        return r;
       }
     }
 
