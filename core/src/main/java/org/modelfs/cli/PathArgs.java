@@ -61,11 +61,12 @@ final class PathArgs {
     }
     try {
       Path p = Path.of(uri);
-      if ((scheme.equals("s3") || scheme.equals("s3x")) && !samePath(uri, p.toUri())) {
+      if ((scheme.equals("s3") || scheme.equals("s3x")) && !sameKey(scheme, uri, p)) {
         // the S3 provider 2.3.0 drops a key's first segment when it equals the bucket's name
         // (s3://models/models/m.fb becomes models/m.fb's sibling m.fb): never act on another object
         throw new Args.UsageException(arg + ": the " + scheme + " file system provider reads this as "
-            + p.toUri() + " (a key whose first segment is the bucket's name); this object cannot be named so");
+            + p.toAbsolutePath() + " in its bucket (a key whose first segment is the bucket's name); this object"
+            + " cannot be named so");
       }
       return p;
     } catch (FileSystemNotFoundException e) {
@@ -76,11 +77,19 @@ final class PathArgs {
     }
   }
 
-  /** Whether two URIs name the same path (decoded; a trailing '/' of a directory aside). */
-  private static boolean samePath(URI given, URI got) {
-    String a = given.getPath() == null ? "" : given.getPath();
-    String b = got.getPath() == null ? "" : got.getPath();
-    return a.equals(b) || (a + "/").equals(b) || a.equals(b + "/");
+  /**
+   * Whether the S3 provider's path {@code p} has the key {@code uri} names: the URI's decoded path
+   * ({@code s3://bucket/key}), or that path without its first segment, the bucket
+   * ({@code s3x://host/bucket/key}), against the path's own string ({@code /key}).
+   */
+  private static boolean sameKey(String scheme, URI uri, Path p) {
+    String given = uri.getPath() == null ? "" : uri.getPath();
+    if (scheme.equals("s3x")) {
+      int slash = given.indexOf('/', 1);
+      given = slash < 0 ? "/" : given.substring(slash);
+    }
+    String got = p.toAbsolutePath().toString();
+    return given.equals(got) || given.equals(got + "/") || (given + "/").equals(got);
   }
 
   /**

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * Removes what commits of shard sets leave behind in an object store, and only that: objects
- * whose key is exactly a shard of a generation of this model ({@link ObjectNames}), of a
+ * whose key is exactly a shard of a generation of this model ({@link ObjectNames}) — or a plain
+ * DL4J shard that a commit of this model replaced ({@link ObjectBacking#PLAIN_UNTIL}) — of a
  * generation the model object neither points to nor names as the one it replaced
  * ({@link ObjectBacking#PREVIOUS}: kept so that readers of the previous commit can finish), that
  * were written <em>strictly before</em> the model object itself and more than the grace period
@@ -39,18 +40,9 @@ final class Cleanup {
         DEFAULT_GRACE_SECONDS)));
   }
 
-  /**
-   * After a successful commit that replaced {@code replaced} (the model object it read, or
-   * {@code null}): {@link #run}; and when {@code replaced} was the commit that replaced a plain
-   * DL4J shard set ({@link ObjectBacking#PLAIN}), that set's shards — those strictly older than
-   * {@code replaced} and than the grace period: the objects that commit replaced, not ones
-   * uploaded since. Failures are logged (the commit stands).
-   */
-  static void afterCommit(ObjectLocation at, ObjectStore.Info replaced) {
+  /** After a successful commit: {@link #run}, its failure logged (the commit stands). */
+  static void afterCommit(ObjectLocation at) {
     try {
-      if (replaced != null && ObjectBacking.PLAIN.equals(replaced.metadata().get(ObjectBacking.PREVIOUS))) {
-        plainShards(at, earlier(replaced.lastModified()));
-      }
       run(at);
     } catch (IOException | RuntimeException e) {
       warn(at, "the commit succeeded, but removing what earlier commits left failed (the next commit or"
@@ -90,6 +82,13 @@ final class Cleanup {
     }
     Instant bound = earlier(base.lastModified());
     List<String> deleted = new ArrayList<>();
+    String plainUntil = base.metadata().get(ObjectBacking.PLAIN_UNTIL);
+    if (plainUntil != null && !ObjectBacking.PLAIN.equals(previous) && plainUntil.matches("-?[0-9]{1,19}")) {
+      // the plain shard set a commit of this model replaced: kept while it is the previous model
+      // (its readers), then those of its shards written no later than the newest it replaced
+      Instant until = Instant.ofEpochMilli(Long.parseLong(plainUntil));
+      plainShards(at, until.isBefore(bound) ? until.plusMillis(1) : bound, deleted);
+    }
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + ObjectNames.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());
       if (!ObjectNames.isGenerationShard(at.name(), rel) || keep.contains(ObjectNames.generationOf(rel))
@@ -103,7 +102,7 @@ final class Cleanup {
   }
 
   /** Deletes the plain shards {@code <base>.shard<k>-of-<N>.sdnb} beside the model's key written before {@code bound}. */
-  private static void plainShards(ObjectLocation at, Instant bound) throws IOException {
+  private static void plainShards(ObjectLocation at, Instant bound, List<String> deleted) throws IOException {
     String base = org.modelfs.format.sdnb.ShardNames.base(at.name());
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + base + ".shard")) {
       String rest = o.key().substring(at.dir().length());
@@ -111,6 +110,7 @@ final class Cleanup {
           : org.modelfs.format.sdnb.ShardNames.parse(rest);
       if (s != null && s.base().equals(base) && o.lastModified() != null && o.lastModified().isBefore(bound)) {
         at.store().delete(at.bucket(), o.key());
+        deleted.add(o.key());
       }
     }
   }

@@ -58,6 +58,12 @@ final class ObjectBacking implements Backing {
   static final String PREVIOUS = "modelfs-previous";
   /** {@link #PREVIOUS}'s value when the commit replaced a plain shard set beside the model's key. */
   static final String PLAIN = "plain-shards";
+  /**
+   * User metadata of every commit since one replaced a plain DL4J shard set: the newest time (epoch
+   * milliseconds) among the plain shards it read. Plain shards written no later than that were
+   * this model's and are removed by {@link Cleanup}; any uploaded since are not ModelFS's to touch.
+   */
+  static final String PLAIN_UNTIL = "modelfs-plain-shards-until";
 
   private static final Map<ObjectLocation.Identity, Lease> HELD = new ConcurrentHashMap<>();
 
@@ -318,6 +324,10 @@ final class ObjectBacking implements Backing {
       if (previous != null) {
         meta.put(PREVIOUS, previous);
       }
+      String plainUntil = plainUntil(before);
+      if (plainUntil != null) {
+        meta.put(PLAIN_UNTIL, plainUntil);
+      }
       ObjectStore.Condition condition = before.base() == null ? ObjectStore.Condition.ABSENT
           : ObjectStore.Condition.etag(before.base().etag());
       String generation = null;
@@ -328,7 +338,7 @@ final class ObjectBacking implements Backing {
       } else {
         putModel(temps.get(0), condition, meta, expected, null);
       }
-      Cleanup.afterCommit(at, before.base());
+      Cleanup.afterCommit(at);
     } catch (IOException | RuntimeException e) {
       try {
         deleteTree(dir);
@@ -343,6 +353,23 @@ final class ObjectBacking implements Backing {
       // the commit landed: its outcome is not undone by temporaries that would not go
       Cleanup.warn(at, "the commit succeeded, but its local temporary directory " + dir + " could not be removed", e);
     }
+  }
+
+  /**
+   * {@link #PLAIN_UNTIL} for the commit replacing {@code before}: the newest of the plain shards it
+   * replaces, or what the model object it replaces carried; {@code null} if neither.
+   */
+  private static String plainUntil(Stored before) {
+    if (before.base() != null) {
+      return before.base().metadata().get(PLAIN_UNTIL);
+    }
+    long newest = Long.MIN_VALUE;
+    for (ObjectStore.Info s : before.plainShards()) {
+      if (s.lastModified() != null) {
+        newest = Math.max(newest, s.lastModified().toEpochMilli());
+      }
+    }
+    return newest == Long.MIN_VALUE ? null : Long.toString(newest);
   }
 
   /** A new local temporary directory for a commit's files: 0700 where the file system has POSIX permissions. */

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A conditional write whose answer is lost (stored, then a 500; the client retries and meets its
@@ -17,21 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * KMS-style ETag made ModelFS take its own landed write for another writer's (and delete the
  * shard-set generation the landed pointer named).
  */
-class AmbiguousWriteTest {
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
+class AmbiguousWriteTest extends StoreTest {
   @Test
   void aWriteThatLandedIsOursWhateverTheStoresEtags() throws Exception {
     Path body = Files.write(tmp.resolve("body"), new byte[] {1, 2, 3, 4});

@@ -9,11 +9,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
@@ -23,21 +20,7 @@ import org.modelfs.model.ModelFormat;
  * object, and a cleanup then deleted them just before the writer's pointer landed — a committed
  * model naming deleted shards. With the grace period (default 24 h) they stay.
  */
-class CleanupGraceTest {
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
+class CleanupGraceTest extends StoreTest {
   @AfterEach
   void noGrace() {
     System.setProperty("modelfs.s3.cleanup-grace-seconds", "0"); // as the other tests run (s3/pom.xml)

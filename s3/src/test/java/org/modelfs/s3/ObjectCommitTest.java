@@ -9,10 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
@@ -21,21 +18,7 @@ import org.modelfs.model.ModelFormat;
  * another writer got there first (before the upload, or at the PUT itself), nothing but the model
  * in the bucket.
  */
-class ObjectCommitTest {
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
+class ObjectCommitTest extends StoreTest {
   private String model(String key, ModelFormat format) throws IOException {
     Path local = VersionedModel.local(tmp, "m." + (format == ModelFormat.FB ? "fb" : "sdnb"), format, 4, 1024, 0);
     s3.upload(local, key);

@@ -14,10 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
@@ -28,23 +25,9 @@ import org.modelfs.model.ModelFormat;
  * current and the previous generation. Kills per kind: system property {@code crash.kills}
  * (default 6).
  */
-class ObjectCrashTest {
+class ObjectCrashTest extends StoreTest {
   private static final int KILLS = Integer.getInteger("crash.kills", 6);
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
   /** A child writer: started, its output read line by line. */
   private static final class Child implements AutoCloseable {
     final Process process;
@@ -87,13 +70,7 @@ class ObjectCrashTest {
   void shardSet() throws Exception {
     long shard = 300 * 1024;
     Path local = VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 8, 64 * 1024, shard);
-    try (var files = Files.list(tmp)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (p.getFileName().toString().matches("m\\.shard\\d+-of-\\d+\\.sdnb")) {
-          s3.upload(p, "crash2/set/" + p.getFileName());
-        }
-      }
-    }
+    uploadShards("crash2/set/");
     kills("crash2/set/m.sdnb", null, shard);
   }
 

@@ -12,10 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
@@ -24,22 +21,8 @@ import org.modelfs.model.ModelFormat;
  * one commit lands, the other is refused with "the model changed since it was mounted", and the
  * stored model is the winner's, whole. For a single object and for a shard set.
  */
-class ObjectRaceTest {
+class ObjectRaceTest extends StoreTest {
   private static final int ROUNDS = Integer.getInteger("race.rounds", 3);
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
   @Test
   void singleObject() throws Exception {
     s3.upload(VersionedModel.local(tmp, "m.sdnb", ModelFormat.SDNB, 4, 16 * 1024, 0), "race1/m.sdnb");
@@ -50,13 +33,7 @@ class ObjectRaceTest {
   void shardSet() throws Exception {
     long shard = 40 * 1024;
     VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 4, 16 * 1024, shard);
-    try (var files = Files.list(tmp)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (p.getFileName().toString().matches("m\\.shard\\d+-of-\\d+\\.sdnb")) {
-          s3.upload(p, "race2/" + p.getFileName());
-        }
-      }
-    }
+    uploadShards("race2/");
     race("race2/m.sdnb", shard);
   }
 

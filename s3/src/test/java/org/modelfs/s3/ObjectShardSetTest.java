@@ -10,10 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
@@ -22,34 +19,14 @@ import org.modelfs.model.ModelFormat;
  * model's key last (the commit point); what a reader of the previous generation still reads;
  * what cleanup removes, and what it never touches.
  */
-class ObjectShardSetTest {
+class ObjectShardSetTest extends StoreTest {
   private static final long SHARD = 64 * 1024;
   private static final Map<String, String> SHARDED = Map.of("format", "sdnb-sharded", "maxShardBytes",
       String.valueOf(SHARD));
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
   /** Uploads a plain DL4J shard set (4 shards) under {@code dir/}; returns the model's key {@code dir/m.sdnb}. */
   private String plainShardSet(String dir) throws IOException {
     Path local = VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 6, 10_000, SHARD);
-    try (var files = Files.list(tmp)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (p.getFileName().toString().matches("m\\.shard\\d+-of-\\d+\\.sdnb")) {
-          s3.upload(p, dir + p.getFileName());
-        }
-      }
-    }
+    uploadShards(dir);
     assertTrue(keys(dir).size() >= 3, "several shards: " + keys(dir));
     return dir + "m.sdnb";
   }

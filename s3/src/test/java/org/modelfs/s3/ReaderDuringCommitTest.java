@@ -11,10 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 
@@ -25,22 +22,8 @@ import org.modelfs.model.ModelFormat;
  * (its bytes are gone from the store); a shard set's readers never fail (the previous generation
  * is kept).
  */
-class ReaderDuringCommitTest {
+class ReaderDuringCommitTest extends StoreTest {
   private static final int COMMITS = 12;
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
   @Test
   void singleObject() throws Exception {
     s3.upload(VersionedModel.local(tmp, "m.sdnb", ModelFormat.SDNB, 6, 64 * 1024, 0), "read1/m.sdnb");
@@ -51,13 +34,7 @@ class ReaderDuringCommitTest {
   void shardSet() throws Exception {
     long shard = 200 * 1024;
     VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 6, 64 * 1024, shard);
-    try (var files = Files.list(tmp)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (p.getFileName().toString().matches("m\\.shard\\d+-of-\\d+\\.sdnb")) {
-          s3.upload(p, "read2/" + p.getFileName());
-        }
-      }
-    }
+    uploadShards("read2/");
     run("read2/m.sdnb", Map.of("format", "sdnb-sharded", "maxShardBytes", String.valueOf(shard)), true);
   }
 

@@ -8,10 +8,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ChannelSource;
@@ -19,22 +16,8 @@ import org.modelfs.store.LocalBacking;
 import org.modelfs.testing.BytesChannel;
 
 /** Cases a review found: each failed before its fix. */
-class StoreEdgeCasesTest {
+class StoreEdgeCasesTest extends StoreTest {
   private static final Path FIXTURE = Path.of(System.getProperty("modelfs.fixtures")).resolve("mlp_adam.fb");
-  private static S3TestServer s3;
-  @TempDir
-  Path tmp;
-
-  @BeforeAll
-  static void start() throws Exception {
-    s3 = S3TestServer.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    s3.close();
-  }
-
   /** A key whose first segment is the bucket's name was read (and committed) as the key without it. */
   @Test
   void aKeyThatStartsWithTheBucketsNameIsThatKey() throws Exception {
