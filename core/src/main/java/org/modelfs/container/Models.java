@@ -10,7 +10,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
@@ -183,38 +182,8 @@ public final class Models {
     if (dir == null || !Files.isDirectory(dir)) {
       return List.of();
     }
-    TreeMap<Integer, Path> found = new TreeMap<>();
-    int count = -1;
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        ShardNames.Shard s = ShardNames.parse(p.getFileName().toString());
-        if (s == null || !s.base().equals(base)) {
-          continue;
-        }
-        if (s.count() < 1 || s.index() >= s.count()) {
-          throw new ModelFormatException(p.toString(), "shard file name", 0,
-              "shard " + s.index() + " of " + s.count() + " is not a valid shard number");
-        }
-        if (count >= 0 && s.count() != count) {
-          throw new ModelFormatException(p.toString(), "shard file name", 0,
-              "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
-        }
-        count = s.count();
-        found.put(s.index(), p);
-      }
+      return ShardNames.completeSet(base, ds, p -> p.getFileName().toString(), n -> dir.resolve(n).toString());
     }
-    if (count < 0) {
-      return List.of();
-    }
-    List<Path> out = new ArrayList<>();
-    for (int k = 0; k < count; k++) {
-      Path p = found.get(k);
-      if (p == null) {
-        throw new ModelFormatException(dir.resolve(ShardNames.name(base, k, count)).toString(), "shard file", 0,
-            "is missing: shard " + k + " of " + count + " of '" + base + "'");
-      }
-      out.add(p);
-    }
-    return out;
   }
 }

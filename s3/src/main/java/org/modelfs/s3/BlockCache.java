@@ -64,9 +64,4 @@ final class BlockCache {
       }
     }
   }
-
-  /** The bytes held now (for tests). */
-  synchronized long bytes() {
-    return bytes;
-  }
 }

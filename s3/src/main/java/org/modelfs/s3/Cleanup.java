@@ -75,10 +75,9 @@ final class Cleanup {
     if (previous != null) {
       keep.add(previous);
     }
-    try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), base.etag(), base.size())) {
-      if (ShardPointer.sniff(src)) {
-        keep.add(ObjectNames.generationOf(ShardPointer.read(src, at.name()).get(0).key()));
-      }
+    String current = ShardPointer.generationAt(at, base);
+    if (current != null) {
+      keep.add(current);
     }
     Instant bound = earlier(base.lastModified());
     List<String> deleted = new ArrayList<>();

@@ -11,12 +11,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
-import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.StorageFullException;
@@ -77,10 +75,6 @@ final class ObjectBacking implements Backing {
     this.shardSet = shardSet;
   }
 
-  ObjectLocation location() {
-    return at;
-  }
-
   @Override
   public String fileName() {
     String name = at.name();
@@ -127,36 +121,9 @@ final class ObjectBacking implements Backing {
    * listing), shard 0 first; empty if there is none.
    */
   private List<ObjectStore.Info> plainShards() throws IOException {
-    String base = ShardNames.base(at.name());
-    TreeMap<Integer, ObjectStore.Info> found = new TreeMap<>();
-    int count = -1;
-    for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + base + ".shard")) {
-      String rest = o.key().substring(at.dir().length());
-      ShardNames.Shard s = rest.contains("/") ? null : ShardNames.parse(rest);
-      if (s == null || !s.base().equals(base)) {
-        continue;
-      }
-      if (s.count() < 1 || s.index() >= s.count()) {
-        throw new ModelFormatException(ObjectStore.name(at.bucket(), o.key()), "shard file name", 0,
-            "shard " + s.index() + " of " + s.count() + " is not a valid shard number");
-      }
-      if (count >= 0 && s.count() != count) {
-        throw new ModelFormatException(ObjectStore.name(at.bucket(), o.key()), "shard file name", 0,
-            "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
-      }
-      count = s.count();
-      found.put(s.index(), o);
-    }
-    List<ObjectStore.Info> out = new ArrayList<>();
-    for (int k = 0; k < count; k++) {
-      ObjectStore.Info o = found.get(k);
-      if (o == null) {
-        throw new ModelFormatException(ObjectStore.name(at.bucket(), at.dir() + ShardNames.name(base, k, count)),
-            "shard file", 0, "is missing: shard " + k + " of " + count + " of '" + base + "'");
-      }
-      out.add(o);
-    }
-    return out;
+    return ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.bucket(), at.dir()
+        + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
+        n -> ObjectStore.name(at.bucket(), at.dir() + n));
   }
 
   /** How often an open starts again because a commit replaced an object while it was being read. */
@@ -384,16 +351,7 @@ final class ObjectBacking implements Backing {
 
   /** The generation directory the stored model object points to, if it is a shard-set pointer. */
   private String previousGeneration(Stored s) throws IOException {
-    if (s.base() == null) {
-      return null;
-    }
-    try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size())) {
-      if (!ShardPointer.sniff(src)) {
-        return null;
-      }
-      List<ShardPointer.Shard> shards = ShardPointer.read(src, at.name());
-      return ObjectNames.generationOf(shards.get(0).key());
-    }
+    return s.base() == null ? null : ShardPointer.generationAt(at, s.base());
   }
 
   /** Step 1: every planned file into a new local temporary (the codec streams it; nothing in the heap). */

@@ -98,11 +98,6 @@ final class ObjectSource implements ByteSource {
     return size;
   }
 
-  /** The ETag every read of this source is pinned to. */
-  String etag() {
-    return etag;
-  }
-
   @Override
   public int read(ByteBuffer dst, long position) throws IOException {
     if (closed) {

@@ -46,6 +46,16 @@ final class ShardPointer {
     return java.util.Arrays.equals(b.array(), magic);
   }
 
+  /**
+   * The generation directory the model object {@code base} at {@code at} points to, or
+   * {@code null} if it is not a pointer (a single-file model). Reads the object at its ETag.
+   */
+  static String generationAt(ObjectLocation at, ObjectStore.Info base) throws IOException {
+    try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), base.etag(), base.size())) {
+      return sniff(src) ? ObjectNames.generationOf(read(src, at.name()).get(0).key()) : null;
+    }
+  }
+
   /** The pointer's text for {@code shards} (shard 0 first). */
   static byte[] write(List<Shard> shards) {
     StringBuilder sb = new StringBuilder(MAGIC).append("shards ").append(shards.size()).append('\n');

@@ -1,6 +1,7 @@
 package org.modelfs.s3;
 
 import java.nio.file.FileSystem;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.modelfs.ModelFileSystems;
@@ -15,6 +16,51 @@ import org.modelfs.ModelFileSystems;
  */
 public final class CommitChild {
   private CommitChild() {}
+
+  /** A child writer started by a test: its process and its output, read line by line. */
+  static final class Running implements AutoCloseable {
+    final Process process;
+    private final java.io.BufferedReader out;
+
+    /**
+     * Starts a child writer of {@code key} on the server at {@code port} (arguments as
+     * {@link CommitChild#main}; {@code go} may be {@code null}), its temporary directory
+     * {@code tmpdir}.
+     */
+    Running(Path tmpdir, int port, String key, int version, long shard, Path go) throws java.io.IOException {
+      java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+          Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
+          "-Djava.io.tmpdir=" + tmpdir, "-Daws.region=us-east-1", "-Daws.disableEc2Metadata=true", "-cp",
+          System.getProperty("java.class.path"), CommitChild.class.getName(), String.valueOf(port), key,
+          String.valueOf(version), String.valueOf(shard)));
+      if (go != null) {
+        cmd.add(go.toString());
+      }
+      process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+      out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+          java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Reads lines until one starts with one of {@code prefixes}; returns it (the output so far in the failure). */
+    String await(String... prefixes) throws java.io.IOException {
+      StringBuilder seen = new StringBuilder();
+      for (String line; (line = out.readLine()) != null; ) {
+        seen.append(line).append('\n');
+        for (String prefix : prefixes) {
+          if (line.startsWith(prefix)) {
+            return line;
+          }
+        }
+      }
+      throw new AssertionError("the child ended without " + String.join("/", prefixes) + ":\n" + seen);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      process.destroyForcibly();
+      process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     int port = Integer.parseInt(args[0]);

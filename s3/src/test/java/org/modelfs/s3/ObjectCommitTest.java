@@ -122,6 +122,23 @@ class ObjectCommitTest extends StoreTest {
     assertArrayEquals(Files.readAllBytes(local), s3.bytes(raced), "the model created first is kept");
   }
 
+  /** The zip formats are committed to the store like the others (one object, PK at its start). */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"sdz", "zip-tags", "fb", "sdnb"})
+  void everySingleFileFormatIsCommittedAsOneObject(String format) throws Exception {
+    String key = model("formats/" + format + ".model", ModelFormat.SDNB);
+    try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("format", format))) {
+      VersionedModel.write(fs, 4);
+    }
+    try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("readOnly", "true"))) {
+      assertEquals(4, VersionedModel.version(fs));
+    }
+    byte[] stored = s3.bytes(key);
+    boolean zip = stored[0] == 'P' && stored[1] == 'K';
+    assertEquals(format.equals("sdz") || format.equals("zip-tags"), zip, format + " as written");
+    assertEquals(List.of(key), s3.keys().stream().filter(k -> k.startsWith("formats/" + format + ".")).toList());
+  }
+
   @Test
   void oneWriterPerModelInAJvm() throws Exception {
     String key = model("one/m.fb", ModelFormat.FB);

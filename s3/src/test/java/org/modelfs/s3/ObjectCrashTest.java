@@ -2,14 +2,10 @@ package org.modelfs.s3;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -28,39 +24,6 @@ import org.modelfs.model.ModelFormat;
 class ObjectCrashTest extends StoreTest {
   private static final int KILLS = Integer.getInteger("crash.kills", 6);
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
-  /** A child writer: started, its output read line by line. */
-  private static final class Child implements AutoCloseable {
-    final Process process;
-    final BufferedReader out;
-
-    Child(Path tmpdir, String key, int version, long shard) throws IOException {
-      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-Xmx512m", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + tmpdir, "-Daws.region=us-east-1",
-          "-Daws.disableEc2Metadata=true", "-cp", System.getProperty("java.class.path"), CommitChild.class.getName(),
-          String.valueOf(s3.port()), key, String.valueOf(version), String.valueOf(shard)));
-      process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    /** Reads lines until one starts with {@code prefix}; returns it (the output so far in the failure). */
-    String await(String prefix) throws IOException {
-      StringBuilder seen = new StringBuilder();
-      for (String line; (line = out.readLine()) != null; ) {
-        seen.append(line).append('\n');
-        if (line.startsWith(prefix)) {
-          return line;
-        }
-      }
-      throw new AssertionError("the child ended without " + prefix + ":\n" + seen);
-    }
-
-    @Override
-    public void close() throws Exception {
-      process.destroyForcibly();
-      process.waitFor(30, TimeUnit.SECONDS);
-    }
-  }
-
   @Test
   void singleObject() throws Exception {
     kills("crash1/one.sdnb", VersionedModel.local(tmp, "one.sdnb", ModelFormat.SDNB, 8, 64 * 1024, 0), 0);
@@ -83,7 +46,8 @@ class ObjectCrashTest extends StoreTest {
     // how long a commit takes, from WRITTEN to COMMITTED, measured on one unkilled run
     int version = 1;
     long commitNanos;
-    try (Child c = new Child(Files.createDirectories(tmp.resolve("child0")), key, version, shard)) {
+    try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child0")),
+        s3.port(), key, version, shard, null)) {
       c.await("WRITTEN");
       long t0 = System.nanoTime();
       assertEquals("COMMITTED", c.await("COMMITTED"));
@@ -96,7 +60,7 @@ class ObjectCrashTest extends StoreTest {
       int next = version + 1;
       long delay = (long) (random.nextDouble() * commitNanos * 1.2);
       Path childTmp = Files.createDirectories(tmp.resolve("child" + i));
-      try (Child c = new Child(childTmp, key, next, shard)) {
+      try (CommitChild.Running c = new CommitChild.Running(childTmp, s3.port(), key, next, shard, null)) {
         c.await("WRITTEN");
         TimeUnit.NANOSECONDS.sleep(delay);
         c.process.destroyForcibly(); // SIGKILL

@@ -2,16 +2,12 @@ package org.modelfs.s3;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
@@ -40,27 +36,20 @@ class ObjectRaceTest extends StoreTest {
   private void race(String key, long shard) throws Exception {
     for (int round = 0; round < ROUNDS; round++) {
       Path go = tmp.resolve("go" + round);
-      List<Process> children = new ArrayList<>();
-      List<BufferedReader> outs = new ArrayList<>();
+      List<CommitChild.Running> children = new ArrayList<>();
       int[] versions = {10 + 2 * round, 11 + 2 * round};
       try {
         for (int v : versions) {
-          Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-              "-Xmx512m", "-XX:+UseSerialGC", "-Daws.region=us-east-1", "-Daws.disableEc2Metadata=true",
-              "-Djava.io.tmpdir=" + Files.createDirectories(tmp.resolve("c" + v)), "-cp",
-              System.getProperty("java.class.path"), CommitChild.class.getName(), String.valueOf(s3.port()), key,
-              String.valueOf(v), String.valueOf(shard), go.toString()).redirectErrorStream(true).start();
-          children.add(p);
-          outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
+          children.add(new CommitChild.Running(Files.createDirectories(tmp.resolve("c" + v)), s3.port(), key, v,
+              shard, go));
         }
-        List<String> lines = new ArrayList<>();
-        for (BufferedReader r : outs) {
-          lines.add(until(r, "WRITTEN"));
+        for (CommitChild.Running c : children) {
+          c.await("WRITTEN");
         }
         Files.createFile(go); // both mounted and changed: commit now
         List<String> results = new ArrayList<>();
-        for (BufferedReader r : outs) {
-          results.add(until(r, "COMMITTED", "REFUSED"));
+        for (CommitChild.Running c : children) {
+          results.add(c.await("COMMITTED", "REFUSED"));
         }
         long won = results.stream().filter(r -> r.equals("COMMITTED")).count();
         assertEquals(1, won, "exactly one writer wins: " + results);
@@ -71,24 +60,10 @@ class ObjectRaceTest extends StoreTest {
           assertEquals(winner, VersionedModel.version(fs), "the winner's model, whole");
         }
       } finally {
-        for (Process p : children) {
-          p.destroyForcibly();
-          p.waitFor(30, TimeUnit.SECONDS);
+        for (CommitChild.Running c : children) {
+          c.close();
         }
       }
     }
-  }
-
-  private static String until(BufferedReader r, String... prefixes) throws java.io.IOException {
-    StringBuilder seen = new StringBuilder();
-    for (String line; (line = r.readLine()) != null; ) {
-      seen.append(line).append('\n');
-      for (String p : prefixes) {
-        if (line.startsWith(p)) {
-          return line;
-        }
-      }
-    }
-    throw new AssertionError("the child ended without " + String.join("/", prefixes) + ":\n" + seen);
   }
 }

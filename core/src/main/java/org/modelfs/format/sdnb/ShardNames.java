@@ -34,6 +34,49 @@ public final class ShardNames {
     return dot > 0 ? fileName.substring(0, dot) : fileName;
   }
 
+  /**
+   * The complete shard set of base {@code base} among {@code items} (files of a directory, objects
+   * under a prefix), shard 0 first; empty if none of them is a shard of that base.
+   *
+   * @param name an item's file name
+   * @param where the location of a file name, for messages
+   * @throws org.modelfs.format.ModelFormatException if shards disagree on N, name an invalid
+   *     shard number, or some are missing
+   */
+  public static <T> java.util.List<T> completeSet(String base, Iterable<T> items,
+      java.util.function.Function<T, String> name, java.util.function.UnaryOperator<String> where)
+      throws org.modelfs.format.ModelFormatException {
+    java.util.TreeMap<Integer, T> found = new java.util.TreeMap<>();
+    int count = -1;
+    for (T item : items) {
+      Shard s = parse(name.apply(item));
+      if (s == null || !s.base().equals(base)) {
+        continue;
+      }
+      String at = where.apply(name.apply(item));
+      if (s.count() < 1 || s.index() >= s.count()) {
+        throw new org.modelfs.format.ModelFormatException(at, "shard file name", 0,
+            "shard " + s.index() + " of " + s.count() + " is not a valid shard number");
+      }
+      if (count >= 0 && s.count() != count) {
+        throw new org.modelfs.format.ModelFormatException(at, "shard file name", 0,
+            "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
+      }
+      count = s.count();
+      found.put(s.index(), item);
+    }
+    java.util.List<T> out = new java.util.ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      T item = found.get(k);
+      if (item == null) {
+        throw new org.modelfs.format.ModelFormatException(where.apply(name(base, k, count)), "shard file", 0,
+            "is missing: shard " + k + " of " + count + " of '" + base + "'");
+      }
+      out.add(item);
+    }
+    return out;
+  }
+
   /** The name of shard {@code k} of {@code n}. */
   public static String name(String base, int k, int n) {
     return base + ".shard" + k + "-of-" + n + ".sdnb";
