@@ -20,13 +20,14 @@ import org.modelfs.model.Model;
 final class ConvertCommand implements Command {
   @Override
   public String summary() {
-    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags).";
+    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags, container).";
   }
 
   @Override
   public String help() {
     return "Reads MODEL and writes every tag it holds to OUT in the format OUT's name says, or --format." + "\n"
-        + "Options: --format F, --compression stored|deflate, --max-shard-bytes N, --drop-metadata." + "\n"
+        + "Options: --format F, --compression stored|deflate, --level 1-9 (with deflate), --max-shard-bytes N,"
+        + " --drop-metadata." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs convert model.fb model.sdz";
@@ -34,13 +35,13 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags] [--max-shard-bytes N]"
-        + " [--compression stored|deflate] [--drop-metadata] [--quiet]";
+    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container] [--max-shard-bytes N]"
+        + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of("format", "max-shard-bytes", "compression"), Set.of("drop-metadata"));
+    Args.Parsed p = args.parse(Set.of("format", "max-shard-bytes", "compression", "level"), Set.of("drop-metadata"));
     p.expectPositionals(2);
     Path in = PathArgs.path(p.positional().get(0));
     Path target = PathArgs.path(p.positional().get(1));
@@ -48,7 +49,7 @@ final class ConvertCommand implements Command {
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
         throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
-            + " holds one: convert to sdz or zip-tags, or take one tag out with extract");
+            + " holds one: convert to sdz, zip-tags or container, or take one tag out with extract");
       }
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
@@ -75,7 +76,7 @@ final class ConvertCommand implements Command {
     }
     if (format == null) {
       throw new Args.UsageException("cannot tell the output format from '" + target.getFileName()
-          + "'; give --format fb|sdnb|sdz|zip-tags");
+          + "'; give --format fb|sdnb|sdz|zip-tags|container");
     }
     WriteOptions o = WriteOptions.of(format);
     String max = p.option("max-shard-bytes");
@@ -101,10 +102,21 @@ final class ConvertCommand implements Command {
       if (!c.equals("stored") && !c.equals("deflate")) {
         throw new Args.UsageException("--compression must be stored or deflate, got '" + c + "'");
       }
-      if (o.format() != ModelFormat.SDZ && o.format() != ModelFormat.ZIP_TAGS) {
-        throw new Args.UsageException("--compression applies to sdz and zip-tags output only");
+      if (o.format() != ModelFormat.SDZ && o.format() != ModelFormat.ZIP_TAGS && o.format() != ModelFormat.CONTAINER) {
+        throw new Args.UsageException("--compression applies to sdz, zip-tags and container output only");
       }
       o = o.withDeflate(c.equals("deflate"));
+    }
+    String level = p.option("level");
+    if (level != null) {
+      if (!o.deflate()) {
+        throw new Args.UsageException("--level needs --compression deflate");
+      }
+      try {
+        o = o.withLevel(Integer.parseInt(level));
+      } catch (IllegalArgumentException e) {
+        throw new Args.UsageException("--level must be a number from 1 to 9, got '" + level + "'");
+      }
     }
     return o.withDropMetadata(p.flag("drop-metadata"));
   }
@@ -114,8 +126,8 @@ final class ConvertCommand implements Command {
     if (o.format() == ModelFormat.SHARDED_SDNB || (o.format() == ModelFormat.SDZ && o.shardedSdz())) {
       s += ", shards of at most " + o.maxShardBytes() + " bytes";
     }
-    if (o.format() == ModelFormat.SDZ || o.format() == ModelFormat.ZIP_TAGS) {
-      s += o.deflate() ? ", deflated" : ", stored";
+    if (o.format() == ModelFormat.SDZ || o.format() == ModelFormat.ZIP_TAGS || o.format() == ModelFormat.CONTAINER) {
+      s += o.deflate() ? ", deflated" + (o.level() > 0 ? " at level " + o.level() : "") : ", stored";
     }
     return s;
   }

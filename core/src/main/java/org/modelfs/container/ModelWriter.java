@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.format.unified.ContainerWriter;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.sdnb.SdnbFormat;
@@ -64,10 +65,11 @@ public final class ModelWriter {
     boolean oneDefault = tags.size() == 1 && tags.get(0).name().equals(Models.DEFAULT_TAG);
     if (!oneDefault && !options.format().holdsTags()) {
       throw new ModelFormatException(fileName, "model to write", 0,
-          "the " + options.format().token() + " format holds one tag named default; sdz and zip-tags hold several");
+          "the " + options.format().token() + " format holds one tag named default; sdz, zip-tags and container hold several");
     }
     List<String> problems = new ArrayList<>();
-    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS ? tags : List.of(tags.get(tags.size() - 1));
+    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS || options.format() == ModelFormat.CONTAINER
+        ? tags : List.of(tags.get(tags.size() - 1));
     for (Tag t : checked) {
       problems.addAll(problems(t, options));
     }
@@ -97,6 +99,8 @@ public final class ModelWriter {
         files.add(new ContainerPlan.PlannedFile(fileName, zip(parts, options)));
       }
       case ZIP_TAGS -> files.add(new ContainerPlan.PlannedFile(fileName, zip(ZipTagsWriter.parts(tags, fileName), options)));
+      case CONTAINER -> files.add(new ContainerPlan.PlannedFile(fileName, withWriteback(
+          (ch, what) -> ContainerWriter.write(tags, ch, fileName, options.containerLevel()))));
       default -> throw new ModelFormatException(fileName, "model to write", 0,
           "writing " + options.format() + " is not supported yet");
     }
@@ -119,14 +123,19 @@ public final class ModelWriter {
 
   /** A file streamed by {@code e}, forced in the background as it grows where the channel allows. */
   private static ContainerPlan.Body stream(Encoder e) {
+    return withWriteback((ch, what) -> e.writeTo(new CountingOutput(ch)));
+  }
+
+  /** {@code body}, with the file forced in the background as it grows where the channel allows. */
+  private static ContainerPlan.Body withWriteback(ContainerPlan.Body body) {
     return (SeekableByteChannel ch, String what) -> {
       if (ch instanceof FileChannel fc) {
         try (EarlyWriteback wb = EarlyWriteback.start(fc, what)) {
-          e.writeTo(new CountingOutput(fc));
+          body.writeTo(fc, what);
           wb.finish();
         }
       } else {
-        e.writeTo(new CountingOutput(ch));
+        body.writeTo(ch, what);
       }
     };
   }

@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.modelfs.format.unified.ContainerReader;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
@@ -22,8 +23,9 @@ import org.modelfs.io.Closer;
 import org.modelfs.model.Model;
 
 /**
- * Opens any supported model file by its content (docs/FORMATS.md §1 detection: SDNB magic, a zip
- * with {@code tags.txt} and {@code <tag>/graph.fb} = zip-tags, other zips = SDZ, else fb) into a {@link Model}
+ * Opens any supported model file by its content (docs/FORMATS.md §1 detection: the container's
+ * {@code SAMEDIFF_MODEL}, SDNB magic, a zip with {@code tags.txt} and {@code <tag>/graph.fb} =
+ * zip-tags, other zips = SDZ, else fb) into a {@link Model}
  * index; the writing side is {@link ModelWriter}.
  */
 public final class Models {
@@ -85,6 +87,9 @@ public final class Models {
   }
 
   private static Model single(String location, ByteSource src, Closer closer) throws IOException {
+    if (ContainerReader.sniff(src)) {
+      return new Model(location, ModelFormat.CONTAINER, ContainerReader.read(src), closer);
+    }
     if (SdnbFormat.sniff(src)) {
       return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
     }
@@ -102,12 +107,12 @@ public final class Models {
       if (e.offset() < 0 || e.offset() >= src.size()) {
         // the first 4 bytes, read as a FlatBuffer's root offset, point outside the file (a text
         // file, say): the problem is at offset 0, not at the number they make
-        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no SDNB or ZIP magic at"
+        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no SAMEDIFF_MODEL, SDNB or ZIP magic at"
             + " its start, and no FlatGraph FlatBuffer (" + (src.size() < 4 ? "only " + src.size() + " bytes"
             : "the root offset it would start with points outside its " + src.size() + " bytes") + ")", e);
       }
       throw new ModelFormatException(location, "model file", e.offset(),
-          "not a SameDiff model: no SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
+          "not a SameDiff model: no SAMEDIFF_MODEL, SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
     }
   }
 

@@ -30,6 +30,15 @@ public interface ByteSource extends Closeable {
     return null;
   }
 
+  /**
+   * True if reading this source checks its bytes (a checksum verified as reads pass through):
+   * copies must then read it, never move its bytes around the reads (a kernel
+   * {@code transferTo}), or corrupt bytes would be copied unchecked.
+   */
+  default boolean verifiesReads() {
+    return false;
+  }
+
   /** A position in a file channel. */
   record Mappable(java.nio.channels.FileChannel channel, long position) {}
 

@@ -79,7 +79,7 @@ public final class ArrayStreams {
   }
 
   private static void copy(ArrayData a, WritableByteChannel out, boolean swap) throws IOException {
-    if (!swap && out instanceof CountingOutput co && a.length() >= TRANSFER_MIN) {
+    if (!swap && out instanceof CountingOutput co && a.length() >= TRANSFER_MIN && !a.source().verifiesReads()) {
       ByteSource.Mappable m = a.source().mappable(a.offset());
       if (m != null && co.transferFrom(m.channel(), m.position(), a.length(), a.source().name())) {
         return;

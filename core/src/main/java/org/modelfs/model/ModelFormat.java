@@ -13,7 +13,12 @@ public enum ModelFormat {
   /** A zip of SDNB file(s) (docs/FORMATS.md §7). */
   SDZ("sdz"),
   /** The tagged zip of the 2020 format decision (docs/FORMATS.md §8). */
-  ZIP_TAGS("zip-tags");
+  ZIP_TAGS("zip-tags"),
+  /** The unified "SAMEDIFF_MODEL" container of DL4J's ADR 0035, first implemented here (docs/FORMATS.md §13). */
+  CONTAINER("container");
+
+  /** The extension that names a new container file. */
+  public static final String EXTENSION = ".sdmc";
 
   private final String token;
 
@@ -26,17 +31,18 @@ public enum ModelFormat {
     return token;
   }
 
-  /** True if the format keeps several named tags (sdz, zip-tags); the others hold one, {@code default}. */
+  /** True if the format keeps several named tags (sdz, zip-tags, container); the others hold one, {@code default}. */
   public boolean holdsTags() {
-    return this == SDZ || this == ZIP_TAGS;
+    return this == SDZ || this == ZIP_TAGS || this == CONTAINER;
   }
 
   /**
-   * Whether DL4J loads this format (fb, SDNB and its shards, SDZ); zip-tags is ModelFS's own.
+   * Whether DL4J loads this format (fb, SDNB and its shards, SDZ); zip-tags and the container are
+   * not read by any DL4J release.
    * What DL4J's loader needs is checked at commit for these (docs/FORMATS.md §3.9).
    */
   public boolean loadedByDl4j() {
-    return this != ZIP_TAGS;
+    return this != ZIP_TAGS && this != CONTAINER;
   }
 
   /** The format for a CLI/env token; {@code sharded} is accepted for {@link #SHARDED_SDNB}. */
@@ -50,7 +56,7 @@ public enum ModelFormat {
     if (t.equals("sharded")) {
       return SHARDED_SDNB;
     }
-    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags)");
+    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags, container)");
   }
 
   /** The format a file name's extension suggests, or {@code null}. */
@@ -67,6 +73,9 @@ public enum ModelFormat {
     }
     if (n.endsWith(".zip")) {
       return ZIP_TAGS;
+    }
+    if (n.endsWith(EXTENSION)) {
+      return CONTAINER;
     }
     return null;
   }

@@ -35,7 +35,11 @@ public class FixtureRoundTripTest {
         new Object[] {"sdz-deflate", WriteOptions.of(ModelFormat.SDZ).withDeflate(true), "out.sdz"},
         new Object[] {"sdz-sharded", WriteOptions.of(ModelFormat.SDZ).withMaxShardBytes(200), "out.sdz"},
         new Object[] {"zip-tags", WriteOptions.of(ModelFormat.ZIP_TAGS), "out.zip"},
-        new Object[] {"zip-tags-deflate", WriteOptions.of(ModelFormat.ZIP_TAGS).withDeflate(true), "out.zip"});
+        new Object[] {"zip-tags-deflate", WriteOptions.of(ModelFormat.ZIP_TAGS).withDeflate(true), "out.zip"},
+        new Object[] {"container", WriteOptions.of(ModelFormat.CONTAINER), "out.sdmc"},
+        new Object[] {"container-deflate", WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true), "out.sdmc"},
+        new Object[] {"container-deflate-9", WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true).withLevel(9),
+            "out.sdmc"});
   }
 
   static List<Arguments> cases() throws Exception {
