@@ -17,6 +17,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
+import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.ModelTsv;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -24,8 +25,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Real DL4J 1.0.0-M2.1 builds and saves models; our reader must see exactly DL4J's values, and
- * the chain fb → sdnb → sharded sdnb → sdz (stored) → sdz (deflate) → fb written by us must load
- * in DL4J with the same variables, values, updater state and forward-pass output.
+ * the chain fb → container (stored) → container (deflate) → sdnb → sharded sdnb → sdz (stored) →
+ * sdz (deflate) → fb written by us must load in DL4J with the same variables, values, updater
+ * state and forward-pass output. Every DL4J-written fixture goes through container (stored,
+ * deflated) → every other format → fb, and DL4J reads the final fb as it read the fixture.
  */
 @Tag("interop")
 class ConversionChainInteropTest {
@@ -59,6 +62,8 @@ class ConversionChainInteropTest {
     boolean large = kind.startsWith("large");
     long shard = large ? 40L << 20 : 300;
     List<Step> chain = List.of(
+        new Step("step0.sdmc", WriteOptions.of(ModelFormat.CONTAINER)),
+        new Step("step0d.sdmc", WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true).withLevel(9)),
         new Step("step1.sdnb", WriteOptions.of(ModelFormat.SDNB)),
         new Step("step2.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(shard)),
         new Step("step3.sdz", WriteOptions.of(ModelFormat.SDZ)),
@@ -100,5 +105,39 @@ class ConversionChainInteropTest {
     try (Model m = Models.open(model)) {
       return ModelTsv.of(m.newest());
     }
+  }
+
+  static List<String> fixtures() throws Exception {
+    List<String> out = new java.util.ArrayList<>();
+    for (Path p : Fixtures.all()) {
+      out.add(Fixtures.dir().relativize(p).toString());
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.MethodSource("fixtures")
+  void everyFixtureThroughTheContainerAndBack(String fixture) throws Exception {
+    Path original = Fixtures.get(fixture);
+    String expected = ModelTsv.read(Fixtures.expected(original));
+    List<Step> chain = List.of(
+        new Step("a.sdmc", WriteOptions.of(ModelFormat.CONTAINER)),
+        new Step("b.sdmc", WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true)),
+        new Step("c.sdnb", WriteOptions.of(ModelFormat.SDNB)),
+        new Step("d.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(300)),
+        new Step("e.sdz", WriteOptions.of(ModelFormat.SDZ).withDeflate(true)),
+        new Step("f.zip", WriteOptions.of(ModelFormat.ZIP_TAGS)),
+        new Step("g.sdmc", WriteOptions.of(ModelFormat.CONTAINER)),
+        new Step("final.fb", WriteOptions.of(ModelFormat.FB).withDropMetadata(true)));
+    Path in = original;
+    for (Step s : chain) {
+      Path out = tmp.resolve(s.name());
+      try (Model m = Models.open(in)) {
+        ModelFiles.write(m.newest(), out, s.options());
+      }
+      assertEquals(expected, ours(out), fixture + ": our reading after writing " + s.name());
+      in = out;
+    }
+    assertEquals(expected, Dl4jSnapshot.load(tmp.resolve("final.fb")).toTsv(), fixture + ": DL4J's reading of our fb");
   }
 }

@@ -35,7 +35,7 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container] [--max-shard-bytes N]"
+    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 
@@ -92,8 +92,10 @@ final class ConvertCommand implements Command {
       }
       if (format == ModelFormat.SDNB) {
         format = ModelFormat.SHARDED_SDNB;
-      } else if (format != ModelFormat.SHARDED_SDNB && format != ModelFormat.SDZ) {
-        throw new Args.UsageException("--max-shard-bytes applies to sdnb and sdz output only");
+      } else if (format == ModelFormat.CONTAINER) {
+        format = ModelFormat.SHARDED_CONTAINER;
+      } else if (!format.sharded() && format != ModelFormat.SDZ) {
+        throw new Args.UsageException("--max-shard-bytes applies to sdnb, sdz and container output only");
       }
       o = WriteOptions.of(format).withMaxShardBytes(n);
     }
@@ -102,7 +104,8 @@ final class ConvertCommand implements Command {
       if (!c.equals("stored") && !c.equals("deflate")) {
         throw new Args.UsageException("--compression must be stored or deflate, got '" + c + "'");
       }
-      if (o.format() != ModelFormat.SDZ && o.format() != ModelFormat.ZIP_TAGS && o.format() != ModelFormat.CONTAINER) {
+      if (o.format() != ModelFormat.SDZ && o.format() != ModelFormat.ZIP_TAGS && o.format() != ModelFormat.CONTAINER
+          && o.format() != ModelFormat.SHARDED_CONTAINER) {
         throw new Args.UsageException("--compression applies to sdz, zip-tags and container output only");
       }
       o = o.withDeflate(c.equals("deflate"));
@@ -123,10 +126,11 @@ final class ConvertCommand implements Command {
 
   private static String describe(WriteOptions o) {
     String s = o.format().token();
-    if (o.format() == ModelFormat.SHARDED_SDNB || (o.format() == ModelFormat.SDZ && o.shardedSdz())) {
+    if (o.format().sharded() || (o.format() == ModelFormat.SDZ && o.shardedSdz())) {
       s += ", shards of at most " + o.maxShardBytes() + " bytes";
     }
-    if (o.format() == ModelFormat.SDZ || o.format() == ModelFormat.ZIP_TAGS || o.format() == ModelFormat.CONTAINER) {
+    if (o.format() == ModelFormat.SDZ || o.format() == ModelFormat.ZIP_TAGS || o.format() == ModelFormat.CONTAINER
+        || o.format() == ModelFormat.SHARDED_CONTAINER) {
       s += o.deflate() ? ", deflated" + (o.level() > 0 ? " at level " + o.level() : "") : ", stored";
     }
     return s;

@@ -68,7 +68,7 @@ public record ContainerPlan(List<Tag> tags, WriteOptions options, List<PlannedFi
 
   /** Whether the plan is a shard set (several files that make one model). */
   public boolean sharded() {
-    return options.format() == ModelFormat.SHARDED_SDNB;
+    return options.format().sharded();
   }
 
   /**

@@ -68,7 +68,7 @@ public final class ModelWriter {
           "the " + options.format().token() + " format holds one tag named default; sdz, zip-tags and container hold several");
     }
     List<String> problems = new ArrayList<>();
-    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS || options.format() == ModelFormat.CONTAINER
+    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ
         ? tags : List.of(tags.get(tags.size() - 1));
     for (Tag t : checked) {
       problems.addAll(problems(t, options));
@@ -101,6 +101,7 @@ public final class ModelWriter {
       case ZIP_TAGS -> files.add(new ContainerPlan.PlannedFile(fileName, zip(ZipTagsWriter.parts(tags, fileName), options)));
       case CONTAINER -> files.add(new ContainerPlan.PlannedFile(fileName, withWriteback(
           (ch, what) -> ContainerWriter.write(tags, ch, fileName, options.containerLevel()))));
+      case SHARDED_CONTAINER -> files.addAll(containerShards(tags, fileName, options));
       default -> throw new ModelFormatException(fileName, "model to write", 0,
           "writing " + options.format() + " is not supported yet");
     }
@@ -108,11 +109,61 @@ public final class ModelWriter {
   }
 
   /**
-   * Whether the model named {@code fileName} can be written as a shard set: only a model named
-   * {@code <base>.sdnb} (any case) is one model with the shards {@code <base>.shard<k>-of-<N>.sdnb}.
+   * Whether the model named {@code fileName} can be written as a shard set of {@code format}: only
+   * a model named {@code <base>.sdnb} (any case) is one model with the shards
+   * {@code <base>.shard<k>-of-<N>.sdnb}, and {@code <base>.sdmc} with {@code <base>.shard<k>-of-<N>.sdmc}.
    */
-  public static boolean canBeShardSet(String fileName) {
-    return fileName.length() > 5 && fileName.toLowerCase(java.util.Locale.ROOT).endsWith(".sdnb");
+  public static boolean canBeShardSet(String fileName, ModelFormat format) {
+    String ext = ShardNames.setExtension(fileName);
+    return ext != null && ext.equals(format == ModelFormat.SHARDED_CONTAINER ? ShardNames.CONTAINER : ShardNames.SDNB);
+  }
+
+  /**
+   * The files of a sharded container (docs/FORMATS.md §13.8): shard 0 holds every tag's metadata
+   * and graph, each weight shard the arrays and updater state of a set of variables — packed by
+   * the newest tag's sizes as SDNB shards are; a variable only older tags hold goes with the
+   * first weight shard.
+   */
+  private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options)
+      throws ModelFormatException {
+    if (!canBeShardSet(fileName, ModelFormat.SHARDED_CONTAINER)) {
+      throw new ModelFormatException(fileName, "model to write", 0,
+          "a sharded container is named <base>.sdmc (its shards are <base>.shard<k>-of-<N>.sdmc)");
+    }
+    String base = ShardNames.base(fileName);
+    List<Set<String>> sets = new ArrayList<>(ShardedFormat.plan(tags.get(tags.size() - 1), options.maxShardBytes()));
+    Set<String> placed = new java.util.HashSet<>();
+    sets.forEach(placed::addAll);
+    for (Tag t : tags) {
+      for (org.modelfs.model.Variable v : t.variables()) {
+        if (v.array() != null && placed.add(v.name())) {
+          if (sets.isEmpty()) {
+            sets.add(new java.util.LinkedHashSet<>());
+          }
+          sets.get(0).add(v.name());
+        }
+      }
+      for (org.modelfs.model.UpdaterState u : t.updater()) {
+        if (placed.add(u.paramName())) {
+          if (sets.isEmpty()) {
+            sets.add(new java.util.LinkedHashSet<>());
+          }
+          sets.get(0).add(u.paramName());
+        }
+      }
+    }
+    int n = sets.size() + 1;
+    int level = options.containerLevel();
+    List<ContainerPlan.PlannedFile> files = new ArrayList<>();
+    for (int k = 0; k < n; k++) {
+      ContainerWriter.Part part = k == 0 ? ContainerWriter.Part.GRAPH : ContainerWriter.Part.WEIGHTS;
+      Set<String> names = k == 0 ? Set.of() : sets.get(k - 1);
+      ContainerWriter.Shard shard = new ContainerWriter.Shard(k, n, base);
+      String name = ShardNames.name(base, k, n, ShardNames.CONTAINER);
+      files.add(new ContainerPlan.PlannedFile(name, withWriteback(
+          (ch, what) -> ContainerWriter.writeShard(tags, part, names, shard, ch, name, level))));
+    }
+    return files;
   }
 
   /** What writes the bytes of one file through a counting output. */

@@ -53,12 +53,11 @@ public final class Models {
       return sharded(location, shards, closer);
     }
     ByteSource src = closer.register(openRegular(path));
-    if (SdnbFormat.sniff(src)) {
-      Path name = path.getFileName();
-      if (name != null && ShardNames.parse(name.toString()) != null) {
-        src.close();
-        return sharded(location, findShards(path), closer);
-      }
+    Path name = path.getFileName();
+    ShardNames.Shard shard = name == null ? null : ShardNames.parseAny(name.toString());
+    if (shard != null && (shard.ext().equals(ShardNames.SDNB) ? SdnbFormat.sniff(src) : ContainerReader.sniff(src))) {
+      src.close();
+      return sharded(location, findShards(path), closer);
     }
     return single(location, src, closer);
   }
@@ -82,7 +81,7 @@ public final class Models {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return new Model(location, ModelFormat.SHARDED_SDNB, List.of(ShardedFormat.read(shards, DEFAULT_TAG)), closer);
+      return shardSet(location, shards, closer);
     });
   }
 
@@ -151,7 +150,15 @@ public final class Models {
     for (Path p : shards) {
       sources.add(closer.register(openRegular(p)));
     }
-    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(ShardedFormat.read(sources, DEFAULT_TAG)), closer);
+    return shardSet(location, sources, closer);
+  }
+
+  /** The model of open shards, shard 0 first: a container's (by its magic) or an SDNB's. */
+  private static Model shardSet(String location, List<ByteSource> shards, Closer closer) throws IOException {
+    if (ContainerReader.sniff(shards.get(0))) {
+      return new Model(location, ModelFormat.SHARDED_CONTAINER, ContainerReader.readShards(shards), closer);
+    }
+    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(ShardedFormat.read(shards, DEFAULT_TAG)), closer);
   }
 
   /**
@@ -168,7 +175,8 @@ public final class Models {
 
   /**
    * The complete, ordered shard files of the sharded model that {@code path} (a base name —
-   * {@code model.sdnb} or {@code model} — or any shard) belongs to; empty if there are none.
+   * {@code model.sdnb}, {@code model.sdmc} or {@code model} — or any shard) belongs to; empty if
+   * there are none.
    *
    * @throws ModelFormatException if shards disagree on N or some are missing
    */
@@ -178,17 +186,25 @@ public final class Models {
       return List.of();
     }
     String name = fileName.toString();
-    if (ShardNames.parse(name) == null && name.indexOf('.') > 0
-        && !name.toLowerCase(java.util.Locale.ROOT).endsWith(".sdnb")) {
-      return List.of(); // only model.sdnb (or model) is the base name of a shard set
+    ShardNames.Shard shard = ShardNames.parseAny(name);
+    String ext = shard != null ? shard.ext() : ShardNames.setExtension(name);
+    if (shard == null && ext == null && name.indexOf('.') > 0) {
+      return List.of(); // only model.sdnb, model.sdmc (or model) is the base name of a shard set
     }
     String base = ShardNames.base(name);
     Path dir = path.toAbsolutePath().getParent();
     if (dir == null || !Files.isDirectory(dir)) {
       return List.of();
     }
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      return ShardNames.completeSet(base, ds, p -> p.getFileName().toString(), n -> dir.resolve(n).toString());
+    List<Path> found = List.of();
+    for (String e : ext != null ? List.of(ext) : List.of(ShardNames.SDNB, ShardNames.CONTAINER)) {
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+        found = ShardNames.completeSet(base, e, ds, p -> p.getFileName().toString(), n -> dir.resolve(n).toString());
+      }
+      if (!found.isEmpty()) {
+        return found; // a bare base: SDNB shards first, as before containers existed
+      }
     }
+    return found;
   }
 }

@@ -15,7 +15,9 @@ public enum ModelFormat {
   /** The tagged zip of the 2020 format decision (docs/FORMATS.md §8). */
   ZIP_TAGS("zip-tags"),
   /** The unified "SAMEDIFF_MODEL" container of DL4J's ADR 0035, first implemented here (docs/FORMATS.md §13). */
-  CONTAINER("container");
+  CONTAINER("container"),
+  /** A container split over {@code <base>.shard<k>-of-<N>.sdmc} files (docs/FORMATS.md §13.8). */
+  SHARDED_CONTAINER("container-sharded");
 
   /** The extension that names a new container file. */
   public static final String EXTENSION = ".sdmc";
@@ -33,7 +35,7 @@ public enum ModelFormat {
 
   /** True if the format keeps several named tags (sdz, zip-tags, container); the others hold one, {@code default}. */
   public boolean holdsTags() {
-    return this == SDZ || this == ZIP_TAGS || this == CONTAINER;
+    return this == SDZ || this == ZIP_TAGS || this == CONTAINER || this == SHARDED_CONTAINER;
   }
 
   /**
@@ -42,7 +44,12 @@ public enum ModelFormat {
    * What DL4J's loader needs is checked at commit for these (docs/FORMATS.md §3.9).
    */
   public boolean loadedByDl4j() {
-    return this != ZIP_TAGS && this != CONTAINER;
+    return this != ZIP_TAGS && this != CONTAINER && this != SHARDED_CONTAINER;
+  }
+
+  /** Whether the format is a set of shard files (sdnb-sharded, container-sharded). */
+  public boolean sharded() {
+    return this == SHARDED_SDNB || this == SHARDED_CONTAINER;
   }
 
   /** The format for a CLI/env token; {@code sharded} is accepted for {@link #SHARDED_SDNB}. */
@@ -56,7 +63,7 @@ public enum ModelFormat {
     if (t.equals("sharded")) {
       return SHARDED_SDNB;
     }
-    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags, container)");
+    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags, container, container-sharded)");
   }
 
   /** The format a file name's extension suggests, or {@code null}. */

@@ -94,7 +94,14 @@ final class ModelChanges {
     if (lease != null) {
       return;
     }
-    if (fs.options().format() == ModelFormat.SHARDED_SDNB && !ModelWriter.canBeShardSet(backing.fileName())) {
+    if (fs.options().format() == ModelFormat.SHARDED_CONTAINER
+        && !ModelWriter.canBeShardSet(backing.fileName(), ModelFormat.SHARDED_CONTAINER)) {
+      throw new FileSystemException(fs.container(), null, "format=container-sharded writes"
+          + " <base>.shard<k>-of-<N>.sdmc, the shards of a model named <base>.sdmc, and this model is named"
+          + " otherwise. Convert it instead (modelfs convert MODEL <base>.sdmc --max-shard-bytes N)");
+    }
+    if (fs.options().format() == ModelFormat.SHARDED_SDNB && !ModelWriter.canBeShardSet(backing.fileName(),
+        ModelFormat.SHARDED_SDNB)) {
       throw new FileSystemException(fs.container(), null, "format=sdnb-sharded writes <base>.shard<k>-of-<N>.sdnb,"
           + " the shards of a model named <base>.sdnb, and this model is named otherwise: its old file would"
           + " shadow the new shards. Convert it instead (modelfs convert MODEL <base>.sdnb --max-shard-bytes N)");

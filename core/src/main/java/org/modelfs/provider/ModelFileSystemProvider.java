@@ -26,6 +26,7 @@ import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.HashMap;
 import java.util.Locale;
+import org.modelfs.model.ModelFormat;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
@@ -78,8 +79,9 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   /**
    * Mounts the model at {@code path} without registering it. A file that is not a model gives
    * {@link UnsupportedOperationException}, so that {@code FileSystems.newFileSystem(path)} goes
-   * on to other providers — unless its content or name says it is one (SDNB or ZIP magic,
-   * {@code .fb}/{@code .sdnb}/{@code .sdz}), when the reason it cannot be read is thrown.
+   * on to other providers — unless its content or name says it is one (SDNB, ZIP or
+   * SAMEDIFF_MODEL magic, {@code .fb}/{@code .sdnb}/{@code .sdz}/{@code .sdmc}), when the reason it
+   * cannot be read is thrown.
    */
   @Override
   public ModelFileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
@@ -103,17 +105,18 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   private static boolean claimed(Path path) throws IOException {
     Path name = path.getFileName();
     String n = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
-    if (n.endsWith(".fb") || n.endsWith(".sdnb") || n.endsWith(".sdz")) {
+    if (n.endsWith(".fb") || n.endsWith(".sdnb") || n.endsWith(".sdz") || n.endsWith(ModelFormat.EXTENSION)) {
       return true;
     }
     try (SeekableByteChannel ch = Files.newByteChannel(path)) {
-      ByteBuffer magic = ByteBuffer.allocate(4);
+      ByteBuffer magic = ByteBuffer.allocate(14);
       while (magic.hasRemaining() && ch.read(magic) > 0) {
         // fill
       }
       byte[] m = magic.array();
       return m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B'
-          || m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4;
+          || m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4
+          || new String(m, java.nio.charset.StandardCharsets.ISO_8859_1).equals("SAMEDIFF_MODEL");
     }
   }
 

@@ -52,7 +52,7 @@ public final class ModelFiles {
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
-    Backing b = options.format() == ModelFormat.SHARDED_SDNB ? Backings.ofShardSet(out) : Backings.of(out);
+    Backing b = options.format().sharded() ? Backings.ofShardSet(out) : Backings.of(out);
     ContainerPlan plan = ModelWriter.plan(tags, b.fileName(), options);
     try (Backing.Lease lock = b.lock()) {
       b.recover(lock);

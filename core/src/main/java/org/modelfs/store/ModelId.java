@@ -22,7 +22,8 @@ import org.modelfs.format.sdnb.ShardNames;
  *   <li>A shard set and the single SDNB file of the same base are one model (a commit may turn one
  *       into the other): {@code m.sdnb}, {@code m.SDNB}, {@code m} (when shards of {@code m} exist)
  *       and {@code m.shard<k>-of-<N>.sdnb} all have the key {@code m.sdnb}; its single file is
- *       {@code <base>.sdnb} in any case of the extension.
+ *       {@code <base>.sdnb} in any case of the extension. The same holds for a container and its
+ *       shards ({@code m.sdmc}, {@code m.shard<k>-of-<N>.sdmc}: key {@code m.sdmc}).
  * </ul>
  *
  * <p>Two identities are equal when directory and key are; that is what the in-JVM lock table
@@ -32,11 +33,14 @@ public final class ModelId {
   private final Path dir;
   private final String fileName;
   private final String shardBase;
+  /** The extension of the shard set ({@code sdnb} or {@code sdmc}), or {@code null}. */
+  private final String shardExt;
 
-  private ModelId(Path dir, String fileName, String shardBase) {
+  private ModelId(Path dir, String fileName, String shardBase, String shardExt) {
     this.dir = dir;
     this.fileName = fileName;
     this.shardBase = shardBase;
+    this.shardExt = shardExt;
   }
 
   /**
@@ -70,36 +74,41 @@ public final class ModelId {
       n = real.getFileName().toString();
       here = real;
     }
-    ShardNames.Shard s = ShardNames.parse(n);
+    ShardNames.Shard s = ShardNames.parseAny(n);
     if (s != null) {
-      return new ModelId(dir, s.base() + ".sdnb", s.base());
+      return new ModelId(dir, s.base() + "." + s.ext(), s.base(), s.ext());
     }
     boolean regular = Files.isRegularFile(here, LinkOption.NOFOLLOW_LINKS);
-    if (n.length() > 5 && n.toLowerCase(Locale.ROOT).endsWith(".sdnb")) {
-      String base = n.substring(0, n.length() - 5);
-      return new ModelId(dir, regular ? n : base + ".sdnb", base);
+    String ext = ShardNames.setExtension(n);
+    if (ext != null) {
+      String base = n.substring(0, n.length() - ext.length() - 1);
+      return new ModelId(dir, regular ? n : base + "." + ext, base, ext);
     }
-    if (!regular && n.indexOf('.') <= 0 && !Files.exists(here, LinkOption.NOFOLLOW_LINKS) && anyShard(dir, n)) {
-      return new ModelId(dir, n + ".sdnb", n); // a shard set named by its bare base
+    if (!regular && n.indexOf('.') <= 0 && !Files.exists(here, LinkOption.NOFOLLOW_LINKS)) {
+      String found = anyShard(dir, n);
+      if (found != null) {
+        return new ModelId(dir, n + "." + found, n, found); // a shard set named by its bare base
+      }
     }
-    return new ModelId(dir, n, null);
+    return new ModelId(dir, n, null, null);
   }
 
   /**
-   * Whether some shard of {@code base} is in {@code dir} — not whether the set is complete: a
+   * The extension of some shard of {@code base} in {@code dir} ({@code null} if none) — not whether the set is complete: a
    * commit that changes the shard count, or a crash in one, leaves a mixed set that is still
    * this model (and is what recovery must reach).
    */
-  private static boolean anyShard(Path dir, String base) throws IOException {
+  private static String anyShard(Path dir, String base) throws IOException {
+    String found = null;
     try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
-        ShardNames.Shard s = ShardNames.parse(p.getFileName().toString());
-        if (s != null && s.base().equals(base)) {
-          return true;
+        ShardNames.Shard s = ShardNames.parseAny(p.getFileName().toString());
+        if (s != null && s.base().equals(base) && (found == null || s.ext().equals(ShardNames.SDNB))) {
+          found = s.ext(); // SDNB shards win when both kinds are there, as before containers existed
         }
       }
     }
-    return false;
+    return found;
   }
 
   /** This model written as a shard set: the base is the file name without its extension. */
@@ -108,7 +117,7 @@ public final class ModelId {
       return this;
     }
     String base = ShardNames.base(fileName);
-    return new ModelId(dir, base + ".sdnb", base);
+    return new ModelId(dir, base + "." + ShardNames.SDNB, base, ShardNames.SDNB);
   }
 
   /** The real directory the model lives in. */
@@ -133,7 +142,7 @@ public final class ModelId {
 
   /** The name every sidecar file is named after. */
   public String key() {
-    return shardBase != null ? shardBase + ".sdnb" : fileName;
+    return shardBase != null ? shardBase + "." + shardExt : fileName;
   }
 
   /**
@@ -147,12 +156,12 @@ public final class ModelId {
     if (shardBase == null) {
       return false;
     }
-    if (name.length() == shardBase.length() + 5 && name.startsWith(shardBase)
-        && name.substring(shardBase.length()).equalsIgnoreCase(".sdnb")) {
+    if (name.length() == shardBase.length() + 1 + shardExt.length() && name.startsWith(shardBase)
+        && name.substring(shardBase.length()).equalsIgnoreCase("." + shardExt)) {
       return true; // the single file, however its extension is spelled (m.sdnb, m.SDNB)
     }
-    ShardNames.Shard s = ShardNames.parse(name);
-    return s != null && s.base().equals(shardBase);
+    ShardNames.Shard s = ShardNames.parseAny(name);
+    return s != null && s.base().equals(shardBase) && s.ext().equals(shardExt);
   }
 
   @Override

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -33,17 +32,18 @@ final class ShardCheck {
       return out;
     }
     String name = fileName.toString();
-    if (ShardNames.parse(name) == null && (Files.exists(path) || name.indexOf('.') > 0
-        && !name.toLowerCase(Locale.ROOT).endsWith(".sdnb"))) {
+    ShardNames.Shard named = ShardNames.parseAny(name);
+    if (named == null && (Files.exists(path) || name.indexOf('.') > 0 && ShardNames.setExtension(name) == null)) {
       return out; // the same names Models.findShards takes for a shard set
     }
+    String ext = named != null ? named.ext() : ShardNames.setExtension(name);
     String base = ShardNames.base(name);
     Map<Integer, TreeMap<Integer, String>> byCount = new TreeMap<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         String n = p.getFileName().toString();
-        ShardNames.Shard s = ShardNames.parse(n);
-        if (s == null || !s.base().equals(base)) {
+        ShardNames.Shard s = ShardNames.parseAny(n);
+        if (s == null || !s.base().equals(base) || ext != null && !s.ext().equals(ext)) {
           continue;
         }
         if (s.count() < 1 || s.index() >= s.count()) {
@@ -64,7 +64,7 @@ final class ShardCheck {
       int count = e.getKey();
       for (int k = 0; k < count; k++) {
         if (!e.getValue().containsKey(k)) {
-          out.add(new Problem(ShardNames.name(base, k, count), "shard " + k + " of " + count + " of '" + base
+          out.add(new Problem(ShardNames.name(base, k, count, ext != null ? ext : ShardNames.SDNB), "shard " + k + " of " + count + " of '" + base
               + "' is missing" + (k == 0 ? " (it holds the graph)" : " (its parameters are lost)")));
         }
       }

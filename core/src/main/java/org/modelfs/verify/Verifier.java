@@ -230,7 +230,7 @@ public final class Verifier implements Closeable {
       for (Variable v : t.variables()) {
         String p = prefix + "params/" + String.join("/", params.get(v.name()));
         if (v.kind().holdsArray() && v.array() == null) {
-          problems.add(new Problem(p, v.kind() + " has no array" + (model.format() == ModelFormat.SHARDED_SDNB
+          problems.add(new Problem(p, v.kind() + " has no array" + (model.format().sharded()
               ? ": no weight shard holds it" : ": the file stores no bytes for it")));
         } else if (v.array() != null) {
           array(p, v.array(), v.kind() == VarKind.VARIABLE);

@@ -38,6 +38,10 @@ public class FixtureRoundTripTest {
         new Object[] {"zip-tags-deflate", WriteOptions.of(ModelFormat.ZIP_TAGS).withDeflate(true), "out.zip"},
         new Object[] {"container", WriteOptions.of(ModelFormat.CONTAINER), "out.sdmc"},
         new Object[] {"container-deflate", WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true), "out.sdmc"},
+        new Object[] {"container-sharded", WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(200),
+            "out.sdmc"},
+        new Object[] {"container-sharded-deflate",
+            WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(200).withDeflate(true), "out.sdmc"},
         new Object[] {"container-deflate-9", WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true).withLevel(9),
             "out.sdmc"});
   }

@@ -4,29 +4,55 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Names of sharded SDNB files, {@code <base>.shard<k>-of-<N>.sdnb} (docs/FORMATS.md §6): the base of
- * a user-given name, shard file names, and parsing a shard name back.
+ * Names of shard files, {@code <base>.shard<k>-of-<N>.sdnb} (docs/FORMATS.md §6) and the
+ * container's {@code <base>.shard<k>-of-<N>.sdmc} (§13.8): the base of a user-given name, shard
+ * file names, and parsing a shard name back. {@link #parse} knows SDNB shards only (what the
+ * object-store module and SDZ handle); {@link #parseAny} both.
  */
 public final class ShardNames {
-  private static final Pattern SHARD = Pattern.compile("(.+)\\.shard(\\d{1,9})-of-(\\d{1,9})\\.sdnb");
+  private static final Pattern SHARD = Pattern.compile("(.+)\\.shard(\\d{1,9})-of-(\\d{1,9})\\.(sdnb|sdmc)");
+  /** The extension of SDNB shards. */
+  public static final String SDNB = "sdnb";
+  /** The extension of container shards (docs/FORMATS.md §13.8). */
+  public static final String CONTAINER = "sdmc";
 
   private ShardNames() {}
 
-  /** A parsed shard file name. */
-  public record Shard(String base, int index, int count) {}
+  /** A parsed shard file name; {@code ext} is {@code sdnb} or {@code sdmc}. */
+  public record Shard(String base, int index, int count, String ext) {}
 
-  /** The shard a file name denotes, or {@code null}. */
+  /** The SDNB shard a file name denotes, or {@code null}. */
   public static Shard parse(String fileName) {
+    Shard s = parseAny(fileName);
+    return s != null && s.ext().equals(SDNB) ? s : null;
+  }
+
+  /** The shard — of an SDNB or a container shard set — a file name denotes, or {@code null}. */
+  public static Shard parseAny(String fileName) {
     Matcher m = SHARD.matcher(fileName);
     if (!m.matches()) {
       return null;
     }
-    return new Shard(m.group(1), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
+    return new Shard(m.group(1), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)), m.group(4));
+  }
+
+  /**
+   * The shard extension a model file name ends with ({@code m.sdnb} → {@code sdnb}, {@code m.SDMC}
+   * → {@code sdmc}, with something before the dot), or {@code null}.
+   */
+  public static String setExtension(String fileName) {
+    String n = fileName.toLowerCase(java.util.Locale.ROOT);
+    for (String ext : new String[] {SDNB, CONTAINER}) {
+      if (n.length() > ext.length() + 1 && n.endsWith("." + ext)) {
+        return ext;
+      }
+    }
+    return null;
   }
 
   /** The base of a user-given output or model name: {@code model.sdnb} → {@code model}. */
   public static String base(String fileName) {
-    Shard s = parse(fileName);
+    Shard s = parseAny(fileName);
     if (s != null) {
       return s.base();
     }
@@ -46,11 +72,18 @@ public final class ShardNames {
   public static <T> java.util.List<T> completeSet(String base, Iterable<T> items,
       java.util.function.Function<T, String> name, java.util.function.UnaryOperator<String> where)
       throws org.modelfs.format.ModelFormatException {
+    return completeSet(base, SDNB, items, name, where);
+  }
+
+  /** {@link #completeSet(String, Iterable, java.util.function.Function, java.util.function.UnaryOperator)} of the shards with extension {@code ext}. */
+  public static <T> java.util.List<T> completeSet(String base, String ext, Iterable<T> items,
+      java.util.function.Function<T, String> name, java.util.function.UnaryOperator<String> where)
+      throws org.modelfs.format.ModelFormatException {
     java.util.TreeMap<Integer, T> found = new java.util.TreeMap<>();
     int count = -1;
     for (T item : items) {
-      Shard s = parse(name.apply(item));
-      if (s == null || !s.base().equals(base)) {
+      Shard s = parseAny(name.apply(item));
+      if (s == null || !s.base().equals(base) || !s.ext().equals(ext)) {
         continue;
       }
       String at = where.apply(name.apply(item));
@@ -69,7 +102,7 @@ public final class ShardNames {
     for (int k = 0; k < count; k++) {
       T item = found.get(k);
       if (item == null) {
-        throw new org.modelfs.format.ModelFormatException(where.apply(name(base, k, count)), "shard file", 0,
+        throw new org.modelfs.format.ModelFormatException(where.apply(name(base, k, count, ext)), "shard file", 0,
             "is missing: shard " + k + " of " + count + " of '" + base + "'");
       }
       out.add(item);
@@ -77,8 +110,13 @@ public final class ShardNames {
     return out;
   }
 
-  /** The name of shard {@code k} of {@code n}. */
+  /** The name of SDNB shard {@code k} of {@code n}. */
   public static String name(String base, int k, int n) {
-    return base + ".shard" + k + "-of-" + n + ".sdnb";
+    return name(base, k, n, SDNB);
+  }
+
+  /** The name of shard {@code k} of {@code n} with extension {@code ext}. */
+  public static String name(String base, int k, int n, String ext) {
+    return base + ".shard" + k + "-of-" + n + "." + ext;
   }
 }

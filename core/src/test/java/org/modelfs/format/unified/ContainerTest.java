@@ -1,0 +1,147 @@
+package org.modelfs.format.unified;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.container.Models;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ArrayData;
+import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.model.Tag;
+import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.Fixtures;
+import org.modelfs.testing.ModelTsv;
+
+/** The container (docs/FORMATS.md §13): several tags, shard sets, a mount's commit, mapping. */
+class ContainerTest {
+  @TempDir Path tmp;
+
+  private static Tag adam() throws Exception {
+    try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      return m.newest();
+    }
+  }
+
+  private static List<Tag> twoTags(Model m) {
+    Tag t = m.newest();
+    return List.of(new Tag("first", t.graph(), t.variables(), t.updater(), t.trainingConfig(), Map.of("who", "a")),
+        new Tag("second", t.graph(), t.variables(), List.of(), null, Map.of("who", "b", "more", "x")));
+  }
+
+  @Test
+  void severalTagsKeepTheirNamesMetadataArraysAndUpdaterState() throws Exception {
+    for (WriteOptions o : List.of(WriteOptions.of(ModelFormat.CONTAINER),
+        WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true))) {
+      Path out = tmp.resolve(o.deflate() ? "d.sdmc" : "s.sdmc");
+      try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+        List<Tag> tags = twoTags(src);
+        ModelFiles.writeTags(tags, out, o);
+        try (Model back = Models.open(out)) {
+          assertEquals(ModelFormat.CONTAINER, back.format());
+          assertEquals(List.of("first", "second"), back.tags().stream().map(Tag::name).toList());
+          for (int i = 0; i < 2; i++) {
+            assertEquals(ModelTsv.of(tags.get(i)), ModelTsv.of(back.tags().get(i)), out + " tag " + i);
+            assertEquals(tags.get(i).metadata(), back.tags().get(i).metadata());
+            assertEquals(tags.get(i).trainingConfig(), back.tags().get(i).trainingConfig());
+          }
+          assertFalse(back.tags().get(0).updater().isEmpty(), "the first tag's updater state");
+          assertTrue(back.tags().get(1).updater().isEmpty());
+        }
+      }
+    }
+  }
+
+  @Test
+  void storedArraysMapInPlaceAndDeflatedOnesDoNot() throws Exception {
+    Tag t = adam();
+    try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      ModelFiles.write(src.newest(), tmp.resolve("s.sdmc"), WriteOptions.of(ModelFormat.CONTAINER));
+      ModelFiles.write(src.newest(), tmp.resolve("d.sdmc"), WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true));
+    }
+    String name = t.arrays().get(0).name();
+    try (Model s = Models.open(tmp.resolve("s.sdmc")); Model d = Models.open(tmp.resolve("d.sdmc"))) {
+      ArrayData a = s.newest().variable(name).array();
+      assertNotNull(a.source().mappable(0), "a stored array is mapped from the container's own pages");
+      assertEquals(0, a.source().mappable(0).position() % ContainerLayout.DATA_ALIGN, "64-byte aligned");
+      assertNull(d.newest().variable(name).array().source().mappable(0));
+      assertEquals(ArrayData.Storage.DEFLATED, d.newest().variable(name).array().storage());
+    }
+  }
+
+  @Test
+  void aShardSetOpensByAnyOfItsNamesAndReplacesTheSingleFile() throws Exception {
+    Path m = tmp.resolve("m.sdmc");
+    String expected;
+    try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      expected = ModelTsv.of(src.newest());
+      ModelFiles.write(src.newest(), m, WriteOptions.of(ModelFormat.CONTAINER));
+      List<Path> shards = ModelFiles.write(src.newest(), m, WriteOptions.of(ModelFormat.SHARDED_CONTAINER)
+          .withMaxShardBytes(300));
+      assertTrue(shards.size() >= 3, "shards: " + shards);
+      assertFalse(Files.exists(m), "the single file a shard set replaces is gone");
+    }
+    for (Path p : List.of(m, tmp.resolve("m"), tmp.resolve("m.shard1-of-" + files("m.shard").size() + ".sdmc"))) {
+      try (Model back = Models.open(p)) {
+        assertEquals(ModelFormat.SHARDED_CONTAINER, back.format(), p.toString());
+        assertEquals(expected, ModelTsv.of(back.newest()), p.toString());
+      }
+    }
+    try (Model src = Models.open(m)) {
+      ModelFiles.write(src.newest(), m, WriteOptions.of(ModelFormat.CONTAINER));
+    }
+    assertEquals(List.of(), files("m.shard"), "the shards the single file replaces are gone");
+    try (Model back = Models.open(m)) {
+      assertEquals(expected, ModelTsv.of(back.newest()));
+    }
+  }
+
+  /** (A shard set's base name is no file: the JDK's probing form asks zipfs first; see FileSystemsEntryPointsTest.) */
+  @Test
+  void aMountCommitsIntoAShardSetAndReplacesItsShards() throws Exception {
+    Path m = tmp.resolve("m.sdmc");
+    String param;
+    try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      param = src.newest().arrays().get(0).name();
+      ModelFiles.write(src.newest(), m, WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(300));
+    }
+    int before = files("m.shard").size();
+    byte[] written;
+    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
+      Path p = fs.getPath("/tags/default/params/" + param);
+      byte[] old = Files.readAllBytes(p);
+      written = old.clone();
+      ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 42.5f);
+      Files.write(p, written);
+    }
+    // the commit packs the shards again by the mount's limit (1 GiB by default, as for SDNB): one
+    // weight shard now, and none of the old shards is left
+    assertTrue(before > 2, "written as " + before + " shards");
+    assertEquals(List.of("m.shard0-of-2.sdmc", "m.shard1-of-2.sdmc"), files("m.shard"));
+    assertFalse(Files.exists(m));
+    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
+      assertEquals(ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).getFloat(0),
+          ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/tags/default/params/" + param)))
+              .order(ByteOrder.LITTLE_ENDIAN).getFloat(0));
+    }
+  }
+
+  private List<String> files(String prefix) throws Exception {
+    try (Stream<Path> s = Files.list(tmp)) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
+    }
+  }
+}
