@@ -124,7 +124,7 @@ class ObjectCommitTest extends StoreTest {
 
   /** The zip formats are committed to the store like the others (one object, PK at its start). */
   @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"sdz", "zip-tags", "fb", "sdnb"})
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"sdz", "zip-tags", "fb", "sdnb", "container"})
   void everySingleFileFormatIsCommittedAsOneObject(String format) throws Exception {
     String key = model("formats/" + format + ".model", ModelFormat.SDNB);
     try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("format", format))) {
@@ -136,6 +136,8 @@ class ObjectCommitTest extends StoreTest {
     byte[] stored = s3.bytes(key);
     boolean zip = stored[0] == 'P' && stored[1] == 'K';
     assertEquals(format.equals("sdz") || format.equals("zip-tags"), zip, format + " as written");
+    assertEquals(format.equals("container"), new String(stored, 0, 14, java.nio.charset.StandardCharsets.ISO_8859_1)
+        .equals("SAMEDIFF_MODEL"), format + " as written");
     assertEquals(List.of(key), s3.keys().stream().filter(k -> k.startsWith("formats/" + format + ".")).toList());
   }
 

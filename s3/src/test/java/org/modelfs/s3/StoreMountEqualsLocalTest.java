@@ -68,12 +68,14 @@ class StoreMountEqualsLocalTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sdnb", "sdz-stored", "sdz-deflated", "zip-tags"})
+  @ValueSource(strings = {"sdnb", "sdz-stored", "sdz-deflated", "zip-tags", "container-stored", "container-deflated"})
   void modelsMadeFromMlpAdam(String format) throws Exception {
     WriteOptions options = TestModels.options(format);
-    String name = "m." + (format.equals("sdnb") ? "sdnb" : format.equals("zip-tags") ? "zip" : "sdz");
+    String name = "m." + (format.equals("sdnb") ? "sdnb" : format.equals("zip-tags") ? "zip"
+        : format.startsWith("container") ? "sdmc" : "sdz");
     Path local = tmp.resolve(name);
-    List<Path> files = format.equals("zip-tags") ? writeSeveralTags(local, options) : writeMlpAdam(local, options);
+    List<Path> files = format.equals("zip-tags") || format.startsWith("container") ? writeSeveralTags(local, options)
+        : writeMlpAdam(local, options);
     assertEquals(List.of(local), files);
     String key = format + "/" + name;
     s3.upload(local, key);

@@ -35,6 +35,8 @@ final class TestModels {
       case "sdz", "sdz-stored" -> WriteOptions.of(ModelFormat.SDZ);
       case "sdz-deflated" -> WriteOptions.of(ModelFormat.SDZ).withDeflate(true);
       case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);
+      case "container", "container-stored" -> WriteOptions.of(ModelFormat.CONTAINER);
+      case "container-deflated" -> WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true);
       case "sharded" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(2_000_000);
       default -> throw new IllegalArgumentException(format);
     };

@@ -91,6 +91,10 @@ public record Frame(long offset, SectionType type, Compression compression, int 
     if ((flags & ~FLAG_CRC) != 0) {
       throw new ModelFormatException(file, what, offset + 2, "unknown flag bits 0x" + Integer.toHexString(flags));
     }
+    if ((flags & FLAG_CRC) == 0) {
+      throw new ModelFormatException(file, what, offset + 2,
+          "has no CRC-32C; a section without one is refused (docs/FORMATS.md §13.2)");
+    }
     if (level > 9) {
       throw new ModelFormatException(file, what, offset + 3, "deflate level " + level + " (0-9)");
     }
