@@ -278,6 +278,11 @@ final class ObjectBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
+    if (plan.format() == org.modelfs.model.ModelFormat.SHARDED_CONTAINER) {
+      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+          + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
+          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
+    }
     Stored before = look();
     if (!before.generation().equals(expected)) {
       throw new ModelChangedException(at.uri(), expected, before.generation());

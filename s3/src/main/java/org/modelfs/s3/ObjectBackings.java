@@ -12,10 +12,17 @@ import software.amazon.nio.spi.s3.S3FileSystem;
  */
 public final class ObjectBackings implements BackingFactory {
   @Override
-  public Backing backing(Path path, boolean shardSet) {
+  public Backing backing(Path path, boolean shardSet) throws java.io.IOException {
     if (!(path.getFileSystem() instanceof S3FileSystem)) {
       return null;
     }
-    return new ObjectBacking(ObjectLocation.of(path), shardSet);
+    ObjectLocation at = ObjectLocation.of(path);
+    if (shardSet && org.modelfs.format.sdnb.ShardNames.CONTAINER.equals(
+        org.modelfs.format.sdnb.ShardNames.setExtension(at.name()))) {
+      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+          + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
+          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
+    }
+    return new ObjectBacking(at, shardSet);
   }
 }

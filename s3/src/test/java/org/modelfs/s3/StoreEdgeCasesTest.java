@@ -63,4 +63,26 @@ class StoreEdgeCasesTest extends StoreTest {
     assertThrows(ModelFormatException.class, () -> ShardPointer.read(ChannelSource.of("p", new BytesChannel(text)),
         "m.sdnb"));
   }
+
+  /** A container shard set is local only (docs/OBJECT-STORES.md): writing one to a store is refused, and leaves nothing. */
+  @Test
+  void aShardedContainerIsRefusedAndLeavesNothing() throws Exception {
+    org.modelfs.model.Tag tag;
+    try (org.modelfs.model.Model m = org.modelfs.container.Models.open(FIXTURE)) {
+      tag = m.newest();
+      ModelFormatException e = assertThrows(ModelFormatException.class, () -> org.modelfs.store.ModelFiles.write(tag,
+          s3.path("sc/m.sdmc"), org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.SHARDED_CONTAINER)
+              .withMaxShardBytes(300)));
+      assertTrue(e.getMessage().contains("not written to object stores"), e.getMessage());
+    }
+    try (FileSystem fs = ModelFileSystems.open(s3.path("sc/n.sdmc"), Map.of("create", "true",
+        "format", "container-sharded"))) {
+      Files.write(fs.getPath("/tags/default/metadata/k"), "v".getBytes(StandardCharsets.UTF_8));
+      IOException e = assertThrows(IOException.class, () -> ((org.modelfs.JournaledFileSystem) fs).commit());
+      assertTrue(e.getMessage().contains("not written to object stores"), e.getMessage());
+    } catch (IOException closing) {
+      assertTrue(closing.getMessage().contains("not written to object stores"), closing.getMessage());
+    }
+    assertEquals(java.util.List.of(), s3.keys().stream().filter(k -> k.startsWith("sc/")).toList());
+  }
 }
