@@ -32,7 +32,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   --forks=1 --warmup=2 --iterations=3 --time=1     JMH forks, iterations, seconds per iteration
  *   --param=NAME=v1,v2                               override a JMH parameter (repeatable)
  *   --commit-reps=7 --drop-caches                    commit rounds; empty the page cache first (root)
- *   --commit-formats=sdnb,sdnb-sharded,sdz,fb,zip-tags,sdz-deflate   formats of the commit item
+ *   --commit-formats=sdnb,sdnb-sharded,sdz,fb,zip-tags,sdz-deflate,container,container-deflate   formats of the commit item
  *   --heap-levels=64m,32m,16m,12m,8m,6m,4m                 heap sizes tried for item 6, largest first
  *   --heap-read-formats=sdnb,sdz,fb --heap-write-formats=sdnb,sdz,fb   (sdz-deflate possible)
  *   --jmh=false                                      skip the JMH benchmarks
@@ -213,7 +213,7 @@ public final class BenchMain {
       b.append("## 2. Sequential read of one 256 MiB parameter (ms per read; MB/s)\n\n");
       b.append("| format | channel ÷ raw (throughput) | map ÷ raw map | ours channel | raw channel | ours map | raw map | other |\n");
       b.append("|---|---|---|---|---|---|---|---|\n");
-      for (String f : List.of("sdnb", "sdz", "sdz-deflate", "fb", "zip-tags")) {
+      for (String f : List.of("sdnb", "sdz", "sdz-deflate", "fb", "zip-tags", "container")) {
         String k = "SequentialReadBench.read|" + f + "/";
         double ch = mean(s, k + "ours-channel");
         double raw = mean(s, k + "raw-channel");
@@ -241,7 +241,7 @@ public final class BenchMain {
     if (s.keySet().stream().anyMatch(k -> k.startsWith("RandomReadBench"))) {
       b.append("## 3. Random 4 KiB reads of a 256 MiB parameter (µs per read)\n\n");
       b.append("| format | ours ÷ raw (throughput) | ours | raw |\n|---|---|---|---|\n");
-      for (String f : List.of("sdnb", "sdz", "sdz-deflate", "fb", "zip-tags")) {
+      for (String f : List.of("sdnb", "sdz", "sdz-deflate", "fb", "zip-tags", "container", "container-deflate")) {
         String k = "RandomReadBench.read4k|" + f + "/";
         b.append("| ").append(f).append(" | ").append(ratio(mean(s, k + "raw") / mean(s, k + "ours")))
             .append(" | ").append(cell(s, k + "ours")).append(" | ").append(cell(s, k + "raw")).append(" |\n");

@@ -39,7 +39,8 @@ public final class BenchModels {
   /** Shard size of the sharded SDNB models. */
   static final long SHARD_BYTES = 256L << 20;
   /** The formats every open benchmark runs on: the {@code format} parameter's values. */
-  static final List<String> FORMATS = List.of("fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate", "zip-tags");
+  static final List<String> FORMATS = List.of("fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate", "zip-tags",
+      "container", "container-deflate");
 
   private static final Pattern SIZED = Pattern.compile("a(\\d+)-(\\d+)(MiB|GiB)");
 
@@ -97,6 +98,8 @@ public final class BenchModels {
       case "sdz" -> name + ".sdz";
       case "sdz-deflate" -> name + "-deflate.sdz";
       case "zip-tags" -> name + ".zip";
+      case "container" -> name + ".sdmc";
+      case "container-deflate" -> name + "-deflate.sdmc";
       default -> throw new IllegalArgumentException("unknown format " + format);
     });
   }
@@ -145,6 +148,8 @@ public final class BenchModels {
       case "sdz" -> WriteOptions.of(ModelFormat.SDZ);
       case "sdz-deflate" -> WriteOptions.of(ModelFormat.SDZ).withDeflate(true);
       case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);
+      case "container" -> WriteOptions.of(ModelFormat.CONTAINER);
+      case "container-deflate" -> WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true);
       default -> throw new IllegalArgumentException("unknown format " + format);
     };
   }

@@ -71,7 +71,7 @@ public final class CommitMain {
         Files.copy(f, work.resolve(f.getFileName()));
       }
       Path model = work.resolve(source.getFileName());
-      int n = format.equals("sdz-deflate") ? 1 : reps;
+      int n = format.endsWith("-deflate") ? 1 : reps;
       double[] copy = new double[n];
       double[] forced = new double[n];
       double[] commit = new double[n];
@@ -123,7 +123,7 @@ public final class CommitMain {
    * is mounted with {@code compression=deflate}, or the commit would write it STORED).
    */
   private static double commit(Path model, String format, int round, boolean dropCaches) throws Exception {
-    Map<String, String> env = format.equals("sdz-deflate") ? Map.of("compression", "deflate") : Map.of();
+    Map<String, String> env = format.endsWith("-deflate") ? Map.of("compression", "deflate") : Map.of();
     try (FileSystem fs = ModelFileSystems.open(model, env)) {
       Path p = fs.getPath("/params/" + BenchModels.smallName(0));
       ByteBuffer b = ByteBuffer.allocate((int) Files.size(p)).order(ByteOrder.LITTLE_ENDIAN);

@@ -29,7 +29,7 @@ public class OpenBench {
   @Param({"a100-1MiB", "a100-32MiB", "a100-320MiB", "a100-1GiB", "a10-32MiB", "a1000-32MiB", "a10000-32MiB"})
   public String model;
 
-  @Param({"fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate", "zip-tags"})
+  @Param({"fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate", "zip-tags", "container", "container-deflate"})
   public String format;
 
   private Path path;

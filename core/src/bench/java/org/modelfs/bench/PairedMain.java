@@ -224,14 +224,14 @@ public final class PairedMain {
       todo.add(PairedMain::dl4j);
     }
     if (only.contains("read")) {
-      for (String f : List.of("sdnb", "sdz", "fb", "zip-tags")) {
+      for (String f : List.of("sdnb", "sdz", "fb", "zip-tags", "container")) {
         todo.add(() -> sequential(f, "ours-channel", "raw-channel"));
         todo.add(() -> sequential(f, "ours-map", "raw-map"));
       }
       todo.add(() -> sequential("sdz-deflate", "ours-channel", "zipfs"));
     }
     if (only.contains("random")) {
-      for (String f : List.of("sdnb", "sdz", "fb", "zip-tags")) {
+      for (String f : List.of("sdnb", "sdz", "fb", "zip-tags", "container")) {
         todo.add(() -> random(f));
       }
     }

@@ -34,7 +34,8 @@ import org.openjdk.jmh.annotations.State;
 public class RandomReadBench {
   private static final int READ = 4096;
 
-  @Param({"sdnb/ours", "sdnb/raw", "sdz/ours", "sdz/raw", "sdz-deflate/ours", "fb/ours", "fb/raw", "zip-tags/ours", "zip-tags/raw"})
+  @Param({"sdnb/ours", "sdnb/raw", "sdz/ours", "sdz/raw", "sdz-deflate/ours", "fb/ours", "fb/raw", "zip-tags/ours", "zip-tags/raw",
+      "container/ours", "container/raw", "container-deflate/ours"})
   public String target;
 
   private FileSystem mount;

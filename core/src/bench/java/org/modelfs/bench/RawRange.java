@@ -30,6 +30,10 @@ public record RawRange(Path file, long offset, long length, long entryOffset, St
         off += slice.start();
         s = slice.parent();
       }
+      if (!(s instanceof org.modelfs.io.ChannelSource) && a.source().mappable(a.offset()) != null) {
+        off = a.source().mappable(a.offset()).position(); // a view of a container's chunks
+        s = m.newest().variable(name).array().source();
+      }
       Path file = model.resolveSibling(s.name());
       return new RawRange(file, off, a.length(), a.offset(), a.storage().label());
     }

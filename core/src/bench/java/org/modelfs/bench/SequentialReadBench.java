@@ -45,7 +45,9 @@ public class SequentialReadBench {
       "sdz/ours-channel", "sdz/raw-channel", "sdz/ours-map", "sdz/raw-map", "sdz/zipfs",
       "sdz-deflate/ours-channel", "sdz-deflate/ours-map", "sdz-deflate/zipfs",
       "fb/ours-channel", "fb/raw-channel", "fb/ours-map", "fb/ours-map-first", "fb/raw-map",
-      "zip-tags/ours-channel", "zip-tags/raw-channel", "zip-tags/ours-map", "zip-tags/raw-map"})
+      "zip-tags/ours-channel", "zip-tags/raw-channel", "zip-tags/ours-map", "zip-tags/raw-map",
+      "container/ours-channel", "container/raw-channel", "container/ours-map", "container/raw-map",
+      "container-deflate/ours-channel"})
   public String target;
 
   private String reader;
