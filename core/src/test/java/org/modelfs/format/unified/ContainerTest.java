@@ -139,6 +139,38 @@ class ContainerTest {
     }
   }
 
+  /** convert to and from every other format: each target written from a container, and a container written from it. */
+  @Test
+  void convertsToAndFromEveryOtherFormat() throws Exception {
+    String expected = ModelTsv.read(Fixtures.expected(Fixtures.get("mlp_adam.fb")));
+    List<WriteOptions> containers = List.of(WriteOptions.of(ModelFormat.CONTAINER),
+        WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true).withLevel(1),
+        WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(300));
+    int n = 0;
+    for (WriteOptions c : containers) {
+      Path from = tmp.resolve("from" + n + ".sdmc");
+      try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+        ModelFiles.write(src.newest(), from, c);
+      }
+      for (Object[] t : org.modelfs.format.FixtureRoundTripTest.targets()) {
+        Path dir = Files.createDirectory(tmp.resolve("c" + n + "-" + t[0]));
+        Path other = dir.resolve((String) t[2]);
+        try (Model m = Models.open(from)) {
+          ModelFiles.write(m.newest(), other, (WriteOptions) t[1]);
+        }
+        Path back = dir.resolve("back.sdmc");
+        try (Model m = Models.open(other)) {
+          assertEquals(expected, ModelTsv.of(m.newest()), c.format() + " → " + t[0]);
+          ModelFiles.write(m.newest(), back, c);
+        }
+        try (Model m = Models.open(back)) {
+          assertEquals(expected, ModelTsv.of(m.newest()), c.format() + " → " + t[0] + " → container");
+        }
+      }
+      n++;
+    }
+  }
+
   private List<String> files(String prefix) throws Exception {
     try (Stream<Path> s = Files.list(tmp)) {
       return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
