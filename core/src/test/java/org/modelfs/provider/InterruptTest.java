@@ -234,7 +234,7 @@ class InterruptTest {
    * channel will have been closed". The channel here is the caller's {@code FileChannel}.
    */
   @ParameterizedTest(name = "{0}")
-  @EnumSource(value = Format.class, names = {"FB", "SDNB", "SHARDED"})
+  @EnumSource(value = Format.class, names = {"FB", "SDNB", "SHARDED", "CONTAINER"})
   void theChannelThatThrowsClosedByInterruptIsClosed(Format f) throws Exception {
     try (FileSystem fs = ModelFileSystems.open(MODELS.get(f))) {
       FileChannel victim = FileChannel.open(fs.getPath(W));
@@ -249,7 +249,7 @@ class InterruptTest {
    * be a {@code map}, not a read: it must not be handed the closed container channel.
    */
   @ParameterizedTest(name = "{0}")
-  @EnumSource(value = Format.class, names = {"SDNB", "SHARDED", "SDZ"})
+  @EnumSource(value = Format.class, names = {"SDNB", "SHARDED", "SDZ", "CONTAINER"})
   void mapAfterAnInterruptedReadStillWorks(Format f) throws Exception {
     try (FileSystem fs = ModelFileSystems.open(MODELS.get(f))) {
       FileChannel victim = FileChannel.open(fs.getPath(W));
@@ -266,8 +266,8 @@ class InterruptTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @EnumSource(value = Format.class, names = {"SDZ_DEFLATED"})
-  void aDeflatedSdzSurvivesAnInterruptedRead(Format f) throws Exception {
+  @EnumSource(value = Format.class, names = {"SDZ_DEFLATED", "CONTAINER_DEFLATED"})
+  void aDeflatedModelSurvivesAnInterruptedRead(Format f) throws Exception {
     try (FileSystem fs = ModelFileSystems.open(MODELS.get(f))) {
       List<FileChannel> others = new ArrayList<>();
       for (String o : FILES) {

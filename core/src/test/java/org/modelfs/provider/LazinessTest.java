@@ -33,7 +33,8 @@ class LazinessTest {
   @TempDir Path tmp;
 
   @ParameterizedTest
-  @ValueSource(strings = {"sdnb", "sdz", "fb", "sharded", "zip-tags"})
+  @ValueSource(strings = {"sdnb", "sdz", "fb", "sharded", "zip-tags", "container", "container-deflate",
+      "container-sharded"})
   void indexOnlyOperationsReadNoArrayBytes(String format) throws IOException {
     assumeTrue(Files.isReadable(PROC_IO), "needs /proc/self/io");
     WriteOptions opts = switch (format) {
@@ -41,10 +42,13 @@ class LazinessTest {
       case "sdz" -> WriteOptions.of(ModelFormat.SDZ);
       case "fb" -> WriteOptions.of(ModelFormat.FB);
       case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);
+      case "container" -> WriteOptions.of(ModelFormat.CONTAINER);
+      case "container-deflate" -> WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true);
+      case "container-sharded" -> WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(30_000_000);
       default -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(30_000_000);
     };
     Path model = tmp.resolve(format.equals("sdz") ? "m.sdz" : format.equals("fb") ? "m.fb"
-        : format.equals("zip-tags") ? "m.zip" : "m.sdnb");
+        : format.equals("zip-tags") ? "m.zip" : format.startsWith("container") ? "m.sdmc" : "m.sdnb");
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), ARRAYS, ELEMENTS);
     try (var data = synthetic.data()) {
       ModelFiles.write(synthetic.tag(), model, opts);
@@ -56,7 +60,9 @@ class LazinessTest {
     int files = walkEverything(model);
     long read = rchar() - before;
     // graph + graph.json, plus SDNB's three format keys as metadata (fb and zip-tags keep none)
-    assertEquals(ARRAYS + 2 + (format.equals("fb") || format.equals("zip-tags") ? 0 : 3), files);
+    // (the container keeps no SDNB format keys either)
+    assertEquals(ARRAYS + 2 + (format.equals("fb") || format.equals("zip-tags") || format.startsWith("container") ? 0
+        : 3), files);
     assertTrue(read < 2_000_000, format + ": index-only operations read " + read + " bytes of a "
         + 4L * ARRAYS * ELEMENTS + "-byte model");
   }

@@ -46,10 +46,12 @@ class MapTest {
       case "fb" -> WriteOptions.of(ModelFormat.FB);
       case "sharded" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(2_000_000);
       case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);
+      case "container" -> WriteOptions.of(ModelFormat.CONTAINER);
+      case "container-sharded" -> WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(2_000_000);
       default -> throw new IllegalArgumentException(format);
     };
     Path out = tmp.resolve("m." + (format.startsWith("sdz") ? "sdz" : format.equals("fb") ? "fb"
-        : format.equals("zip-tags") ? "zip" : "sdnb"));
+        : format.equals("zip-tags") ? "zip" : format.startsWith("container") ? "sdmc" : "sdnb"));
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 3, ELEMENTS);
     try (var data = synthetic.data()) {
       ModelFiles.write(synthetic.tag(), out, opts);
@@ -58,7 +60,7 @@ class MapTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"sdnb", "sdz", "sharded", "zip-tags"})
+  @ValueSource(strings = {"sdnb", "sdz", "sharded", "zip-tags", "container", "container-sharded"})
   void rawArraysMapTheContainerItself(String format) throws IOException {
     Path model = write(format);
     long absolute;
@@ -68,7 +70,7 @@ class MapTest {
       assertEquals("raw", a.storage().label());
       ByteSource.Mappable where = a.source().mappable(a.offset());
       absolute = where.position();
-      file = format.equals("sharded") ? shardHolding(model, a) : model;
+      file = format.endsWith("sharded") ? shardHolding(model, a) : model;
     }
     assertEquals(0, absolute % 64, "blobs are 64-aligned in the file");
     try (FileSystem fs = ModelFileSystems.open(model);

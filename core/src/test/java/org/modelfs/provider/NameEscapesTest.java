@@ -40,9 +40,11 @@ class NameEscapesTest {
       case "sdnb" -> WriteOptions.of(ModelFormat.SDNB);
       case "sharded" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(200);
       case "sdz" -> WriteOptions.of(ModelFormat.SDZ);
+      case "container" -> WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true);
       default -> WriteOptions.of(ModelFormat.ZIP_TAGS);
     };
-    Path out = tmp.resolve(format.equals("sdz") ? "m.sdz" : format.equals("zip-tags") ? "m.zip" : "m.sdnb");
+    Path out = tmp.resolve(format.equals("sdz") ? "m.sdz" : format.equals("zip-tags") ? "m.zip"
+        : format.equals("container") ? "m.sdmc" : "m.sdnb");
     try (Model m = Models.open(ProviderTestModels.EXAMPLE)) {
       ModelFiles.write(m.newest(), out, opts);
     }
@@ -50,7 +52,7 @@ class NameEscapesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"fb", "sdnb", "sharded", "sdz", "zip-tags"})
+  @ValueSource(strings = {"fb", "sdnb", "sharded", "sdz", "zip-tags", "container"})
   void elementsThatStandForNoNameAreRefusedWhenThePathIsMade(String format) throws IOException {
     Path model = model(format);
     byte[] before = Files.readAllBytes(Files.isRegularFile(model) ? model : ProviderTestModels.shards(model).get(0));
@@ -68,7 +70,7 @@ class NameEscapesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"fb", "sdnb", "sharded", "sdz", "zip-tags"})
+  @ValueSource(strings = {"fb", "sdnb", "sharded", "sdz", "zip-tags", "container"})
   void escapedNamesGoThroughTheJournalAndTheWriter(String format) throws IOException {
     Path model = model(format);
     byte[] e1 = {1, 2, 3, 4};

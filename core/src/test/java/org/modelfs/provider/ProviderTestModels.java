@@ -43,7 +43,9 @@ final class ProviderTestModels {
     /** Sharded SDNB, named by its base name (no file of that name exists). */
     SHARDED("mlp_sharded.sdnb"),
     SDZ("mlp.sdz"),
-    SDZ_DEFLATED("mlp_deflated.sdz");
+    SDZ_DEFLATED("mlp_deflated.sdz"),
+    CONTAINER("mlp.sdmc"),
+    CONTAINER_DEFLATED("mlp_deflated.sdmc");
 
     final String fileName;
 
@@ -72,6 +74,8 @@ final class ProviderTestModels {
       case SHARDED -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(200);
       case SDZ -> WriteOptions.of(ModelFormat.SDZ);
       case SDZ_DEFLATED -> WriteOptions.of(ModelFormat.SDZ).withDeflate(true);
+      case CONTAINER -> WriteOptions.of(ModelFormat.CONTAINER);
+      case CONTAINER_DEFLATED -> WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true);
       case FB -> throw new AssertionError();
     };
     try (Model m = Models.open(EXAMPLE)) {

@@ -74,7 +74,9 @@ class CrashCommitTest {
     SHARDED("m.sdnb", true),
     SDZ("m.sdz", true),
     ZIP_TAGS("m.zip", true),
-    FB("m.fb", false);
+    FB("m.fb", false),
+    CONTAINER("m.sdmc", true),
+    CONTAINER_SHARDED("m.sdmc", true);
 
     final String file;
     final boolean metadata;
@@ -82,6 +84,11 @@ class CrashCommitTest {
     Kind(String file, boolean metadata) {
       this.file = file;
       this.metadata = metadata;
+    }
+
+    /** Whether the model is a shard set (whose shard count changes every other commit). */
+    boolean sharded() {
+      return this == SHARDED || this == CONTAINER_SHARDED;
     }
   }
 
@@ -110,7 +117,17 @@ class CrashCommitTest {
     crashLoop(Kind.FB, kills(Kind.FB));
   }
 
-  /** Kills of the default run: 26 each for SDNB and sharded SDNB, 13 each for SDZ and fb (78). */
+  @Test
+  void killedContainerCommitsLeaveOldOrNewModel() throws Exception {
+    crashLoop(Kind.CONTAINER, kills(Kind.CONTAINER));
+  }
+
+  @Test
+  void killedShardedContainerCommitsLeaveOldOrNewModel() throws Exception {
+    crashLoop(Kind.CONTAINER_SHARDED, kills(Kind.CONTAINER_SHARDED));
+  }
+
+  /** Kills of the default run: 26 each for SDNB and sharded SDNB, 13 each for SDZ, zip-tags, fb and both containers (117). */
   private static int kills(Kind kind) {
     return Integer.getInteger("crash.kills", kind == Kind.SDNB || kind == Kind.SHARDED ? 26 : 13);
   }
@@ -450,7 +467,7 @@ class CrashCommitTest {
 
   /** The shard limit a commit to {@code generation} uses: the shard count changes every other commit. */
   private static long shardBytes(Kind kind, int generation) {
-    if (kind != Kind.SHARDED) {
+    if (!kind.sharded()) {
       return 0;
     }
     return (generation / 2) % 2 == 0 ? SHARD_SMALL : SHARD_LARGE;
@@ -484,6 +501,8 @@ class CrashCommitTest {
         case SDZ -> WriteOptions.of(ModelFormat.SDZ);
         case ZIP_TAGS -> WriteOptions.of(ModelFormat.ZIP_TAGS);
         case FB -> WriteOptions.of(ModelFormat.FB);
+        case CONTAINER -> WriteOptions.of(ModelFormat.CONTAINER);
+        case CONTAINER_SHARDED -> WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(2 * 4L * elements);
       };
       ModelFiles.write(s.tag(), model, o);
     }
@@ -580,8 +599,8 @@ class CrashCommitTest {
       if (n.equals(lock) || n.equals("m.fb") && kind != Kind.FB || n.equals(".m.fb.modelfs-lock")) {
         continue; // m.fb: the sibling model of mountingASiblingModelLeavesALiveShardedCommitAlone
       }
-      if (kind == Kind.SHARDED) {
-        ShardNames.Shard s = ShardNames.parse(n);
+      if (kind.sharded()) {
+        ShardNames.Shard s = ShardNames.parseAny(n);
         if (s != null && s.base().equals("m") && (shards < 0 || shards == s.count())) {
           shards = s.count();
           continue;
@@ -592,8 +611,8 @@ class CrashCommitTest {
       stray.add(n);
     }
     assertTrue(stray.isEmpty(), kind + ": left beside the model " + when + ": " + stray + " (all: " + names + ")");
-    if (kind == Kind.SHARDED) {
-      assertEquals(shards, names.stream().filter(n -> ShardNames.parse(n) != null).count(),
+    if (kind.sharded()) {
+      assertEquals(shards, names.stream().filter(n -> ShardNames.parseAny(n) != null).count(),
           kind + ": one complete shard set " + when + ": " + names);
     }
   }

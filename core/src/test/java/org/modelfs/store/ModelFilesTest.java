@@ -55,7 +55,8 @@ class ModelFilesTest {
 
   @Test
   void writeRoundTripsInEveryFormat() throws IOException {
-    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB, ModelFormat.SDZ, ModelFormat.ZIP_TAGS)) {
+    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB, ModelFormat.SDZ, ModelFormat.ZIP_TAGS,
+        ModelFormat.CONTAINER)) {
       Path out = dir.resolve("m." + f.token());
       List<Path> files = ModelFiles.write(three.tag(), out, WriteOptions.of(f));
       assertEquals(List.of(out), files, f.toString());
@@ -126,7 +127,7 @@ class ModelFilesTest {
   @Test
   void writeTagsRoundTripsEveryTagInOrder() throws IOException {
     List<Tag> tags = List.of(named(two.tag(), "older"), named(three.tag(), "newest"));
-    for (ModelFormat f : List.of(ModelFormat.SDZ, ModelFormat.ZIP_TAGS)) {
+    for (ModelFormat f : List.of(ModelFormat.SDZ, ModelFormat.ZIP_TAGS, ModelFormat.CONTAINER)) {
       Path out = dir.resolve("tags." + f.token());
       assertEquals(List.of(out), ModelFiles.writeTags(tags, out, WriteOptions.of(f)));
       try (Model m = Models.open(out)) {

@@ -120,7 +120,7 @@ class VerifierTest {
 
   @Test
   void decreasingUtf8OffsetsAreReported() throws IOException {
-    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB, ModelFormat.ZIP_TAGS)) {
+    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB, ModelFormat.ZIP_TAGS, ModelFormat.CONTAINER)) {
       Path m = VerifyModels.withUtf8(tmp, "utf8-" + f.token(), WriteOptions.of(f), new long[] {0, 4, 2}, "abcdef");
       assertEquals(List.of(new Problem("/tags/default/params/strings",
           "UTF8 offset 2 is 2, less than the one before (4); DL4J could not read the array")), verify(m).problems(), f.token());
@@ -137,7 +137,8 @@ class VerifierTest {
 
   @Test
   void updaterStateOfTheWrongShapeIsReported() throws IOException {
-    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB, ModelFormat.SDZ, ModelFormat.ZIP_TAGS)) {
+    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB, ModelFormat.SDZ, ModelFormat.ZIP_TAGS,
+        ModelFormat.CONTAINER)) {
       Path m = VerifyModels.withStateShape(tmp, "shape." + f.token(), WriteOptions.of(f), new long[] {2, 16});
       assertEquals(List.of(new Problem("/tags/default/updater/layer0/W/M",
           "shape [2, 16] differs from its parameter's [4, 8] (params/layer0/W)")), verify(m).problems(), f.token());
