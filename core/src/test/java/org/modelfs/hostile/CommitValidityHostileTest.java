@@ -139,7 +139,8 @@ class CommitValidityHostileTest {
   @Test
   void fault4c_thousandTagsAreRefusedOrReadable() throws Exception {
     Problems pr = new Problems();
-    for (String[] f : List.of(new String[] {"m.sdz", "sdz"}, new String[] {"m.zip", "zip-tags"})) {
+    for (String[] f : List.of(new String[] {"m.sdz", "sdz"}, new String[] {"m.zip", "zip-tags"},
+        new String[] {"m.sdmc", "container"})) {
       Path dir = Files.createDirectories(tmp.resolve(f[1]));
       Path m = create(dir.resolve(f[0]), Map.of("format", f[1]), Map.of("w0", fill(4, 1f)));
       assertRefusedAndUnchanged(pr, f[1] + " + 1000 tags", m, commitOf(m, Map.of(), fs -> {

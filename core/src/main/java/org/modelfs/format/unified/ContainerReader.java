@@ -75,6 +75,12 @@ public final class ContainerReader {
             + (p.shard() == null ? "not a shard" : "shard " + p.shard().index() + " of " + p.shard().count())
             + ", but it was found as shard " + k + " of " + shards.size());
       }
+      for (Frame f : p.frames()) {
+        if (k > 0 && (f.type() == SectionType.GRAPH || f.type() == SectionType.METADATA)) {
+          throw new ModelFormatException(file, f.what(), f.offset(), "in weight shard " + k
+              + ": graphs and metadata belong in shard 0");
+        }
+      }
       if (k > 0 && !p.header().tags().equals(parsed.get(0).header().tags())) {
         throw new ModelFormatException(file, "ContainerHeader.tags", PREAMBLE, "lists tags " + p.header().tags()
             + ", but shard 0 lists " + parsed.get(0).header().tags());

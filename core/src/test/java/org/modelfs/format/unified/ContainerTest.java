@@ -171,6 +171,30 @@ class ContainerTest {
     }
   }
 
+  /** A weight shard holding a graph would have it ignored: refused instead. */
+  @Test
+  void aWeightShardWithAGraphIsRefused() throws Exception {
+    try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      List<Tag> tags = List.of(src.newest());
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp.resolve("m.shard0-of-2.sdmc"),
+          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
+          java.nio.file.StandardOpenOption.READ)) {
+        ContainerWriter.writeShard(tags, ContainerWriter.Part.GRAPH, java.util.Set.of(),
+            new ContainerWriter.Shard(0, 2, "m"), ch, "m.shard0-of-2.sdmc", 0);
+      }
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp.resolve("m.shard1-of-2.sdmc"),
+          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
+          java.nio.file.StandardOpenOption.READ)) {
+        ContainerWriter.writeShard(tags, ContainerWriter.Part.WHOLE, java.util.Set.of(),
+            new ContainerWriter.Shard(1, 2, "m"), ch, "m.shard1-of-2.sdmc", 0);
+      }
+    }
+    org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
+        org.modelfs.format.ModelFormatException.class, () -> Models.open(tmp.resolve("m.sdmc")).close());
+    assertTrue(e.getMessage().contains("m.shard1-of-2.sdmc") && e.getMessage().contains("GRAPH section")
+        && e.getMessage().contains("belong in shard 0"), e.getMessage());
+  }
+
   private List<String> files(String prefix) throws Exception {
     try (Stream<Path> s = Files.list(tmp)) {
       return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
