@@ -65,7 +65,7 @@ final class AvgCommand implements Command {
     try (org.modelfs.model.Model m = org.modelfs.store.ModelFiles.open(PathArgs.path(model))) {
       if (!m.format().holdsTags()) {
         throw new FileSystemException(model, null, "the " + m.format().token()
-            + " format holds one tag; convert to sdz or zip-tags first (convert " + model + " OUT.sdz)");
+            + " format holds one tag; convert to sdz, zip-tags or container first (convert " + model + " OUT.sdz)");
       }
     }
     int[] averaged = new int[2]; // floating-point means, other arrays taken as they are

@@ -14,7 +14,7 @@ import org.modelfs.model.Model;
  * {@code convert IN OUT}: rewrites a model in another format, streaming every array from the
  * input through a bounded buffer. The format comes from {@code --format} or OUT's extension;
  * {@code --max-shard-bytes} makes SDNB output sharded (OUT names the base) and SDZ output hold
- * shards. Every tag is kept: a model with several tags converts only to sdz or zip-tags (take
+ * shards. Every tag is kept: a model with several tags converts only to sdz, zip-tags or container (take
  * one tag out with {@code extract}).
  */
 final class ConvertCommand implements Command {

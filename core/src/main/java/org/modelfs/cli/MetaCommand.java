@@ -24,7 +24,7 @@ final class MetaCommand implements Command {
   @Override
   public String help() {
     return "meta get MODEL (every key) | meta get MODEL KEY | meta set MODEL KEY VALUE | meta rm MODEL KEY." + "\n"
-        + "fb holds no metadata; use sdnb, sdz or zip-tags." + "\n"
+        + "fb holds no metadata; use sdnb, sdz, zip-tags or container." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs meta set model.sdz author alice";

@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * {@code tag list|add|rm|mv}: the tags of a model through its {@code tags/} directory.
  * {@code add NAME [--from TAG]} clones a tag (the newest by default) into a new newest tag;
- * only SDZ and zip-tags hold several tags ({@code ModelFormat.holdsTags()}), so a commit into
+ * only SDZ, zip-tags and the container hold several tags ({@code ModelFormat.holdsTags()}), so a commit into
  * another format fails with that reason.
  */
 final class TagCommand implements Command {
@@ -28,7 +28,7 @@ final class TagCommand implements Command {
   public String help() {
     return "tag list MODEL [--json] (oldest first: the last is the newest) | tag add MODEL NAME [--from TAG]" + "\n"
         + "(a clone of the newest tag, or of TAG) | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
-        + "fb and SDNB hold one tag; sdz and zip-tags hold any number." + "\n"
+        + "fb and SDNB hold one tag; sdz, zip-tags and container hold any number." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs tag add model.sdz best";

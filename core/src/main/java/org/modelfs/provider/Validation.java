@@ -24,9 +24,9 @@ final class Validation {
   static List<String> problems(List<Tag> tags, ModelFormat format) throws IOException {
     List<String> out = new ArrayList<>();
     if (format.holdsTags()) {
-      // sdz and zip-tags hold any number of tags
+      // sdz, zip-tags and the container hold any number of tags
     } else if (tags.size() != 1) {
-      out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz and zip-tags hold several), the tree has "
+      out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz, zip-tags and container hold several), the tree has "
           + tags.size());
     } else if (!tags.get(0).name().equals(org.modelfs.container.Models.DEFAULT_TAG)) {
       out.add("/tags/" + tags.get(0).name() + ": the " + format.token() + " format keeps no tag name; its one tag is '"

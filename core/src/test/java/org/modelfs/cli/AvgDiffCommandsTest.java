@@ -236,7 +236,7 @@ class AvgDiffCommandsTest {
   void singleTagFormatsAreRefusedBeforeAveraging() throws Exception {
     Path fb = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("m.fb"));
     byte[] original = Files.readAllBytes(fb);
-    refused(fb, original, 2, "the fb format holds one tag; convert to sdz or zip-tags first",
+    refused(fb, original, 2, "the fb format holds one tag; convert to sdz, zip-tags or container first",
         "avg", fb.toString(), "--tags", "default,default", "--into", "mean");
     assertEquals(List.of(), org.modelfs.testing.Sidecars.journals(fb), "no journal left behind");
     // a tag listed twice counts twice; in an SDZ that is a copy of its arrays
