@@ -163,6 +163,33 @@ public final class HandArrays {
     return b.array();
   }
 
+  /** Chunks of {@code bytes} cut inside elements, indices 2, 0, 1 in vector order (so read reordered). */
+  public static List<Chunk> shuffledChunks(byte[] bytes) {
+    List<Chunk> c = cut(bytes, new int[] {5, 13}, new long[] {0, 1, 2});
+    return List.of(c.get(2), c.get(0), c.get(1));
+  }
+
+  /**
+   * Small valid samples, file name → bytes (the extension is the format): a legacy fb with a
+   * chunked FLOAT and a chunked older-layout UTF8 array, an fb with an appended array, an fb with
+   * an older-layout UTF8 scalar, an SDNB with a chunked array. Seeds of the bad-input suite and
+   * the fuzz corpus.
+   */
+  public static java.util.Map<String, byte[]> samples() {
+    return java.util.Map.of(
+        "chunked.fb", fb(List.of(
+            new Var("w", FLOAT, VARIABLE, null, array(shapeInfo(8192, 2, 3), FLOAT, 1, null,
+                shuffledChunks(floats(6, ByteOrder.BIG_ENDIAN)), 24L, 0, 0)),
+            new Var("s", UTF8, CONSTANT, null, array(shapeInfo(1048576, 3), UTF8, 1, null,
+                shuffledChunks(olderUtf8("", "ab", "cde")), null, 0, 0)))),
+        "appended.fb", fbWithTrailer(at -> List.of(new Var("w", FLOAT, VARIABLE, null,
+            array(shapeInfo(8192, 2, 3), FLOAT, 1, null, null, null, at, 24))), floats(6, ByteOrder.BIG_ENDIAN)),
+        "older-utf8.fb", fb(List.of(new Var("s", UTF8, CONSTANT, null, array(shapeInfo(1048576), UTF8, 1,
+            olderUtf8("Condition x == y did not hold element-wise:"), null, null, 0, 0)))),
+        "chunked.sdnb", sdnb(List.of(new Var("w", FLOAT, VARIABLE, new long[] {2, 3}, array(new long[] {2, 3}, FLOAT, -1,
+            null, shuffledChunks(floats(6, ByteOrder.LITTLE_ENDIAN)), 24L, 0, 0)))));
+  }
+
   /** A FlatGraph of {@code vars} (finished buffer). */
   public static byte[] graph(List<Var> vars) {
     FlatBufferBuilder b = new FlatBufferBuilder(1024);

@@ -126,15 +126,22 @@ final class ArrayBytes {
             + (take < 0 ? " is negative" : " is more than the " + sum + " bytes its " + k + " chunks hold"));
       }
     }
+    // only pieces with bytes are kept: disjoint data vectors of at least 5 bytes of file each
+    int pieces = 0;
     long[] starts = new long[k];
     long[] lengths = new long[k];
     long left = take;
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < k && left > 0; i++) {
       int c = order[i];
-      starts[i] = start[c];
-      lengths[i] = Math.min(length[c], left);
-      left -= lengths[i];
+      long n = Math.min(length[c], left);
+      if (n > 0) {
+        starts[pieces] = start[c];
+        lengths[pieces++] = n;
+        left -= n;
+      }
     }
+    starts = Arrays.copyOf(starts, pieces);
+    lengths = Arrays.copyOf(lengths, pieces);
     String name = buf.source().name() + " (bufferChunks of the FlatArray at offset " + arr.absolutePosition() + ")";
     return new Located(new PiecedSource(buf.source(), name, starts, lengths), 0, take);
   }

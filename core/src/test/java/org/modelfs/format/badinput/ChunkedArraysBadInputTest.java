@@ -7,7 +7,6 @@ import static org.modelfs.format.badinput.BadInput.put;
 import static org.modelfs.testing.HandArrays.*;
 
 import java.io.IOException;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +20,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.format.badinput.BadInput.Case;
 import org.modelfs.testing.HandArrays.Chunk;
-import org.modelfs.testing.HandArrays.Var;
 
 /**
  * Chunked and appended FlatArrays and older-layout UTF8 buffers (docs/FORMATS.md §3.8, §10)
@@ -42,24 +40,7 @@ class ChunkedArraysBadInputTest {
     mem.getFileSystem().close();
   }
 
-  private static List<Chunk> chunks(byte[] bytes) {
-    List<Chunk> c = cut(bytes, new int[] {5, 13}, new long[] {0, 1, 2});
-    return List.of(c.get(2), c.get(0), c.get(1));
-  }
-
-  /** The samples: name → file bytes (name ends in the format's extension). */
-  static final Map<String, byte[]> SAMPLES = Map.of(
-      "chunked.fb", fb(List.of(
-          new Var("w", FLOAT, VARIABLE, null, array(shapeInfo(8192, 2, 3), FLOAT, 1, null,
-              chunks(floats(6, ByteOrder.BIG_ENDIAN)), 24L, 0, 0)),
-          new Var("s", UTF8, CONSTANT, null, array(shapeInfo(1048576, 3), UTF8, 1, null,
-              chunks(olderUtf8("", "ab", "cde")), null, 0, 0)))),
-      "appended.fb", fbWithTrailer(at -> List.of(new Var("w", FLOAT, VARIABLE, null,
-          array(shapeInfo(8192, 2, 3), FLOAT, 1, null, null, null, at, 24))), floats(6, ByteOrder.BIG_ENDIAN)),
-      "older-utf8.fb", fb(List.of(new Var("s", UTF8, CONSTANT, null, array(shapeInfo(1048576), UTF8, 1,
-          olderUtf8("Condition x == y did not hold element-wise:"), null, null, 0, 0)))),
-      "chunked.sdnb", sdnb(List.of(new Var("w", FLOAT, VARIABLE, new long[] {2, 3}, array(new long[] {2, 3}, FLOAT, -1,
-          null, chunks(floats(6, ByteOrder.LITTLE_ENDIAN)), 24L, 0, 0)))));
+  static final Map<String, byte[]> SAMPLES = samples();
 
   @ParameterizedTest
   @ValueSource(strings = {"chunked.fb", "appended.fb", "older-utf8.fb", "chunked.sdnb"})

@@ -170,6 +170,22 @@ class HandBuiltGraphBadInputTest {
     org.junit.jupiter.api.Assertions.assertNull(BadInput.openTimed(put(dir, "ok.sdnb", sd), "hand-built sdnb"));
   }
 
+  /** Updater state may be chunked like any array (docs/FORMATS.md §10): read in index order, little-endian. */
+  @Test
+  void chunkedUpdaterStateReads() throws IOException {
+    byte[] be = HandArrays.floats(2, ByteOrder.BIG_ENDIAN);
+    // 14 bytes of chunks, cut to the 8 that totalBufferSize says
+    HandArrays.Part m = HandArrays.array(new long[] {1, 2, 1, 1, 8192, 1, 99}, FLOAT, 1, null,
+        HandArrays.shuffledChunks(java.util.Arrays.copyOf(be, 14)), 8L, 0, 0);
+    byte[] fb = graph(List.of(new Var("w", FLOAT, VARIABLE, null, legacyFloat(2))),
+        List.of(updater("w", new String[] {"M"}, m::applyAsInt)), null, null);
+    try (org.modelfs.model.Model model = org.modelfs.container.Models.open(put(dir, "upd.fb", fb));
+        java.io.InputStream in = org.modelfs.model.ArrayStreams.littleEndianStream(
+            model.newest().state("w").arrays().get("M"))) {
+      org.junit.jupiter.api.Assertions.assertArrayEquals(HandArrays.floats(2, ByteOrder.LITTLE_ENDIAN), in.readAllBytes());
+    }
+  }
+
   // ---- format A ----------------------------------------------------------------------------------
 
   static Stream<Arguments> legacyCases() {

@@ -1,5 +1,6 @@
 package org.modelfs.format.badinput;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.modelfs.format.badinput.ZipTagsSamples.refused;
@@ -186,6 +187,23 @@ class ZipTagsArraysBadInputTest {
     for (boolean deflate : new boolean[] {false, true}) {
       Path z = ZipTagsSamples.entries().put(W, content).write(dir, "disagree.zip", deflate);
       refused(z, name, "ZIP entry 'v1/params.txt' line 3", message);
+    }
+  }
+
+  /** A chunked array file (SDNB convention, docs/FORMATS.md §10) reads, its chunks ordered by index. */
+  @Test
+  void chunkedArrayFileReads() throws IOException {
+    byte[] le = org.modelfs.testing.HandArrays.floats(32, java.nio.ByteOrder.LITTLE_ENDIAN);
+    FlatBufferBuilder b = new FlatBufferBuilder(512);
+    b.finish(org.modelfs.testing.HandArrays.array(new long[] {4, 8}, DType.FLOAT.code(), -1, null,
+        org.modelfs.testing.HandArrays.shuffledChunks(le), 128L, 0, 0).applyAsInt(b));
+    for (boolean deflate : new boolean[] {false, true}) {
+      Path z = ZipTagsSamples.entries().put(W, b.sizedByteArray()).write(dir, "chunked" + deflate + ".zip", deflate);
+      try (Model m = Models.open(z);
+          java.io.InputStream in = org.modelfs.model.ArrayStreams.littleEndianStream(
+              m.newest().variable("layer0/W").array())) {
+        assertArrayEquals(le, in.readAllBytes(), "deflate " + deflate);
+      }
     }
   }
 

@@ -1,7 +1,6 @@
 package org.modelfs.format.fb;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.testing.HandArrays.*;
@@ -40,12 +39,6 @@ class ChunkedArraysTest {
   private static final byte[] LE = floats(6, ByteOrder.LITTLE_ENDIAN);
   private static final byte[] BE = floats(6, ByteOrder.BIG_ENDIAN);
 
-  /** Cuts that split elements; indices 2, 0, 1 in vector order, so the bytes are reordered by index. */
-  private static List<Chunk> shuffled(byte[] bytes) {
-    List<Chunk> c = cut(bytes, new int[] {5, 13}, new long[] {0, 1, 2});
-    return List.of(c.get(2), c.get(0), c.get(1));
-  }
-
   private Path legacy(String name, Part array) throws IOException {
     return Files.write(dir.resolve(name), fb(List.of(new Var("w", FLOAT, VARIABLE, null, array))));
   }
@@ -62,13 +55,13 @@ class ChunkedArraysTest {
 
   @Test
   void legacyChunksOrderedByIndexReadLittleEndian() throws IOException {
-    Path m = legacy("c.fb", array(SI23, FLOAT, 1, null, shuffled(BE), 24L, 0, 0));
+    Path m = legacy("c.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), 24L, 0, 0));
     assertArrayEquals(LE, params(m));
   }
 
   @Test
   void sdnbChunksOrderedByIndexRead() throws IOException {
-    Path m = sdnbFile("c.sdnb", array(new long[] {2, 3}, FLOAT, -1, null, shuffled(LE), 24L, 0, 0));
+    Path m = sdnbFile("c.sdnb", array(new long[] {2, 3}, FLOAT, -1, null, shuffledChunks(LE), 24L, 0, 0));
     assertArrayEquals(LE, params(m));
   }
 
@@ -92,7 +85,7 @@ class ChunkedArraysTest {
 
   @Test
   void readCopyAndMapThroughTheMount() throws IOException {
-    Path m = legacy("m.fb", array(SI23, FLOAT, 1, null, shuffled(BE), 24L, 0, 0));
+    Path m = legacy("m.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), 24L, 0, 0));
     Path s = sdnbFile("m.sdnb", array(new long[] {2, 3}, FLOAT, -1, null, List.of(new Chunk(0, LE)), null, 0, 0));
     for (Path p : List.of(m, s)) {
       try (FileSystem fs = ModelFileSystems.open(p)) {
@@ -119,7 +112,7 @@ class ChunkedArraysTest {
 
   @Test
   void convertedModelsHoldPlainArraysThatReadBackEqual() throws IOException {
-    Path m = legacy("conv.fb", array(SI23, FLOAT, 1, null, shuffled(BE), 24L, 0, 0));
+    Path m = legacy("conv.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), 24L, 0, 0));
     for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB)) {
       Path out = dir.resolve("out." + f.token());
       try (Model model = Models.open(m)) {
@@ -142,14 +135,14 @@ class ChunkedArraysTest {
 
   @Test
   void liesAreRefusedNamingFileAndOffset() throws IOException {
-    refused(legacy("big.fb", array(SI23, FLOAT, 1, null, shuffled(BE), 25L, 0, 0)),
+    refused(legacy("big.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), 25L, 0, 0)),
         "totalBufferSize 25 is more than the 24 bytes its 3 chunks hold");
-    refused(legacy("neg.fb", array(SI23, FLOAT, 1, null, shuffled(BE), -1L, 0, 0)), "totalBufferSize -1 is negative");
-    refused(legacy("short.fb", array(SI23, FLOAT, 1, null, shuffled(BE), 20L, 0, 0)),
+    refused(legacy("neg.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), -1L, 0, 0)), "totalBufferSize -1 is negative");
+    refused(legacy("short.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), 20L, 0, 0)),
         "holds 20 bytes but FLOAT[2, 3] needs 24");
     refused(legacy("negidx.fb", array(SI23, FLOAT, 1, null, cut(BE, new int[] {8}, new long[] {0, -3}), null, 0, 0)),
         "negative chunk index -3");
-    refused(legacy("both.fb", array(SI23, FLOAT, 1, BE, shuffled(BE), null, 0, 0)), "more than one of buffer");
+    refused(legacy("both.fb", array(SI23, FLOAT, 1, BE, shuffledChunks(BE), null, 0, 0)), "more than one of buffer");
     refused(Files.write(dir.resolve("out.fb"), fbWithTrailer(at -> List.of(new Var("w", FLOAT, VARIABLE, null,
         array(SI23, FLOAT, 1, null, null, null, at, 32))), BE)), "lies outside the");
     refused(legacy("far.fb", array(SI23, FLOAT, 1, null, null, null, Long.MAX_VALUE - 4, 24)), "lies outside the");
