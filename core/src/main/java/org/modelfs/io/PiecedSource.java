@@ -100,5 +100,10 @@ public final class PiecedSource implements ByteSource {
   }
 
   @Override
+  public ByteSource viewOf() {
+    return parent;
+  }
+
+  @Override
   public void close() {}
 }

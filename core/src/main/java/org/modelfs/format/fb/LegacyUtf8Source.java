@@ -99,5 +99,10 @@ final class LegacyUtf8Source implements ByteSource {
   }
 
   @Override
+  public ByteSource viewOf() {
+    return parent;
+  }
+
+  @Override
   public void close() {}
 }

@@ -126,6 +126,55 @@ class ChunkedArraysTest {
     }
   }
 
+  /** An fb file: variable {@code w} (inline) and one op {@code op} whose {@code scalar} is {@code arg}. */
+  private Path withOpArgument(String name, Part arg) throws IOException {
+    com.google.flatbuffers.FlatBufferBuilder b = new com.google.flatbuffers.FlatBufferBuilder(1024);
+    int scalar = arg.applyAsInt(b);
+    int opName = b.createString("op");
+    int op = b.createString("noop");
+    org.modelfs.format.fb.gen.FlatNode.startFlatNode(b);
+    org.modelfs.format.fb.gen.FlatNode.addId(b, 2);
+    org.modelfs.format.fb.gen.FlatNode.addName(b, opName);
+    org.modelfs.format.fb.gen.FlatNode.addOpName(b, op);
+    org.modelfs.format.fb.gen.FlatNode.addScalar(b, scalar);
+    int node = org.modelfs.format.fb.gen.FlatNode.endFlatNode(b);
+    int nodes = org.modelfs.format.fb.gen.FlatGraph.createNodesVector(b, new int[] {node});
+    int w = array(SI23, FLOAT, 1, BE, null, null, 0, 0).applyAsInt(b); // plain: only the op argument is chunked
+    int var = variable(b, 1, "w", FLOAT, VARIABLE, null, w);
+    int vars = org.modelfs.format.fb.gen.FlatGraph.createVariablesVector(b, new int[] {var});
+    org.modelfs.format.fb.gen.FlatGraph.startFlatGraph(b);
+    org.modelfs.format.fb.gen.FlatGraph.addVariables(b, vars);
+    org.modelfs.format.fb.gen.FlatGraph.addNodes(b, nodes);
+    b.finish(org.modelfs.format.fb.gen.FlatGraph.endFlatGraph(b));
+    return Files.write(dir.resolve(name), b.sizedByteArray());
+  }
+
+  /** The FlatGraph of a written fb or SDNB file (an SDNB's starts at byte 32). */
+  private static org.modelfs.format.fb.gen.FlatGraph flatGraph(Path file) throws IOException {
+    java.nio.ByteBuffer all = java.nio.ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+    if (all.get(0) == 'S' && all.get(1) == 'D') {
+      all = all.position(32).slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+    return org.modelfs.format.fb.gen.FlatGraph.getRootAsFlatGraph(all);
+  }
+
+  @Test
+  void chunkedOpArgumentsAreWrittenInline() throws IOException {
+    Path chunked = withOpArgument("opc.fb", array(SI23, FLOAT, 1, null, shuffledChunks(BE), null, 0, 0));
+    for (ModelFormat f : List.of(ModelFormat.FB, ModelFormat.SDNB)) {
+      Path out = dir.resolve("op." + f.token());
+      try (Model model = Models.open(chunked)) {
+        ModelFiles.write(model.newest(), out, WriteOptions.of(f));
+      }
+      org.modelfs.format.fb.gen.FlatArray arg = flatGraph(out).nodes(0).scalar();
+      assertTrue(arg.bufferChunksLength() == 0, f.token());
+      byte[] got = new byte[arg.bufferLength()];
+      arg.bufferAsByteBuffer().get(got);
+      assertArrayEquals(f == ModelFormat.FB ? BE : LE, got, f.token());
+      assertArrayEquals(LE, params(out), f.token());
+    }
+  }
+
   private void refused(Path m, String contains) {
     ModelFormatException e = assertThrows(ModelFormatException.class, () -> Models.open(m).close(), m.toString());
     assertTrue(e.getMessage().contains(contains), e.getMessage());
