@@ -39,6 +39,15 @@ public interface ByteSource extends Closeable {
     return false;
   }
 
+  /**
+   * The source this one is a view of (a window, the pieces of a chunked array, a converted
+   * layout), or {@code null} when it reads its bytes itself: whoever tracks which files are
+   * still in use follows this to the file.
+   */
+  default ByteSource viewOf() {
+    return null;
+  }
+
   /** A position in a file channel. */
   record Mappable(java.nio.channels.FileChannel channel, long position) {}
 

@@ -63,5 +63,10 @@ public final class SliceSource implements ByteSource {
   }
 
   @Override
+  public ByteSource viewOf() {
+    return parent;
+  }
+
+  @Override
   public void close() {}
 }

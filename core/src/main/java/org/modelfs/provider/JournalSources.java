@@ -10,7 +10,6 @@ import java.util.Set;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.DescriptorPool;
-import org.modelfs.io.SliceSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.tree.SourceContent;
@@ -133,8 +132,8 @@ final class JournalSources {
   }
 
   private static ByteSource root(ByteSource s) {
-    while (s instanceof SliceSource slice) {
-      s = slice.parent();
+    while (s.viewOf() != null) {
+      s = s.viewOf();
     }
     return s;
   }

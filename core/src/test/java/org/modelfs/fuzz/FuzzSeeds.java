@@ -70,6 +70,10 @@ public final class FuzzSeeds {
         seed("ReaderFuzzTest", "sharded", ReaderFuzzTest.framed(List.of(sdnb)));
       }
     }
+    // chunked and appended arrays, older-layout UTF8 (docs/FORMATS.md §3.8, §10)
+    for (java.util.Map.Entry<String, byte[]> e : org.modelfs.testing.HandArrays.samples().entrySet()) {
+      seed("ReaderFuzzTest", e.getKey().endsWith(".sdnb") ? "sdnb" : "fb", e.getValue());
+    }
     for (byte[] manifest : ManifestSeeds.seeds()) {
       seed("org/modelfs/format/sdnb", "ManifestFuzzTest", "parse", manifest);
     }

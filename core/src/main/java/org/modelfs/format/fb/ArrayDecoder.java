@@ -12,7 +12,9 @@ import org.modelfs.model.Shapes;
 /**
  * Turns a {@code FlatArray} table into an {@link ArrayData} that points at its bytes, without
  * reading them: the legacy format-A meaning (shapeInfo, big-endian) or the SDNB one (dims,
- * little-endian, c/f in the byteOrder slot), per docs/FORMATS.md §4.3 and §5.4.
+ * little-endian, c/f in the byteOrder slot), per docs/FORMATS.md §4.3 and §5.4. The bytes may be
+ * inline, in chunks or (legacy) appended to the file ({@link ArrayBytes}, §10); a legacy UTF8
+ * buffer in the older layout is presented in the M2.1 one ({@link Utf8Layout}, §3.8).
  */
 public final class ArrayDecoder {
   /** ND4J's maximum rank. */
@@ -31,9 +33,10 @@ public final class ArrayDecoder {
     if (dtype == null) {
       throw arr.buffer().error(arr.position(), what + ".dtype", "unknown data type code " + code);
     }
-    if (arr.has(A_BUFFER_CHUNKS) || arr.getBool(A_IS_EXTERNAL, false)) {
+    if (arr.getBool(A_IS_EXTERNAL, false) || arr.has(A_EXTERNAL_FILENAME)) {
       throw arr.buffer().error(arr.position(), what,
-          "chunked or external array storage (docs/FORMATS.md §10) is not supported");
+          "external array storage (isExternal/externalDataFilename: no layout was ever specified,"
+              + " docs/FORMATS.md §10) is not supported");
     }
     FbVector shapeVec = arr.getVector(A_SHAPE, "shape", 8);
     FbVector buffer = arr.getVector(A_BUFFER, "buffer", 1);
@@ -85,8 +88,9 @@ public final class ArrayDecoder {
       }
     }
     char order = arr.getByte(A_BYTE_ORDER, (byte) 0) == 1 ? 'f' : 'c';
-    boolean hasBytes = buffer != null && buffer.length() > 0;
-    boolean stub = arr.getLong(A_APPENDED_LENGTH, 0) > 0 || arr.getLong(A_TOTAL_BUFFER_SIZE, 0) > 0;
+    boolean chunked = arr.has(A_BUFFER_CHUNKS);
+    boolean hasBytes = chunked || buffer != null && buffer.length() > 0;
+    boolean stub = !chunked && (arr.getLong(A_APPENDED_LENGTH, 0) > 0 || arr.getLong(A_TOTAL_BUFFER_SIZE, 0) > 0);
     // DL4J's inline rules (docs/FORMATS.md §5.4): no bytes and no stub = an empty array of that shape.
     boolean empty = !hasBytes && !stub;
     return new Header(dtype, shape, order, empty, hasBytes ? buffer : null);
@@ -97,40 +101,52 @@ public final class ArrayDecoder {
    * against the shape. Returns {@code null} for an SDNB stub (bytes appended elsewhere).
    */
   public static ArrayData inline(FbTable arr, Convention convention) throws ModelFormatException {
+    return inline(arr, convention, null);
+  }
+
+  /** As {@link #inline(FbTable, Convention)}, charging a chunk index to {@code budget} (may be null). */
+  static ArrayData inline(FbTable arr, Convention convention, Budget budget) throws ModelFormatException {
     Header h = header(arr, convention);
-    FbVector buf = h.buffer();
     String what = arr.what() + ".buffer";
     if (h.empty()) {
       return new ArrayData(h.dtype(), h.shape(), h.order(), true, arr.buffer().source(), 0, 0, false, Storage.RAW);
     }
-    if (buf == null) {
+    ArrayBytes.Located at = ArrayBytes.locate(arr, h.buffer(), convention, budget);
+    if (at == null) {
       if (convention == Convention.SDNB) {
         return null;
       }
       throw arr.buffer().error(arr.position(), what, "array has no data");
     }
-    long offset = buf.absoluteDataOffset();
-    long length = buf.byteLength();
+    long offset = at.offset();
+    long length = at.length();
+    // where a fault is reported: the inline bytes, else the FlatArray
+    long faultAt = at.source() == arr.buffer().source() ? offset : arr.absolutePosition();
     DType t = h.dtype();
     if (t == DType.UTF8) {
       long n = Shapes.elementCount(h.shape());
       if (n < 0 || n >= length / 8) { // needs (n + 1) int64 offsets; no overflow
-        throw arr.buffer().error(offset - arr.buffer().base(), what,
+        throw arr.buffer().error(faultAt - arr.buffer().base(), what,
             "UTF8 array of " + n + " strings needs (n + 1) 8-byte offsets, but holds only " + length + " bytes");
+      }
+      if (convention == Convention.LEGACY) {
+        at = Utf8Layout.present(at, n, arr.buffer().file());
+        offset = at.offset();
+        length = at.length();
       }
     } else if (t.width() == 0) {
       throw arr.buffer().error(arr.position(), arr.what() + ".dtype", "data type " + t + " has no fixed width");
     } else {
       long expected = Shapes.byteLength(h.shape(), t.width());
       if (expected != length) {
-        throw arr.buffer().error(offset - arr.buffer().base(), what,
+        throw arr.buffer().error(faultAt - arr.buffer().base(), what,
             "holds " + length + " bytes but " + t + java.util.Arrays.toString(h.shape()) + " needs " + expected);
       }
     }
     boolean legacy = convention == Convention.LEGACY;
     // Legacy byteOrder: 1 = BE (always, from M2.1); 0 = LE is accepted like DL4J does.
     boolean bigEndian = legacy && arr.getByte(A_BYTE_ORDER, (byte) 0) == 1 && t.legacySwapped();
-    return new ArrayData(t, h.shape(), h.order(), false, arr.buffer().source(), offset, length,
+    return new ArrayData(t, h.shape(), h.order(), false, at.source(), offset, length,
         bigEndian, bigEndian ? Storage.BIG_ENDIAN : Storage.RAW);
   }
 }

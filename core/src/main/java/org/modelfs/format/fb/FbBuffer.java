@@ -50,6 +50,11 @@ public final class FbBuffer {
     return source;
   }
 
+  /** The file name used in error messages. */
+  public String file() {
+    return file;
+  }
+
   /** Absolute offset of the buffer in its source. */
   public long base() {
     return base;

@@ -79,9 +79,13 @@ public final class FbCopy {
 
   /**
    * Writes a FlatArray found inside a copied table in another encoding (op arguments when a
-   * graph moves between the legacy and the SDNB FlatArray conventions); returns its offset.
+   * graph moves between the legacy and the SDNB FlatArray conventions, and chunked or appended
+   * ones, which are written plain); returns its offset, or {@link #COPY} to copy it as it is.
    */
   public interface ArrayRewrite {
+    /** What {@link #write} answers for an array to be copied unchanged. */
+    int COPY = -1;
+
     int write(FbTable array) throws ModelFormatException;
   }
 
@@ -191,7 +195,10 @@ public final class FbCopy {
     if (done != null) {
       return done;
     }
-    int off = rewrite != null && schema == FLAT_ARRAY ? rewrite.write(src) : copyTable(src, schema, rewrite, depth);
+    int off = rewrite != null && schema == FLAT_ARRAY ? rewrite.write(src) : ArrayRewrite.COPY;
+    if (off == ArrayRewrite.COPY) {
+      off = copyTable(src, schema, rewrite, depth);
+    }
     copied.put(key, off);
     return off;
   }

@@ -86,7 +86,7 @@ public final class GraphReader {
       ArrayData array = null;
       FbTable nd = v.getTable(V_NDARRAY, "ndarray");
       if (nd != null && kind != VarKind.ARRAY) {
-        array = ArrayDecoder.inline(nd, conv);
+        array = ArrayDecoder.inline(nd, conv, budget);
         if (array == null) {
           stubs.put(name, ArrayDecoder.header(nd, conv));
         }
@@ -118,7 +118,7 @@ public final class GraphReader {
         budget.element(keys.position(), keys.what());
         String key = keys.getString(k);
         budget.charge(2L * key.length(), keys.position(), keys.what());
-        ArrayData a = ArrayDecoder.inline(vals.getTable(k), conv);
+        ArrayData a = ArrayDecoder.inline(vals.getTable(k), conv, budget);
         if (a == null) {
           throw buf.error(u.position(), u.what(), "updater state '" + key + "' has no inline data");
         }

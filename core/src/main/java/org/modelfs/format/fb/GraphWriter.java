@@ -179,14 +179,18 @@ public final class GraphWriter {
 
   /**
    * How op arguments (node {@code scalar}, property {@code a}) are written: copied as they are
-   * when the source graph uses this writer's FlatArray convention, else decoded and written
-   * inline in the other one ({@code null} = copy).
+   * when the source graph uses this writer's FlatArray convention and holds them inline, else
+   * decoded and written inline in this writer's convention (chunked or appended ones always:
+   * we never write chunks, and an appended range would point into the old file — docs/FORMATS.md
+   * §10).
    */
   private FbCopy.ArrayRewrite reencode(Convention from) {
-    if ((from == Convention.LEGACY) == legacy) {
-      return null;
-    }
+    boolean same = (from == Convention.LEGACY) == legacy;
     return arr -> {
+      if (same && !arr.has(Slots.A_BUFFER_CHUNKS)
+          && (from != Convention.LEGACY || arr.getLong(Slots.A_APPENDED_OFFSET, 0) == 0)) {
+        return FbCopy.ArrayRewrite.COPY;
+      }
       ArrayData a = ArrayDecoder.inline(arr, from);
       if (a == null) {
         throw arr.buffer().error(arr.position(), arr.what(), "op argument array has no inline data");

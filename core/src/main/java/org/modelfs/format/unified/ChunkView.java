@@ -33,6 +33,11 @@ abstract class ChunkView implements ByteSource {
   }
 
   @Override
+  public final ByteSource viewOf() {
+    return file;
+  }
+
+  @Override
   public final void close() {
     // the file belongs to the model
   }

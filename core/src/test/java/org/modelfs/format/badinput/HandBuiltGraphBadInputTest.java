@@ -18,10 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.modelfs.testing.HandArrays;
+import org.modelfs.testing.HandArrays.Chunk;
 
 /**
  * FlatGraphs built field by field with the FlatBuffers builder (slot numbers from docs/FORMATS.md §3),
- * holding what no real writer produces: chunked or external arrays, nameless or duplicate
+ * holding what no real writer produces: arrays both inline and chunked, external arrays, nameless or duplicate
  * variables, legacy arrays without shapeInfo or data, broken updater state, unmatched
  * metadata. Each is stored as format A (fb) and, where it applies, inside an SDNB file.
  */
@@ -38,36 +40,12 @@ class HandBuiltGraphBadInputTest {
     return b -> 0;
   }
 
-  /** A FlatArray with the given fields (null/negative = absent). */
-  static Part array(long[] shape, byte[] buffer, int dtype, int byteOrder, Part chunks, boolean external,
+  /** A FlatArray with the given fields (null/negative = absent); an appended length is also the totalBufferSize. */
+  static Part array(long[] shape, byte[] buffer, int dtype, int byteOrder, List<Chunk> chunks, boolean external,
       long appendedLength) {
-    return b -> {
-      int s = shape == null ? 0 : longs(b, shape);
-      int buf = buffer == null ? 0 : b.createByteVector(buffer);
-      int ch = chunks == null ? 0 : chunks.applyAsInt(b);
-      b.startTable(10);
-      if (appendedLength > 0) {
-        b.addLong(9, appendedLength, 0L);
-        b.addLong(5, appendedLength, 0L);
-      }
-      if (ch != 0) {
-        b.addOffset(4, ch, 0);
-      }
-      if (buf != 0) {
-        b.addOffset(1, buf, 0);
-      }
-      if (s != 0) {
-        b.addOffset(0, s, 0);
-      }
-      if (external) {
-        b.addBoolean(7, true, false);
-      }
-      b.addByte(2, (byte) dtype, 0);
-      if (byteOrder >= 0) {
-        b.addByte(3, (byte) byteOrder, 0);
-      }
-      return b.endTable();
-    };
+    HandArrays.Part p = HandArrays.array(shape, dtype, byteOrder, buffer, chunks, appendedLength > 0 ? appendedLength : null, 0,
+        appendedLength, external);
+    return p::applyAsInt;
   }
 
   /** A legacy FLOAT c-order array of {@code dims} with big-endian data. */
@@ -97,19 +75,11 @@ class HandBuiltGraphBadInputTest {
   }
 
   static int longs(FlatBufferBuilder b, long[] v) {
-    b.startVector(8, v.length, 8);
-    for (int i = v.length - 1; i >= 0; i--) {
-      b.addLong(v[i]);
-    }
-    return b.endVector();
+    return org.modelfs.testing.HandArrays.longs(b, v);
   }
 
   static int offsets(FlatBufferBuilder b, int[] v) {
-    b.startVector(4, v.length, 4);
-    for (int i = v.length - 1; i >= 0; i--) {
-      b.addOffset(v[i]);
-    }
-    return b.endVector();
+    return org.modelfs.testing.HandArrays.offsets(b, v);
   }
 
   static int strings(FlatBufferBuilder b, String... s) {
@@ -148,26 +118,7 @@ class HandBuiltGraphBadInputTest {
     for (int i = 0; i < vars.size(); i++) {
       Var v = vars.get(i);
       int nd = v.ndarray().applyAsInt(b);
-      int shape = v.shape() == null ? 0 : longs(b, v.shape());
-      int name = v.name() == null ? 0 : b.createString(v.name());
-      b.startTable(2);
-      b.addInt(0, id++, 0);
-      int pair = b.endTable();
-      b.startTable(10);
-      b.addOffset(0, pair, 0);
-      if (name != 0) {
-        b.addOffset(1, name, 0);
-      }
-      if (shape != 0) {
-        b.addOffset(3, shape, 0);
-      }
-      if (nd != 0) {
-        b.addOffset(4, nd, 0);
-      }
-      b.addInt(5, -1, 0);
-      b.addByte(2, (byte) v.dtype(), 0);
-      b.addByte(6, (byte) v.type(), 0);
-      vo[i] = b.endTable();
+      vo[i] = org.modelfs.testing.HandArrays.variable(b, id++, v.name(), v.dtype(), v.type(), v.shape(), nd);
     }
     int variables = offsets(b, vo);
     int[] uo = new int[updaters.size()];
@@ -204,15 +155,8 @@ class HandBuiltGraphBadInputTest {
   static final int VARIABLE = 0;
   static final int CONSTANT = 1;
 
-  static Part chunks() {
-    return b -> {
-      int data = b.createByteVector(new byte[4]);
-      b.startTable(2);
-      b.addOffset(1, data, 0);
-      b.addLong(0, 0, -1L);
-      int c = b.endTable();
-      return offsets(b, new int[] {c});
-    };
+  static List<Chunk> chunks() {
+    return List.of(new Chunk(0, new byte[4]));
   }
 
   // ---- sanity: the builder makes files the reader accepts -------------------------------------------
@@ -226,12 +170,28 @@ class HandBuiltGraphBadInputTest {
     org.junit.jupiter.api.Assertions.assertNull(BadInput.openTimed(put(dir, "ok.sdnb", sd), "hand-built sdnb"));
   }
 
+  /** Updater state may be chunked like any array (docs/FORMATS.md §10): read in index order, little-endian. */
+  @Test
+  void chunkedUpdaterStateReads() throws IOException {
+    byte[] be = HandArrays.floats(2, ByteOrder.BIG_ENDIAN);
+    // 14 bytes of chunks, cut to the 8 that totalBufferSize says
+    HandArrays.Part m = HandArrays.array(new long[] {1, 2, 1, 1, 8192, 1, 99}, FLOAT, 1, null,
+        HandArrays.shuffledChunks(java.util.Arrays.copyOf(be, 14)), 8L, 0, 0);
+    byte[] fb = graph(List.of(new Var("w", FLOAT, VARIABLE, null, legacyFloat(2))),
+        List.of(updater("w", new String[] {"M"}, m::applyAsInt)), null, null);
+    try (org.modelfs.model.Model model = org.modelfs.container.Models.open(put(dir, "upd.fb", fb));
+        java.io.InputStream in = org.modelfs.model.ArrayStreams.littleEndianStream(
+            model.newest().state("w").arrays().get("M"))) {
+      org.junit.jupiter.api.Assertions.assertArrayEquals(HandArrays.floats(2, ByteOrder.LITTLE_ENDIAN), in.readAllBytes());
+    }
+  }
+
   // ---- format A ----------------------------------------------------------------------------------
 
   static Stream<Arguments> legacyCases() {
     List<Arguments> out = new ArrayList<>();
     long[] si23 = {2, 2, 3, 3, 1, 8192, 1, 99};
-    out.add(Arguments.of("FlatArray with bufferChunks", List.of(
+    out.add(Arguments.of("FlatArray with both buffer and bufferChunks", List.of(
         new Var("w", FLOAT, VARIABLE, null, array(si23, new byte[24], FLOAT, 1, chunks(), false, 0)))));
     out.add(Arguments.of("FlatArray marked isExternal", List.of(
         new Var("w", FLOAT, VARIABLE, null, array(si23, new byte[24], FLOAT, 1, null, true, 0)))));
@@ -311,7 +271,7 @@ class HandBuiltGraphBadInputTest {
         Arguments.of("appended stub without manifest entry", graph(List.of(
             new Var("big", FLOAT, VARIABLE, new long[] {2, 3}, array(new long[] {2, 3}, null, FLOAT, 0, null, false, 24))),
             List.of(), null, null)),
-        Arguments.of("inline array with bufferChunks", graph(List.of(
+        Arguments.of("inline array with both buffer and bufferChunks", graph(List.of(
             new Var("w", FLOAT, VARIABLE, new long[] {1}, array(new long[] {1}, new byte[4], FLOAT, 0, chunks(), false, 0))),
             List.of(), null, null)),
         Arguments.of("inline array marked isExternal", graph(List.of(

@@ -1,5 +1,6 @@
 package org.modelfs.format.badinput;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.modelfs.format.badinput.ZipTagsSamples.refused;
@@ -83,6 +84,23 @@ class ZipTagsArraysBadInputTest {
     return b.sizedByteArray();
   }
 
+  /** A FLOAT FlatArray file whose bytes are one chunk of {@code bytes} zeros, with that totalBufferSize (null = absent). */
+  static byte[] chunked(long[] shape, int bytes, Long total) {
+    FlatBufferBuilder b = new FlatBufferBuilder(256);
+    int shapeOff = FlatArray.createShapeVector(b, shape);
+    int chunk = BufferChunk.createBufferChunk(b, 0, BufferChunk.createDataVector(b, new byte[bytes]));
+    int chunks = FlatArray.createBufferChunksVector(b, new int[] {chunk});
+    FlatArray.startFlatArray(b);
+    FlatArray.addShape(b, shapeOff);
+    FlatArray.addBufferChunks(b, chunks);
+    if (total != null) {
+      FlatArray.addTotalBufferSize(b, total);
+    }
+    FlatArray.addDtype(b, (byte) DType.FLOAT.code());
+    b.finish(FlatArray.endFlatArray(b));
+    return b.sizedByteArray();
+  }
+
   static byte[] floats(long[] shape, int bytes) {
     return flatArray(shape, new byte[bytes], DType.FLOAT.code(), 0, 0, false, false);
   }
@@ -110,9 +128,13 @@ class ZipTagsArraysBadInputTest {
     out.add(Arguments.of("unknown dtype code 200", patchDtype(w, 200), "unknown data type code 200"));
     out.add(Arguments.of("appended-data stub (appendedDataLength, no buffer)",
         flatArray(s48, null, fl, 0, 128, false, false), "an appended-array stub"));
-    out.add(Arguments.of("chunked storage (bufferChunks)", flatArray(s48, null, fl, 0, 0, true, false),
-        "chunked or external array storage"));
-    out.add(Arguments.of("external storage", flatArray(s48, null, fl, 0, 0, false, true), "chunked or external array storage"));
+    out.add(Arguments.of("chunks holding 128 bytes, totalBufferSize 129", chunked(s48, 128, 129L),
+        "totalBufferSize 129 is more than the 128 bytes its 1 chunks hold"));
+    out.add(Arguments.of("chunks holding 124 bytes for FLOAT[4, 8]", chunked(s48, 124, null),
+        "holds 124 bytes but FLOAT[4, 8] needs 128"));
+    out.add(Arguments.of("both buffer and bufferChunks", flatArray(s48, new byte[128], fl, 0, 0, true, false),
+        "more than one of buffer, bufferChunks and appendedData"));
+    out.add(Arguments.of("external storage", flatArray(s48, null, fl, 0, 0, false, true), "external array storage"));
     out.add(Arguments.of("root offset past the end", BadInput.putI32le(w.clone(), 0, w.length + 100), null));
     out.add(Arguments.of("root offset 0x7FFFFFFF", BadInput.putI32le(w.clone(), 0, Integer.MAX_VALUE), null));
     out.add(Arguments.of("root offset negative", BadInput.putI32le(w.clone(), 0, -16), null));
@@ -165,6 +187,23 @@ class ZipTagsArraysBadInputTest {
     for (boolean deflate : new boolean[] {false, true}) {
       Path z = ZipTagsSamples.entries().put(W, content).write(dir, "disagree.zip", deflate);
       refused(z, name, "ZIP entry 'v1/params.txt' line 3", message);
+    }
+  }
+
+  /** A chunked array file (SDNB convention, docs/FORMATS.md §10) reads, its chunks ordered by index. */
+  @Test
+  void chunkedArrayFileReads() throws IOException {
+    byte[] le = org.modelfs.testing.HandArrays.floats(32, java.nio.ByteOrder.LITTLE_ENDIAN);
+    FlatBufferBuilder b = new FlatBufferBuilder(512);
+    b.finish(org.modelfs.testing.HandArrays.array(new long[] {4, 8}, DType.FLOAT.code(), -1, null,
+        org.modelfs.testing.HandArrays.shuffledChunks(le), 128L, 0, 0).applyAsInt(b));
+    for (boolean deflate : new boolean[] {false, true}) {
+      Path z = ZipTagsSamples.entries().put(W, b.sizedByteArray()).write(dir, "chunked" + deflate + ".zip", deflate);
+      try (Model m = Models.open(z);
+          java.io.InputStream in = org.modelfs.model.ArrayStreams.littleEndianStream(
+              m.newest().variable("layer0/W").array())) {
+        assertArrayEquals(le, in.readAllBytes(), "deflate " + deflate);
+      }
     }
   }
 
