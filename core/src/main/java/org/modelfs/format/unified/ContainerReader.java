@@ -294,7 +294,7 @@ public final class ContainerReader {
         long off = e.offsets()[k];
         long len = e.lengths()[k];
         if (off < f.dataOffset() || off > indexStart || len > indexStart - off) {
-          throw new ModelFormatException(file, "container " + e.what() + " chunk " + k, off, "[" + off + ", +" + len
+          throw new ModelFormatException(file, "container " + e.what() + " chunk " + k, indexStart, "[" + off + ", +" + len
               + ") lies outside the section's chunk area [" + f.dataOffset() + ", " + indexStart + ")");
         }
         ranges.add(new long[] {off, len, i});
