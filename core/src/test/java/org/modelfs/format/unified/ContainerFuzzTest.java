@@ -22,9 +22,10 @@ import org.modelfs.model.Variable;
 /**
  * The container reader (docs/FORMATS.md §13) on hostile bytes, without a mount: the frames, the
  * tables, the GRAPH, each ARRAYS index and then every array read in order (so every chunk's CRC
- * and inflation runs). It may only return tags or throw an {@link IOException}; what it accepts
- * and reads completely, our writer writes again (stored and deflated) and the reader gives back
- * the same arrays (docs/RELIABILITY.md "Fuzzing"). In this package to reach the package-private
+ * and inflation runs) — once as given, once with every section's CRC-32C made valid
+ * ({@link Containers#withValidCrcs}), so changes reach the parsers behind the CRCs. It may only return tags or throw an {@link IOException}; what it accepts
+ * and reads completely and our writer writes again (stored and deflated; the writer may refuse a
+ * graph part the reader never needed), the reader gives back the same arrays (docs/RELIABILITY.md "Fuzzing"). In this package to reach the package-private
  * reader entry points; the mount-level target is {@code ReaderFuzzTest#container}.
  */
 class ContainerFuzzTest {
@@ -33,6 +34,15 @@ class ContainerFuzzTest {
 
   @FuzzTest(maxDuration = "30s")
   void read(byte[] input) {
+    readAndRewrite(input);
+    byte[] repaired = Containers.withValidCrcs(input);
+    if (!Arrays.equals(repaired, input)) {
+      readAndRewrite(repaired);
+    }
+  }
+
+  /** Reads the bytes as a container; what it accepts must survive a rewrite. */
+  private static void readAndRewrite(byte[] input) {
     Map<String, byte[]> arrays;
     List<Tag> tags;
     try {
@@ -45,22 +55,29 @@ class ContainerFuzzTest {
       return; // an array beyond the read cap: not rewritten
     }
     for (int level : new int[] {0, 1}) {
-      try {
-        rewrite(tags, arrays, level);
-      } catch (IOException e) {
-        throw new AssertionError("level " + level + ": what the reader accepted cannot be written and read again", e);
-      }
+      rewrite(tags, arrays, level);
     }
   }
 
-  /** Writes the tags again at {@code level}, reads them back, and compares every array. */
-  private static void rewrite(List<Tag> tags, Map<String, byte[]> arrays, int level) throws IOException {
+  /**
+   * Writes the tags again at {@code level}, reads them back, and compares every array. The writer
+   * may refuse (it walks parts of the graph the reader leaves to whoever needs them); what it
+   * writes must read back.
+   */
+  private static void rewrite(List<Tag> tags, Map<String, byte[]> arrays, int level) {
     try (FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
       Path p = fs.getPath("/again.sdmc");
       try (SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         ContainerWriter.write(tags, ch, "again.sdmc", level);
+      } catch (IOException refused) {
+        return;
       }
-      Map<String, byte[]> again = arrays(ContainerReader.read(new HeapSource("again.sdmc", Files.readAllBytes(p))));
+      Map<String, byte[]> again;
+      try {
+        again = arrays(ContainerReader.read(new HeapSource("again.sdmc", Files.readAllBytes(p))));
+      } catch (IOException e) {
+        throw new AssertionError("level " + level + ": our own rewrite of an accepted container is refused", e);
+      }
       if (again == null || !again.keySet().equals(arrays.keySet())) {
         throw new AssertionError("level " + level + ": arrays " + arrays.keySet() + " come back as "
             + (again == null ? null : again.keySet()));
@@ -70,6 +87,8 @@ class ContainerFuzzTest {
           throw new AssertionError("level " + level + ": " + e.getKey() + " comes back with other bytes");
         }
       }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("an in-memory file system failed", e);
     }
   }
 

@@ -238,6 +238,31 @@ final class Containers {
     return (int) c.getValue();
   }
 
+  /**
+   * A copy of any bytes with the CRC-32C of every frame that can be walked (from the preamble on,
+   * as far as each frame's stored length and CRC fit the bytes) made valid, so a fuzzer's changes
+   * to a section reach its parser instead of stopping at its CRC. Chunk CRCs are left as they are.
+   */
+  static byte[] withValidCrcs(byte[] in) {
+    byte[] out = in.clone();
+    long at = ContainerLayout.PREAMBLE;
+    while (at + ContainerLayout.FRAME <= out.length) {
+      int p = (int) at;
+      long stored = i64le(out, p + 8);
+      boolean hasCrc = (out[p + 2] & 1) != 0;
+      long crcAt = at + ContainerLayout.FRAME + stored;
+      if (stored < 0 || crcAt + (hasCrc ? 4 : 0) > out.length) {
+        break;
+      }
+      if (hasCrc) {
+        byte[] data = Arrays.copyOfRange(out, p + ContainerLayout.FRAME, (int) crcAt);
+        putI32le(out, (int) crcAt, crc(out[p] & 0xff, data, Arrays.copyOfRange(out, p, p + ContainerLayout.FRAME)));
+      }
+      at = ContainerLayout.align(crcAt + (hasCrc ? 4 : 0), 8);
+    }
+    return out;
+  }
+
   /** CRC-32C of bytes. */
   static int crc(byte[] b, int from, int to) {
     CRC32C c = new CRC32C();
