@@ -394,6 +394,34 @@ class ContainerBadInputTest {
     }
   }
 
+  /**
+   * A SHARD_INFO section (§13.8; shard sets are not yet opened through {@code Models}, so only
+   * what a single file's reader sees): a shard opened alone is refused naming the set; its bytes
+   * changed fail its CRC; shard numbers and types that cannot be are refused.
+   */
+  @Test
+  void shardInfoSections() throws IOException {
+    byte[] f = Containers.sample(false, false);
+    List<Section> s = Containers.sections(f);
+    Section last = s.get(s.size() - 1);
+    java.util.function.Function<Tables.ShardInfo, byte[]> with = info -> {
+      List<Section> out = new ArrayList<>(s);
+      out.set(0, s.get(0).withData(Tables.header(s.size() + 1, List.of("default"))));
+      byte[] data = Tables.shardInfo(info);
+      out.add(new Section(last.end(), SectionType.SHARD_INFO.code(), 0, ContainerLayout.FLAG_CRC, 0, 0, data.length,
+          data));
+      return Containers.build(f, out);
+    };
+    refused(with.apply(new Tables.ShardInfo(0, 2, "graph", "m.sdmc")), "shard 0 of 2 opened alone", "open the shard set");
+    refused(with.apply(new Tables.ShardInfo(2, 2, "weights", "m.sdmc")), "shard 2 of 2", "is not a valid shard number");
+    refused(with.apply(new Tables.ShardInfo(0, 0, "graph", "m.sdmc")), "shard 0 of 0", "is not a valid shard number");
+    refused(with.apply(new Tables.ShardInfo(1, 2, "graph", "m.sdmc")), "shard 1 of type graph", "ShardInfo.shard_type");
+    byte[] good = with.apply(new Tables.ShardInfo(1, 2, "weights", "m.sdmc"));
+    Section info = Containers.sections(good).get(s.size());
+    good[(int) info.dataOffset() + info.data().length / 2] ^= 0x20;
+    refused(good, "SHARD_INFO byte changed", "SHARD_INFO section");
+  }
+
   // ---- random damage behind valid CRCs ---------------------------------------------------------------------
 
   /**
