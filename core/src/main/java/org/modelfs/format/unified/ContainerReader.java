@@ -22,6 +22,7 @@ import org.modelfs.model.GraphRef;
 import org.modelfs.model.GraphRef.Convention;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
+import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
 
 /**
@@ -268,6 +269,10 @@ public final class ContainerReader {
         throw new ModelFormatException(file, what, indexStart, "names no variable of the graph");
       }
       Variable v = vars.get(i);
+      if (v.kind() == VarKind.ARRAY) {
+        throw new ModelFormatException(file, what, indexStart, "names ARRAY variable '" + v.name()
+            + "', whose values a container never stores (docs/FORMATS.md §13.5)");
+      }
       if (v.array() != null) {
         throw new ModelFormatException(file, what, indexStart, "is stored twice");
       }

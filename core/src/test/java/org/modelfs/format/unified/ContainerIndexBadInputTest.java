@@ -257,6 +257,10 @@ class ContainerIndexBadInputTest {
         e.chunkSize(), e.offsets(), e.lengths(), e.crcs()))), "UTF8 of 32 strings in 64 bytes", "needs (n + 1)");
     refused(editIndex(f, on("layer0/W", e -> new Entry("no-such", null, e.dtype(), e.shape(), e.order(), e.raw(),
         e.chunkSize(), e.offsets(), e.lengths(), e.crcs()))), "a name the graph lacks", "names no variable");
+    // an ARRAY variable (an activation): no writer stores one, a rewrite would drop it (found by fuzzing)
+    refused(editIndex(f, on("layer0/b", e -> new Entry("multiply", null, e.dtype(), e.shape(), e.order(), e.raw(),
+        e.chunkSize(), e.offsets(), e.lengths(), e.crcs()))), "layer0/b's array for ARRAY variable multiply",
+        "names ARRAY variable 'multiply'");
     refused(editIndex(f, l -> {
       List<Entry> out = new ArrayList<>(l);
       Entry b = l.stream().filter(e -> e.name().equals("layer0/b") && e.updaterKey() == null).findFirst().orElseThrow();
