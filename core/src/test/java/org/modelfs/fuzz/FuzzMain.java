@@ -36,6 +36,8 @@ public final class FuzzMain {
       "org.modelfs.fuzz.ReaderFuzzTest#sharded",
       "org.modelfs.fuzz.ReaderFuzzTest#sdz",
       "org.modelfs.fuzz.ReaderFuzzTest#zipTags",
+      "org.modelfs.fuzz.ReaderFuzzTest#container",
+      "org.modelfs.format.unified.ContainerFuzzTest#read",
       "org.modelfs.format.sdnb.ManifestFuzzTest#parse",
       "org.modelfs.fuzz.ZipDirectoryFuzzTest#centralDirectory",
       "org.modelfs.fuzz.NameMappingFuzzTest#roundTripAndInjectivity",

@@ -9,12 +9,14 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.ManifestSeeds;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
 
 /**
@@ -59,6 +61,15 @@ public final class FuzzSeeds {
           seed("ReaderFuzzTest", "sdz", sdz);
           seed("ZipDirectoryFuzzTest", "centralDirectory", sdz);
         }
+        for (boolean deflate : new boolean[] {false, true}) {
+          byte[] c = write(m, work.resolve(base + deflate + ".sdmc"),
+              WriteOptions.of(ModelFormat.CONTAINER).withDeflate(deflate)).get(0);
+          seed("ReaderFuzzTest", "container", c);
+          seed("org/modelfs/format/unified", "ContainerFuzzTest", "read", c);
+        }
+        byte[] twoTags = twoTags(m.newest(), work.resolve(base + "_tags.sdmc"));
+        seed("ReaderFuzzTest", "container", twoTags);
+        seed("org/modelfs/format/unified", "ContainerFuzzTest", "read", twoTags);
         byte[] zip = write(m, work.resolve(base + ".zip"), WriteOptions.of(ModelFormat.ZIP_TAGS)).get(0);
         seed("ReaderFuzzTest", "zipTags", zip);
         seed("ZipDirectoryFuzzTest", "centralDirectory", zip);
@@ -83,6 +94,14 @@ public final class FuzzSeeds {
     for (byte[] r : RecoverySeeds.seeds()) {
       seed("RecoveryFuzzTest", "recover", r);
     }
+  }
+
+  /** A container holding {@code t} twice, as tags {@code v1} and {@code v2} (with metadata). */
+  private static byte[] twoTags(Tag t, Path out) throws IOException {
+    Tag v1 = new Tag("v1", t.graph(), t.variables(), t.updater(), t.trainingConfig(), Map.of());
+    Tag v2 = new Tag("v2", t.graph(), t.variables(), t.updater(), t.trainingConfig(), Map.of("note", "seed"));
+    ModelFiles.writeTags(List.of(v1, v2), out, WriteOptions.of(ModelFormat.CONTAINER));
+    return Files.readAllBytes(out);
   }
 
   private static List<byte[]> write(Model m, Path out, WriteOptions opts) throws IOException {

@@ -36,6 +36,11 @@ class ReaderFuzzTest {
     readOne(input, "m.zip");
   }
 
+  @FuzzTest(maxDuration = "30s")
+  void container(byte[] input) {
+    readOne(input, "m.sdmc");
+  }
+
   /**
    * A sharded SDNB: byte 0 gives the shard count ({@code 1 + b % 4}); each shard but the last is
    * a two-byte big-endian length and its bytes, the last takes the rest ({@link #shards}); the

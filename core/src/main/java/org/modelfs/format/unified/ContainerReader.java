@@ -22,6 +22,7 @@ import org.modelfs.model.GraphRef;
 import org.modelfs.model.GraphRef.Convention;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
+import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
 
 /**
@@ -274,6 +275,10 @@ public final class ContainerReader {
         throw new ModelFormatException(file, what, indexStart, "names no variable of the graph");
       }
       Variable v = vars.get(i);
+      if (v.kind() == VarKind.ARRAY) {
+        throw new ModelFormatException(file, what, indexStart, "names ARRAY variable '" + v.name()
+            + "', whose values a container never stores (docs/FORMATS.md §13.5)");
+      }
       if (v.array() != null) {
         throw new ModelFormatException(file, what, indexStart, "is stored twice");
       }
@@ -300,7 +305,7 @@ public final class ContainerReader {
         long off = e.offsets()[k];
         long len = e.lengths()[k];
         if (off < f.dataOffset() || off > indexStart || len > indexStart - off) {
-          throw new ModelFormatException(file, "container " + e.what() + " chunk " + k, off, "[" + off + ", +" + len
+          throw new ModelFormatException(file, "container " + e.what() + " chunk " + k, indexStart, "[" + off + ", +" + len
               + ") lies outside the section's chunk area [" + f.dataOffset() + ", " + indexStart + ")");
         }
         ranges.add(new long[] {off, len, i});

@@ -11,7 +11,7 @@ import org.modelfs.io.ByteSource;
 /**
  * One section frame of a container (docs/FORMATS.md §13.2): 24 bytes — type, compression, flags,
  * deflate level, tag index, stored length, raw length — then the data, then (flag bit 0) a
- * CRC-32C, then zeros to the next multiple of 8.
+ * CRC-32C, then zeros to the next multiple of 8 (checked).
  *
  * @param offset where the frame starts in the file
  * @param type the section type
@@ -111,6 +111,28 @@ public record Frame(long offset, SectionType type, Compression compression, int 
       throw new ModelFormatException(file, what, offset + 16, "raw length " + Long.toUnsignedString(raw)
           + " differs from the stored length " + stored + " of data that is not compressed as a whole");
     }
-    return new Frame(offset, type, comp, flags, level, tag, stored, raw);
+    Frame f = new Frame(offset, type, comp, flags, level, tag, stored, raw);
+    f.checkPadding(src, size);
+    return f;
+  }
+
+  /**
+   * The bytes after the data (and CRC) up to the next frame are zeros and lie in the file: else a
+   * changed flag bit could turn a CRC into unchecked padding (docs/FORMATS.md §13.2).
+   */
+  private void checkPadding(ByteSource src, long size) throws IOException {
+    long from = crcOffset() + (hasCrc() ? CRC : 0);
+    if (end() > size) {
+      throw new ModelFormatException(src.name(), what(), from, "the file ends inside the padding to the next "
+          + "multiple of " + FRAME_ALIGN + " (" + (end() - size) + " bytes missing)");
+    }
+    ByteBuffer b = ByteBuffer.allocate((int) (end() - from));
+    src.readFully(b, from);
+    for (int i = 0; i < b.capacity(); i++) {
+      if (b.get(i) != 0) {
+        throw new ModelFormatException(src.name(), what(), from + i, "padding byte after the section's "
+            + (hasCrc() ? "CRC" : "data (it has no CRC)") + " is not zero");
+      }
+    }
   }
 }

@@ -36,9 +36,9 @@ import org.modelfs.model.Variable;
  * names the file and an offset; anything else (a {@link RuntimeException}, an {@link Error}
  * such as {@link OutOfMemoryError}, a hang) fails the test with the input described.
  */
-final class BadInput {
+public final class BadInput {
   /** Time allowed for a single open-and-read of a small input. */
-  static final Duration ONE = Duration.ofSeconds(5);
+  public static final Duration ONE = Duration.ofSeconds(5);
 
   /** Set BADINPUT_VERBOSE=1 to print every refusal message (for reviewing them). */
   private static final boolean VERBOSE = System.getenv("BADINPUT_VERBOSE") != null;
@@ -50,7 +50,7 @@ final class BadInput {
   // ---- fixtures ----------------------------------------------------------------------------------
 
   /** A DL4J fixture from the test classpath, e.g. {@code mlp_adam.fb} or {@code tf-import/pad_1D.fb}. */
-  static byte[] fixture(String name) {
+  public static byte[] fixture(String name) {
     try (InputStream in = BadInput.class.getResourceAsStream(FIXTURES + name)) {
       if (in == null) {
         throw new IllegalStateException("fixture missing from the test classpath: " + FIXTURES + name
@@ -66,13 +66,13 @@ final class BadInput {
    * A fresh in-memory directory: the loops over thousands of mutants write there, which is
    * several times faster than a real disk (the targeted cases use a real {@code @TempDir}).
    */
-  static Path memoryDir() throws IOException {
+  public static Path memoryDir() throws IOException {
     java.nio.file.FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(
         com.google.common.jimfs.Configuration.unix());
     return Files.createDirectories(fs.getPath("/work"));
   }
 
-  static Path put(Path dir, String name, byte[] content) throws IOException {
+  public static Path put(Path dir, String name, byte[] content) throws IOException {
     Path p = dir.resolve(name);
     Files.write(p, content);
     return p;
@@ -85,7 +85,7 @@ final class BadInput {
    * null} when everything could be read, or the {@link IOException} that refused the input. Any
    * other throwable fails the test, naming {@code what}.
    */
-  static IOException openAndReadAll(Path path, String what) {
+  public static IOException openAndReadAll(Path path, String what) {
     try (Model m = Models.open(path)) {
       readAll(m);
       return null;
@@ -100,7 +100,7 @@ final class BadInput {
   }
 
   /** Reads every array of every tag, checking each stream delivers exactly the stored length. */
-  static void readAll(Model m) throws IOException {
+  public static void readAll(Model m) throws IOException {
     for (Tag t : m.tags()) {
       for (Variable v : t.variables()) {
         if (v.array() != null) {
@@ -132,12 +132,12 @@ final class BadInput {
    * Asserts that opening {@code path} (and reading its arrays) is refused with an IOException
    * whose message names the file and an offset; returns it.
    */
-  static IOException assertRefused(Path path, String what) {
+  public static IOException assertRefused(Path path, String what) {
     return assertRefused(path, what, List.of(path.getFileName().toString()));
   }
 
   /** As {@link #assertRefused(Path, String)}, the message naming any one of {@code fileNames}. */
-  static IOException assertRefused(Path path, String what, List<String> fileNames) {
+  public static IOException assertRefused(Path path, String what, List<String> fileNames) {
     IOException e = assertTimeoutPreemptively(ONE, () -> openAndReadAll(path, what),
         () -> what + ": hangs (no answer within " + ONE.toSeconds() + " s)");
     if (e == null) {
@@ -148,11 +148,11 @@ final class BadInput {
   }
 
   /** Like {@link #assertRefused} but also requires a {@link ModelFormatException}. */
-  static ModelFormatException assertFormatError(Path path, String what) {
+  public static ModelFormatException assertFormatError(Path path, String what) {
     return assertFormatError(path, what, List.of(path.getFileName().toString()));
   }
 
-  static ModelFormatException assertFormatError(Path path, String what, List<String> fileNames) {
+  public static ModelFormatException assertFormatError(Path path, String what, List<String> fileNames) {
     IOException e = assertRefused(path, what, fileNames);
     if (!(e instanceof ModelFormatException mfe)) {
       throw new AssertionError(what + ": expected a ModelFormatException, got " + e, e);
@@ -165,7 +165,7 @@ final class BadInput {
    * The input may open (then all arrays must read back) or be refused with a good IOException.
    * Returns the refusal, or {@code null} if it opened.
    */
-  static IOException assertOpensOrRefused(Path path, String what) {
+  public static IOException assertOpensOrRefused(Path path, String what) {
     IOException e = openAndReadAll(path, what);
     if (e != null) {
       assertGoodMessage(e, what, List.of(path.getFileName().toString()));
@@ -174,7 +174,7 @@ final class BadInput {
   }
 
   /** The message names one of the files, and an offset ("offset N", N ≥ 0). */
-  static void assertGoodMessage(IOException e, String what, List<String> fileNames) {
+  public static void assertGoodMessage(IOException e, String what, List<String> fileNames) {
     String msg = String.valueOf(e.getMessage());
     if (VERBOSE) {
       System.out.println("[bad-input] " + what + " => " + e.getClass().getSimpleName() + ": " + msg);
@@ -190,7 +190,7 @@ final class BadInput {
    * Runs many cases under one preemptive timeout; on a hang, the message names the case that
    * was running.
    */
-  static void runAll(Duration limit, List<Case> cases) {
+  public static void runAll(Duration limit, List<Case> cases) {
     AtomicReference<String> current = new AtomicReference<>("(none)");
     assertTimeoutPreemptively(limit, () -> {
       for (Case c : cases) {
@@ -201,67 +201,67 @@ final class BadInput {
   }
 
   /** A named check. */
-  record Case(String name, org.junit.jupiter.api.function.Executable body) {
+  public record Case(String name, org.junit.jupiter.api.function.Executable body) {
     void run() throws Throwable {
       body.execute();
     }
   }
 
   /** {@link #openAndReadAll} under the single-case timeout. */
-  static IOException openTimed(Path path, String what) {
+  public static IOException openTimed(Path path, String what) {
     return assertTimeoutPreemptively(ONE, () -> openAndReadAll(path, what),
         () -> what + ": hangs (no answer within " + ONE.toSeconds() + " s)");
   }
 
-  static <T> T timed(ThrowingSupplier<T> s) {
+  public static <T> T timed(ThrowingSupplier<T> s) {
     return assertTimeoutPreemptively(ONE, s);
   }
 
   // ---- byte patching -----------------------------------------------------------------------------
 
-  static int i32le(byte[] b, int p) {
+  public static int i32le(byte[] b, int p) {
     return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(p);
   }
 
-  static int u16le(byte[] b, int p) {
+  public static int u16le(byte[] b, int p) {
     return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getShort(p) & 0xffff;
   }
 
-  static long i64le(byte[] b, int p) {
+  public static long i64le(byte[] b, int p) {
     return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(p);
   }
 
-  static byte[] putI32le(byte[] b, int p, int v) {
+  public static byte[] putI32le(byte[] b, int p, int v) {
     ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putInt(p, v);
     return b;
   }
 
-  static byte[] putU16le(byte[] b, int p, int v) {
+  public static byte[] putU16le(byte[] b, int p, int v) {
     ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putShort(p, (short) v);
     return b;
   }
 
-  static byte[] putI64le(byte[] b, int p, long v) {
+  public static byte[] putI64le(byte[] b, int p, long v) {
     ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putLong(p, v);
     return b;
   }
 
-  static long i64be(byte[] b, int p) {
+  public static long i64be(byte[] b, int p) {
     return ByteBuffer.wrap(b).getLong(p);
   }
 
-  static byte[] putI64be(byte[] b, int p, long v) {
+  public static byte[] putI64be(byte[] b, int p, long v) {
     ByteBuffer.wrap(b).putLong(p, v);
     return b;
   }
 
-  static byte[] putI32be(byte[] b, int p, int v) {
+  public static byte[] putI32be(byte[] b, int p, int v) {
     ByteBuffer.wrap(b).putInt(p, v);
     return b;
   }
 
   /** Index of the first occurrence of {@code needle} at or after {@code from}, or -1. */
-  static int indexOf(byte[] hay, byte[] needle, int from) {
+  public static int indexOf(byte[] hay, byte[] needle, int from) {
     outer:
     for (int i = Math.max(from, 0); i <= hay.length - needle.length; i++) {
       for (int j = 0; j < needle.length; j++) {
@@ -275,7 +275,7 @@ final class BadInput {
   }
 
   /** All occurrences of {@code from} replaced by {@code to} (same length); fails if none. */
-  static byte[] replaceAll(byte[] data, byte[] from, byte[] to) {
+  public static byte[] replaceAll(byte[] data, byte[] from, byte[] to) {
     if (from.length != to.length) {
       throw new IllegalArgumentException("same length only");
     }
@@ -291,7 +291,7 @@ final class BadInput {
     return out;
   }
 
-  static byte[] concat(byte[]... parts) {
+  public static byte[] concat(byte[]... parts) {
     int n = 0;
     for (byte[] p : parts) {
       n += p.length;
@@ -305,33 +305,33 @@ final class BadInput {
     return out;
   }
 
-  static byte[] prefix(byte[] b, int n) {
+  public static byte[] prefix(byte[] b, int n) {
     return Arrays.copyOf(b, n);
   }
 
   // ---- FlatBuffers navigation (independent of the code under test) ------------------------------
 
   /** Minimal FlatBuffers reader over a well-formed buffer, to find what to corrupt. */
-  static final class Fb {
-    final byte[] b;
+  public static final class Fb {
+    public final byte[] b;
     /** Absolute position of the buffer's byte 0 (32 inside an SDNB file). */
-    final int base;
+    public final int base;
 
-    Fb(byte[] b, int base) {
+    public Fb(byte[] b, int base) {
       this.b = b;
       this.base = base;
     }
 
-    int root() {
+    public int root() {
       return base + i32le(b, base);
     }
 
-    int vtable(int table) {
+    public int vtable(int table) {
       return table - i32le(b, table);
     }
 
     /** Absolute position of slot {@code slot}'s field, or -1 when absent. */
-    int field(int table, int slot) {
+    public int field(int table, int slot) {
       int vt = vtable(table);
       int vtLen = u16le(b, vt);
       if (4 + 2 * slot >= vtLen) {
@@ -342,36 +342,36 @@ final class BadInput {
     }
 
     /** Absolute position of the vtable entry of {@code slot}. */
-    int vtableEntry(int table, int slot) {
+    public int vtableEntry(int table, int slot) {
       return vtable(table) + 4 + 2 * slot;
     }
 
     /** Target of the uoffset stored at {@code pos}. */
-    int deref(int pos) {
+    public int deref(int pos) {
       return pos + i32le(b, pos);
     }
 
     /** Target of a reference field (table, vector or string), or -1 when absent. */
-    int ref(int table, int slot) {
+    public int ref(int table, int slot) {
       int f = field(table, slot);
       return f < 0 ? -1 : deref(f);
     }
 
-    int vectorLength(int vec) {
+    public int vectorLength(int vec) {
       return i32le(b, vec);
     }
 
     /** Element {@code i} of a vector of tables or strings. */
-    int element(int vec, int i) {
+    public int element(int vec, int i) {
       return deref(vec + 4 + 4 * i);
     }
 
-    String string(int s) {
+    public String string(int s) {
       return new String(b, s + 4, i32le(b, s), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Tables of FlatGraph.variables. */
-    List<Integer> variables() {
+    public List<Integer> variables() {
       int vec = ref(root(), 1);
       List<Integer> out = new ArrayList<>();
       for (int i = 0; i < vectorLength(vec); i++) {
@@ -381,7 +381,7 @@ final class BadInput {
     }
 
     /** The variable table with this name. */
-    int variable(String name) {
+    public int variable(String name) {
       for (int v : variables()) {
         if (string(ref(v, 1)).equals(name)) {
           return v;
