@@ -195,6 +195,50 @@ class ContainerTest {
         && e.getMessage().contains("belong in shard 0"), e.getMessage());
   }
 
+  /** Shards must be what their names say: swapped, a missing one, a foreign one, or disagreeing tags are refused. */
+  @Test
+  void shardsThatAreNotWhatTheirNamesSayAreRefused() throws Exception {
+    List<Path> shards;
+    try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      shards = ModelFiles.writeTags(twoTags(src), tmp.resolve("m.sdmc"),
+          WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(300));
+    }
+    int n = shards.size();
+    assertTrue(n >= 3, shards.toString());
+    Path m = tmp.resolve("m.sdmc");
+    try (Model back = Models.open(m)) {
+      assertEquals(List.of("first", "second"), back.tags().stream().map(Tag::name).toList());
+    }
+    byte[] one = Files.readAllBytes(shards.get(1));
+    byte[] two = Files.readAllBytes(shards.get(2));
+    Files.write(shards.get(1), two);
+    Files.write(shards.get(2), one);
+    refused(m, "found as shard 1 of " + n);
+    Files.write(shards.get(1), one);
+    Files.write(shards.get(2), two);
+    // a weight shard of another model (one tag) in place of ours
+    Files.delete(shards.get(1));
+    try (Model src = Models.open(Fixtures.get("mlp_adam.fb"));
+        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(shards.get(1),
+            java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
+            java.nio.file.StandardOpenOption.READ)) {
+      ContainerWriter.writeShard(List.of(src.newest()), ContainerWriter.Part.WEIGHTS,
+          java.util.Set.of(src.newest().arrays().get(0).name()), new ContainerWriter.Shard(1, n, "m"), ch,
+          shards.get(1).getFileName().toString(), 0);
+    }
+    refused(m, "but shard 0 lists");
+    Files.write(shards.get(1), one);
+    Files.delete(shards.get(n - 1));
+    refused(m, "is missing");
+  }
+
+  private static void refused(Path model, String says) {
+    org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
+        org.modelfs.format.ModelFormatException.class, () -> Models.open(model).close(), says);
+    assertTrue(e.getMessage().contains(says), e.getMessage());
+  }
+
+
   private List<String> files(String prefix) throws Exception {
     try (Stream<Path> s = Files.list(tmp)) {
       return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
