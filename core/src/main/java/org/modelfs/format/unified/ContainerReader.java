@@ -121,6 +121,7 @@ public final class ContainerReader {
       throw new ModelFormatException(file, "container", PREAMBLE, "the first section is " + first.type()
           + ", not HEADER");
     }
+    checkCrc(src, first);
     Tables.Header header = readSmall(src, first, (s, off, len) -> Tables.readHeader(s, off, len, MAX_SECTIONS));
     List<Frame> frames = new ArrayList<>();
     frames.add(first);
@@ -131,6 +132,7 @@ public final class ContainerReader {
             + " sections; its header declares " + header.sections() + " (truncated?)");
       }
       Frame f = Frame.read(src, at, size);
+      checkCrc(src, f);
       if (f.type() == SectionType.HEADER) {
         throw new ModelFormatException(file, "container", at, "a second HEADER section");
       }
@@ -221,11 +223,10 @@ public final class ContainerReader {
     return null;
   }
 
-  /** The GRAPH section's FlatGraph: in place when stored (its CRC checked by streaming it), else inflated. */
+  /** The GRAPH section's FlatGraph: in place when stored, else inflated. */
   private static GraphRef graph(ByteSource src, Frame f) throws IOException {
     if (f.compression() == Compression.NONE) {
-      Sections.checkCrc(src, f, f.dataOffset(), f.dataOffset() + f.stored());
-      return new GraphRef(src, f.dataOffset(), f.stored(), Convention.SDNB);
+      return new GraphRef(src, f.dataOffset(), f.stored(), Convention.SDNB); // its CRC checked by the walk
     }
     byte[] data = Sections.heap(src, f, MAX_HEAP_SECTION);
     return new GraphRef(new HeapSource(src.name() + " (inflated " + f.what() + ")", data), 0, data.length,
@@ -240,21 +241,8 @@ public final class ContainerReader {
       throw Sections.zstd(file, f.what(), f.offset() + 1);
     }
     boolean deflated = f.compression() == Compression.DEFLATE;
-    long dataEnd = f.dataOffset() + f.stored();
-    if (f.stored() < 8) {
-      throw new ModelFormatException(file, f.what(), f.offset() + 8, "holds " + f.stored()
-          + " bytes; the index length alone takes 8");
-    }
-    ByteBuffer lb = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-    src.readFully(lb, dataEnd - 8);
-    long indexLength = lb.getLong(0);
-    if (indexLength < 8 || indexLength > f.stored() - 8 || indexLength > MAX_HEAP_SECTION) {
-      throw new ModelFormatException(file, f.what() + " index length", dataEnd - 8, "index of "
-          + Long.toUnsignedString(indexLength) + " bytes in a section of " + f.stored() + " bytes (at most "
-          + MAX_HEAP_SECTION + ")");
-    }
-    long indexStart = dataEnd - 8 - indexLength;
-    Sections.checkCrc(src, f, indexStart, dataEnd);
+    long indexStart = indexStart(src, f);
+    long indexLength = f.dataOffset() + f.stored() - 8 - indexStart;
     List<ArrayIndex.Entry> entries = ArrayIndex.read(src, indexStart, indexLength, deflated);
     checkPlaces(file, f, entries, indexStart);
     for (ArrayIndex.Entry e : entries) {
@@ -293,6 +281,37 @@ public final class ContainerReader {
       }
       vars.set(i, v.withArray(a));
     }
+  }
+
+  /**
+   * Where an ARRAYS section's index starts: its length is the last 8 bytes of the data (at least
+   * 8, at most the data before them and {@link ContainerLayout#MAX_HEAP_SECTION}).
+   */
+  private static long indexStart(ByteSource src, Frame f) throws IOException {
+    String file = src.name();
+    long dataEnd = f.dataOffset() + f.stored();
+    if (f.stored() < 8) {
+      throw new ModelFormatException(file, f.what(), f.offset() + 8, "holds " + f.stored()
+          + " bytes; the index length alone takes 8");
+    }
+    ByteBuffer lb = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+    src.readFully(lb, dataEnd - 8);
+    long indexLength = lb.getLong(0);
+    if (indexLength < 8 || indexLength > f.stored() - 8 || indexLength > MAX_HEAP_SECTION) {
+      throw new ModelFormatException(file, f.what() + " index length", dataEnd - 8, "index of "
+          + Long.toUnsignedString(indexLength) + " bytes in a section of " + f.stored() + " bytes (at most "
+          + MAX_HEAP_SECTION + ")");
+    }
+    return dataEnd - 8 - indexLength;
+  }
+
+  /**
+   * Checks a section's CRC-32C as the walk reaches it, so a damaged frame is named by its own
+   * CRC: the data, or for ARRAYS its index and index length (docs/FORMATS.md §13.6).
+   */
+  private static void checkCrc(ByteSource src, Frame f) throws IOException {
+    long end = f.dataOffset() + f.stored();
+    Sections.checkCrc(src, f, f.type() == SectionType.ARRAYS ? indexStart(src, f) : f.dataOffset(), end);
   }
 
   /** Every chunk lies in the section's chunk area, and no two overlap. */

@@ -51,7 +51,7 @@ final class Sections {
   }
 
   /**
-   * The data of a small section in the heap, CRC checked and inflated: at most {@code max} bytes,
+   * The data of a small section in the heap (the walk has checked its CRC), inflated: at most {@code max} bytes,
    * and a compressed one at most {@link ContainerLayout#INFLATE_FACTOR} times its stored size
    * plus 1 MiB.
    */
@@ -65,8 +65,7 @@ final class Sections {
       throw new BudgetExceededException(file, f.what(), f.offset() + 16, "declares " + f.raw()
           + " bytes once inflated from " + f.stored() + " (more than " + INFLATE_FACTOR + " per stored byte + 1 MiB)");
     }
-    checkCrc(src, f, f.dataOffset(), f.dataOffset() + f.stored());
-    byte[] stored = new byte[(int) f.stored()];
+    byte[] stored = new byte[(int) f.stored()]; // (its CRC was checked by the reader's walk)
     src.readFully(ByteBuffer.wrap(stored), f.dataOffset());
     return switch (f.compression()) {
       case NONE -> stored;
