@@ -40,6 +40,15 @@ public interface ByteSource extends Closeable {
   }
 
   /**
+   * A new check for one reader of this source ({@link ReadCheck}), or {@code null} when reads need
+   * none (no checksums, or every read is checked already). A reader that reads in order — a copy,
+   * a verify, a channel — takes one and feeds it what it reads.
+   */
+  default ReadCheck newCheck() {
+    return null;
+  }
+
+  /**
    * The source this one is a view of (a window, the pieces of a chunked array, a converted
    * layout), or {@code null} when it reads its bytes itself: whoever tracks which files are
    * still in use follows this to the file.

@@ -3,6 +3,7 @@ package org.modelfs.model;
 import org.modelfs.io.CountingOutput;
 
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ReadCheck;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +42,7 @@ public final class ArrayStreams {
   public static InputStream littleEndianStream(ArrayData a) {
     return new InputStream() {
       private final ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
+      private final ReadCheck check = a.source().newCheck();
       private long done;
 
       {
@@ -54,7 +56,7 @@ public final class ArrayStreams {
         if (done >= a.length()) {
           return false;
         }
-        done += readChunk(a, done, buf, a.bigEndian());
+        done += readChunk(a, done, buf, a.bigEndian(), check);
         return true;
       }
 
@@ -88,9 +90,10 @@ public final class ArrayStreams {
     // large arrays through a direct buffer: a heap one costs the JDK a copy per read and per write
     int size = (int) Math.min(CHUNK, Math.max(a.length(), 1));
     ByteBuffer buf = a.length() >= TRANSFER_MIN ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
+    ReadCheck check = a.source().newCheck();
     long done = 0;
     while (done < a.length()) {
-      done += readChunk(a, done, buf, swap);
+      done += readChunk(a, done, buf, swap, check);
       while (buf.hasRemaining()) {
         out.write(buf);
       }
@@ -102,11 +105,15 @@ public final class ArrayStreams {
    * reading and byte-swapped per element when {@code swap}; returns the bytes read. The buffer's
    * capacity is a multiple of every element width, so elements never straddle chunks.
    */
-  private static int readChunk(ArrayData a, long done, ByteBuffer buf, boolean swap) throws IOException {
+  private static int readChunk(ArrayData a, long done, ByteBuffer buf, boolean swap, ReadCheck check)
+      throws IOException {
     buf.clear();
     buf.limit((int) Math.min(buf.capacity(), a.length() - done));
     a.source().readFully(buf, a.offset() + done);
     buf.flip();
+    if (check != null) {
+      check.passed(buf, a.offset() + done);
+    }
     if (swap) {
       swap(buf, a.dtype().width());
     }

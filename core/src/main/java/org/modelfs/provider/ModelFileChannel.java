@@ -26,6 +26,8 @@ final class ModelFileChannel extends FileChannel {
   private final String path;
   /** The {@link Lifetimes} tick this channel keeps alive: what was current when it was opened. */
   private final long pin;
+  /** This channel's check of checksummed bytes it reads (docs/FORMATS.md §13.6), or {@code null}. */
+  private final org.modelfs.io.ReadCheck check;
   private long position; // guarded by this
 
   ModelFileChannel(ModelFileSystem fs, Content content, String path, long pin) {
@@ -33,6 +35,7 @@ final class ModelFileChannel extends FileChannel {
     this.content = content;
     this.path = path;
     this.pin = pin;
+    this.check = content.newCheck();
   }
 
   private void ensureOpen() throws ClosedChannelException {
@@ -94,7 +97,16 @@ final class ModelFileChannel extends FileChannel {
    */
   private int readAt(ByteBuffer dst, long pos) throws IOException {
     try {
-      return content.read(dst, pos);
+      if (check == null) {
+        return content.read(dst, pos);
+      }
+      ByteBuffer read = dst.duplicate();
+      int n = content.read(dst, pos);
+      if (n > 0) {
+        read.limit(read.position() + n);
+        check.passed(read, pos);
+      }
+      return n;
     } catch (java.nio.channels.ClosedByInterruptException e) {
       close();
       throw e;

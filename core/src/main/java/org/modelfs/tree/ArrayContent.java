@@ -33,6 +33,16 @@ public final class ArrayContent implements Content {
   }
 
   @Override
+  public org.modelfs.io.ReadCheck newCheck() {
+    // the file's bytes are the source's, position for position, only when nothing is converted
+    return array.bigEndian() ? null : shifted(array.source().newCheck(), array.offset());
+  }
+
+  private static org.modelfs.io.ReadCheck shifted(org.modelfs.io.ReadCheck c, long offset) {
+    return c == null || offset == 0 ? c : (bytes, position) -> c.passed(bytes, offset + position);
+  }
+
+  @Override
   public int read(ByteBuffer dst, long position) throws IOException {
     long length = array.length();
     if (position >= length) {

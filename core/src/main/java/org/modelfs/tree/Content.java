@@ -27,4 +27,12 @@ public interface Content {
   default ByteSource.Mappable mappable() throws IOException {
     return null;
   }
+
+  /**
+   * A check for one reader of this file (a channel), fed what it reads at file positions, when
+   * the file's bytes carry checksums ({@link ByteSource#newCheck}); {@code null} otherwise.
+   */
+  default org.modelfs.io.ReadCheck newCheck() {
+    return null;
+  }
 }

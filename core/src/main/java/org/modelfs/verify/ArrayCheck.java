@@ -63,6 +63,7 @@ final class ArrayCheck {
     boolean count = countNonFinite && t.isFloatingPoint();
     long[] nonFinite = new long[3];
     long len = a.length();
+    org.modelfs.io.ReadCheck check = a.source().newCheck();
     long done = 0;
     String unreadable = null;
     while (done < len && unreadable == null) {
@@ -88,6 +89,15 @@ final class ArrayCheck {
         break;
       }
       buf.flip();
+      if (check != null) {
+        try {
+          check.passed(buf, a.offset() + done);
+        } catch (IOException e) {
+          unreadable = where(a) + ": " + e.getMessage();
+          done += got;
+          break;
+        }
+      }
       if (a.bigEndian()) {
         ArrayStreams.swap(buf, 0, got - got % width, width);
       }

@@ -59,7 +59,7 @@ class ContainerIndexBadInputTest {
   }
 
   /** The file with tag 0's ARRAYS section laid out anew from edited chunks (entries' tables recomputed). */
-  private static byte[] relayout(byte[] f, String name, UnaryOperator<List<byte[]>> chunks, long chunkSize)
+  static byte[] relayout(byte[] f, String name, UnaryOperator<List<byte[]>> chunks, long chunkSize)
       throws IOException {
     List<Section> s = Containers.sections(f);
     int i = Containers.find(s, SectionType.ARRAYS, 0);
@@ -122,7 +122,7 @@ class ContainerIndexBadInputTest {
   }
 
   /** layer0/W's 128 raw bytes (inflated when deflated). */
-  private static byte[] wBytes(byte[] f) throws IOException {
+  static byte[] wBytes(byte[] f) throws IOException {
     Entry e = entry(f, "layer0/W");
     byte[] stored = Containers.chunks(f, e).get(0);
     List<Section> s = Containers.sections(f);
