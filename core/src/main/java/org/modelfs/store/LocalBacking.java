@@ -1,5 +1,7 @@
 package org.modelfs.store;
 
+import org.modelfs.format.sdnb.ShardNames;
+
 import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystemException;
@@ -233,6 +235,16 @@ public final class LocalBacking implements Backing {
     boolean recorded = false;
     boolean installed = false; // the record is removed: every new file is in place
     long written = 0;
+    for (String n : SafeDir.names(dir)) {
+      ShardNames.Shard s = ShardNames.parseAny(n);
+      if (s != null && id.shardBase() != null && id.isModelFile(n)
+          && Files.isRegularFile(dir.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS)
+          && !ModelId.holdsShard(dir.resolve(n), s.ext())) {
+        throw new FileSystemException(dir.resolve(n).toString(), null, "commit refused: named like a shard of the"
+            + " model " + id.dir().resolve(id.key()) + " but it is not one (no " + s.ext() + " shard starts like it);"
+            + " this commit would replace or delete it. Move it away; nothing was written");
+      }
+    }
     try {
       for (ContainerPlan.PlannedFile f : plan.files()) {
         if (!id.isModelFile(f.name())) {

@@ -76,6 +76,9 @@ public final class ModelId {
     }
     ShardNames.Shard s = ShardNames.parseAny(n);
     if (s != null) {
+      if (Files.isRegularFile(here, LinkOption.NOFOLLOW_LINKS) && !holdsShard(here, s.ext())) {
+        return new ModelId(dir, n, null, null); // named like a shard, but a model of its own (an fb, say)
+      }
       return new ModelId(dir, s.base() + "." + s.ext(), s.base(), s.ext());
     }
     boolean regular = Files.isRegularFile(here, LinkOption.NOFOLLOW_LINKS);
@@ -109,6 +112,23 @@ public final class ModelId {
       }
     }
     return found;
+  }
+
+  /**
+   * Whether the regular file {@code file} starts as a shard of its family does: the SDNB magic for
+   * {@code .sdnb}, {@code SAMEDIFF_MODEL} for {@code .sdmc}. A file that is too short or holds
+   * something else is no shard, whatever its name.
+   */
+  public static boolean holdsShard(Path file, String ext) throws IOException {
+    byte[] magic = ext.equals(ShardNames.CONTAINER) ? org.modelfs.format.unified.ContainerLayout.MAGIC
+        : new byte[] {'S', 'D', 'N', 'B'};
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(magic.length);
+    try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file, LinkOption.NOFOLLOW_LINKS)) {
+      while (b.hasRemaining() && ch.read(b) > 0) {
+        // fill
+      }
+    }
+    return !b.hasRemaining() && java.util.Arrays.equals(b.array(), magic);
   }
 
   /** This model written as a shard set: the base is the file name without its extension. */

@@ -131,9 +131,11 @@ final class ArrayIndex {
     FbVector arrays = root.getVector(SECTION_ARRAYS, "arrays", 4);
     int n = arrays == null ? 0 : arrays.length();
     List<Entry> out = new ArrayList<>(Math.min(n, 1 << 16));
+    Budget budget = new Budget(file, length);
     for (int i = 0; i < n; i++) {
       FbTable t = arrays.getTable(i);
       long at = t.absolutePosition();
+      budget.charge(stringBytes(t, ENTRY_NAME) + stringBytes(t, ENTRY_UPDATER_KEY) + 16, at, "ArrayEntry " + i);
       String name = t.getString(ENTRY_NAME, "variable_name");
       if (name == null) {
         throw new ModelFormatException(file, "ArrayEntry " + i, at, "has no variable_name");
@@ -165,23 +167,32 @@ final class ArrayIndex {
       }
       checkLength(file, what, a.absolutePosition(), dtype, shape, raw);
       long chunkSize = t.getLong(ENTRY_CHUNK_SIZE, 0);
-      long[] offsets = longs(t, ENTRY_OFFSETS, "chunk_offsets");
-      long[] lengths = longs(t, ENTRY_LENGTHS, "chunk_lengths");
-      FbVector cv = t.getVector(ENTRY_CRCS, "chunk_crcs", 4);
-      int[] crcs = new int[cv == null ? 0 : cv.length()];
-      for (int k = 0; k < crcs.length; k++) {
-        crcs[k] = cv.getInt(k);
-      }
       long maxChunk = deflated ? ContainerLayout.MAX_DEFLATE_CHUNK : ContainerLayout.MAX_STORED_CHUNK;
       long chunks = raw == 0 ? 0 : chunkSize < 1 || chunkSize > maxChunk ? -1 : (raw + chunkSize - 1) / chunkSize;
       if (chunks < 0) {
         throw new ModelFormatException(file, what + ".chunk_size", at, "chunk size " + chunkSize + " outside [1, "
             + maxChunk + "] for " + (deflated ? "deflated" : "stored") + " chunks");
       }
-      if (offsets.length != chunks || lengths.length != chunks || crcs.length != chunks) {
+      FbVector ov = t.getVector(ENTRY_OFFSETS, "chunk_offsets", 8);
+      FbVector lv = t.getVector(ENTRY_LENGTHS, "chunk_lengths", 8);
+      FbVector cv = t.getVector(ENTRY_CRCS, "chunk_crcs", 4);
+      int no = ov == null ? 0 : ov.length();
+      int nl = lv == null ? 0 : lv.length();
+      int nc = cv == null ? 0 : cv.length();
+      if (no != chunks || nl != chunks || nc != chunks) {
         throw new ModelFormatException(file, what, at, raw + " bytes in chunks of " + chunkSize + " make " + chunks
-            + " chunks, but the entry lists " + offsets.length + " offsets, " + lengths.length + " lengths and "
-            + crcs.length + " CRCs");
+            + " chunks, but the entry lists " + no + " offsets, " + nl + " lengths and " + nc + " CRCs");
+      }
+      // each chunk takes 20 bytes of an honest index: tables that share one chunk table, or one
+      // name, cannot make the reader hold more than the index is
+      budget.charge(20 * chunks, at, what + " chunk table");
+      long[] offsets = new long[no];
+      long[] lengths = new long[nl];
+      int[] crcs = new int[nc];
+      for (int k = 0; k < chunks; k++) {
+        offsets[k] = ov.getLong(k);
+        lengths[k] = lv.getLong(k);
+        crcs[k] = cv.getInt(k);
       }
       Entry e = new Entry(name, key, dtype, shape, order, raw, chunkSize, offsets, lengths, crcs);
       for (int k = 0; k < chunks; k++) {
@@ -231,12 +242,35 @@ final class ArrayIndex {
     }
   }
 
-  private static long[] longs(FbTable t, int slot, String name) throws ModelFormatException {
-    FbVector v = t.getVector(slot, name, 8);
-    long[] out = new long[v == null ? 0 : v.length()];
-    for (int k = 0; k < out.length; k++) {
-      out[k] = v.getLong(k);
+
+  /** The UTF-8 byte length of the string in {@code slot}, without decoding it (0 when absent). */
+  static long stringBytes(FbTable t, int slot) throws ModelFormatException {
+    FbVector v = t.getVector(slot, "string", 1);
+    return v == null ? 0 : v.length();
+  }
+
+  /**
+   * What a reader may hold of a table it copies out of {@code size} bytes: never more than those
+   * bytes, so tables that share one vector or string many times are refused before they are
+   * copied (docs/FORMATS.md §13.10).
+   */
+  static final class Budget {
+    private final String file;
+    private final long size;
+    private long left;
+
+    Budget(String file, long size) {
+      this.file = file;
+      this.size = size;
+      this.left = size;
     }
-    return out;
+
+    void charge(long bytes, long at, String what) throws org.modelfs.format.BudgetExceededException {
+      left -= bytes;
+      if (left < 0) {
+        throw new org.modelfs.format.BudgetExceededException(file, what, at, "the section's tables would take more"
+            + " than its " + size + " bytes (tables sharing one vector or string many times)");
+      }
+    }
   }
 }

@@ -100,8 +100,11 @@ final class Tables {
     FbTable t = new FbBuffer(src, start, length, file).root("MetadataSection");
     FbVector v = t.getVector(0, "entries", 4);
     Map<String, String> out = new TreeMap<>();
+    ArrayIndex.Budget budget = new ArrayIndex.Budget(file, length);
     for (int i = 0; v != null && i < v.length(); i++) {
       FbTable e = v.getTable(i);
+      budget.charge(ArrayIndex.stringBytes(e, 0) + ArrayIndex.stringBytes(e, 1) + 8, e.absolutePosition(),
+          "MetadataEntry " + i);
       String k = e.getString(0, "key");
       String val = e.getString(1, "value");
       if (k == null) {
