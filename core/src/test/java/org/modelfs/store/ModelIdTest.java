@@ -26,7 +26,7 @@ class ModelIdTest {
 
   private void shards(Path dir, String base, int n) throws IOException {
     for (int k = 0; k < n; k++) {
-      Files.writeString(dir.resolve(base + ".shard" + k + "-of-" + n + ".sdnb"), "shard " + k);
+      Files.writeString(dir.resolve(base + ".shard" + k + "-of-" + n + ".sdnb"), "SDNB shard " + k); // a shard starts as one
     }
   }
 
@@ -68,14 +68,14 @@ class ModelIdTest {
   void theBareBaseNameOfAShardSetBeingReshardedIsTheShardSet() throws IOException {
     Path dir = dir();
     shards(dir, "m", 4);
-    Files.writeString(dir.resolve("m.shard0-of-3.sdnb"), "new shard 0");
+    Files.writeString(dir.resolve("m.shard0-of-3.sdnb"), "SDNB new shard 0");
     assertEquals(ModelId.of(dir.resolve("m.sdnb")), ModelId.of(dir.resolve("m")));
   }
 
   @Test
   void theBareBaseNameOfAnIncompleteShardSetIsTheShardSet() throws IOException {
     Path dir = dir();
-    Files.writeString(dir.resolve("m.shard0-of-3.sdnb"), "shard 0");
+    Files.writeString(dir.resolve("m.shard0-of-3.sdnb"), "SDNB shard 0");
     assertEquals(ModelId.of(dir.resolve("m.sdnb")), ModelId.of(dir.resolve("m")));
   }
 
