@@ -84,7 +84,7 @@ class ModelLockTest {
   @Test
   void everySpellingOfAShardSetSharesOneLock() throws IOException {
     for (int k = 0; k < 2; k++) {
-      Files.writeString(tmp.resolve("m.shard" + k + "-of-2.sdnb"), "x");
+      Files.writeString(tmp.resolve("m.shard" + k + "-of-2.sdnb"), "SDNB x"); // a shard starts as one
     }
     try (ModelLock l = ModelLock.acquire(id("m.sdnb"))) {
       assertNull(ModelLock.tryAcquire(id("m")));

@@ -80,6 +80,8 @@ public final class GraphWriter {
   private Map<String, String> renames = Map.of();
   /** Copies tables out of the source graph (each shared one once, within its budget); null without one. */
   private FbCopy copy;
+  /** What decoding the source's op arguments may cost (their chunk indexes, docs/FORMATS.md §12); null without one. */
+  private Budget decode;
 
   private GraphWriter(Mode mode, String file) {
     this.mode = mode;
@@ -104,6 +106,7 @@ public final class GraphWriter {
     boolean weights = mode == Mode.SHARD_WEIGHTS;
     renames = GraphNames.renames(tag, src);
     copy = src == null ? null : new FbCopy(b, src.buffer(), renames);
+    decode = src == null ? null : Budget.read(src.buffer());
 
     // Variables.
     List<Variable> vars = new ArrayList<>();
@@ -191,7 +194,7 @@ public final class GraphWriter {
           && (from != Convention.LEGACY || arr.getLong(Slots.A_APPENDED_OFFSET, 0) == 0)) {
         return FbCopy.ArrayRewrite.COPY;
       }
-      ArrayData a = ArrayDecoder.inline(arr, from);
+      ArrayData a = ArrayDecoder.inline(arr, from, decode);
       if (a == null) {
         throw arr.buffer().error(arr.position(), arr.what(), "op argument array has no inline data");
       }
