@@ -45,6 +45,9 @@ public final class ModelWriter {
     if (options.format() == ModelFormat.ZIP_TAGS) {
       out.addAll(ZipTagsWriter.problems(tag));
     }
+    if (options.format() == ModelFormat.CONTAINER) {
+      out.addAll(ContainerWriter.problems(tag, options.deflate()));
+    }
     return out;
   }
 

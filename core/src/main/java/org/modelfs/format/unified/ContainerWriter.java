@@ -117,6 +117,38 @@ public final class ContainerWriter {
     }
   }
 
+  /**
+   * Reasons {@code tag} cannot be written as a container: an ARRAYS index a reader would refuse
+   * (more than {@link ContainerLayout#MAX_HEAP_SECTION} bytes, estimated before anything is
+   * written: names, a table per array, 20 bytes per chunk).
+   *
+   * @param deflate whether the arrays are deflated (256 KiB chunks) or stored (64 MiB)
+   */
+  public static List<String> problems(Tag tag, boolean deflate) {
+    long chunk = deflate ? DEFLATE_CHUNK : STORED_CHUNK;
+    long index = 0;
+    for (Variable v : tag.variables()) {
+      if (stored(v)) {
+        index += indexBytes(v.name(), v.array(), chunk);
+      }
+    }
+    for (UpdaterState u : tag.updater()) {
+      for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
+        index += indexBytes(u.paramName() + e.getKey(), e.getValue(), chunk);
+      }
+    }
+    if (index > MAX_HEAP_SECTION) {
+      return List.of("its arrays need an ARRAYS index of about " + index + " bytes; a container's may hold "
+          + MAX_HEAP_SECTION + " (docs/FORMATS.md §13.10): store it uncompressed (64 MiB chunks), or write it as a sharded container or SDNB");
+    }
+    return List.of();
+  }
+
+  private static long indexBytes(String name, ArrayData a, long chunk) {
+    long chunks = a.length() == 0 ? 0 : (a.length() + chunk - 1) / chunk;
+    return 3L * name.length() + 128 + 8L * a.shape().length + 20 * chunks;
+  }
+
   /** The metadata a container keeps: the tag's, less the keys that describe an SDNB file. */
   static Map<String, String> metadataOf(Tag t) {
     Map<String, String> m = new TreeMap<>();

@@ -239,6 +239,21 @@ class ContainerTest {
   }
 
 
+  /** An index a reader would refuse (over 256 MiB) is refused before anything is written. */
+  @Test
+  void anIndexTooLargeToReadIsRefusedBeforeWriting() throws Exception {
+    // 4 TiB in one FLOAT array: 16 Mi deflated chunks, 20 bytes each in the index; no byte is read
+    ArrayData huge = new ArrayData(org.modelfs.model.DType.FLOAT, new long[] {1L << 40}, 'c', false,
+        new org.modelfs.io.HeapSource("none", new byte[0]), 0, 4L << 40, false, ArrayData.Storage.RAW);
+    Tag t = new Tag("default", null, List.of(new org.modelfs.model.Variable("w", org.modelfs.model.VarKind.VARIABLE,
+        org.modelfs.model.DType.FLOAT, new long[] {1L << 40}, huge, -1)), List.of(), null, Map.of());
+    org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
+        org.modelfs.format.ModelFormatException.class, () -> ModelFiles.write(t, tmp.resolve("huge.sdmc"),
+            WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true)));
+    assertTrue(e.getMessage().contains("ARRAYS index"), e.getMessage());
+    assertEquals(List.of(), files("huge"), "nothing written");
+  }
+
   private List<String> files(String prefix) throws Exception {
     try (Stream<Path> s = Files.list(tmp)) {
       return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
