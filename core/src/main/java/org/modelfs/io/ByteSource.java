@@ -57,6 +57,15 @@ public interface ByteSource extends Closeable {
     return null;
   }
 
+  /**
+   * A read-only view of bytes {@code [position, position + length)} of this source mapped from
+   * its file — possibly fewer (a view ends at its window's edge) — or {@code null} when the
+   * source offers none. For reads that convert while they copy (fb's big-endian elements).
+   */
+  default ByteBuffer window(long position, int length) throws IOException {
+    return null;
+  }
+
   /** A position in a file channel. */
   record Mappable(java.nio.channels.FileChannel channel, long position) {}
 

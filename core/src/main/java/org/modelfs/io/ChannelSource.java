@@ -43,6 +43,8 @@ public final class ChannelSource implements ByteSource {
   private final DescriptorPool pool;
   private volatile SeekableByteChannel channel;
   private volatile boolean closed;
+  /** Mapped windows for converting reads ({@link #window}), made on first use. */
+  private volatile MappedWindows windows;
   /** Whether {@link #channel} is the JDK's own {@code FileChannel}: positional reads, shared by all threads. */
   private final boolean positional;
   /** Channels of a non-JDK provider not lent to a read now (guarded by {@code this}). */
@@ -315,8 +317,33 @@ public final class ChannelSource implements ByteSource {
   }
 
   @Override
+  public ByteBuffer window(long position, int length) throws IOException {
+    Mappable m = closed ? null : mappable(position);
+    if (m == null) {
+      return null;
+    }
+    long size = size();
+    if (position >= size) {
+      return null;
+    }
+    MappedWindows w = windows;
+    if (w == null) {
+      synchronized (this) {
+        if (windows == null) {
+          windows = new MappedWindows();
+        }
+        w = windows;
+      }
+    }
+    return w.view(m.channel(), size, position, length);
+  }
+
+  @Override
   public synchronized void close() throws IOException {
     closed = true;
+    if (windows != null) {
+      windows.clear();
+    }
     try {
       if (pool != null) {
         pool.discard(this);

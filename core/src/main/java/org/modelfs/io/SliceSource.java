@@ -36,6 +36,14 @@ public final class SliceSource implements ByteSource {
   }
 
   @Override
+  public java.nio.ByteBuffer window(long position, int length) throws java.io.IOException {
+    if (position >= this.length) {
+      return null;
+    }
+    return parent.window(start + position, (int) Math.min(length, this.length - position));
+  }
+
+  @Override
   public long size() {
     return length;
   }

@@ -67,12 +67,41 @@ public final class ArrayContent implements Content {
     if (whole == 0) {
       return readSwapped(dst, position, Math.min(n, SWAP_CHUNK));
     }
+    if (width == 2 || width == 4 || width == 8) {
+      // one pass: swapped while copied from the mapped file into dst (no read, then swap)
+      ByteBuffer from = array.source().window(array.offset() + position, whole);
+      if (from != null && from.remaining() >= width) {
+        int k = from.remaining() - from.remaining() % width;
+        swapCopy(from.limit(k), dst, width);
+        if (k == n || !dst.hasRemaining()) {
+          return k;
+        }
+        int rest = read(dst, position + k); // the part past the window's edge, or a last partial element
+        return rest < 0 ? k : k + rest;
+      }
+    }
     // whole elements: read straight into dst and swapped there; a partial last one after them
     ByteBuffer window = dst.slice(dst.position(), whole);
     array.source().readFully(window, array.offset() + position);
     ArrayStreams.swap(window, 0, whole, width);
     dst.position(dst.position() + whole);
     return whole == n ? n : whole + readSwapped(dst, position + whole, n - whole);
+  }
+
+  /**
+   * Copies the big-endian elements of {@code from} (whole ones) into {@code dst} little-endian in
+   * one pass: the JDK copies between views of different byte order swapping as it goes.
+   */
+  static void swapCopy(ByteBuffer from, ByteBuffer dst, int width) {
+    int k = from.remaining();
+    ByteBuffer to = dst.slice(dst.position(), k).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer be = from.slice().order(java.nio.ByteOrder.BIG_ENDIAN);
+    switch (width) {
+      case 2 -> to.asShortBuffer().put(be.asShortBuffer());
+      case 4 -> to.asIntBuffer().put(be.asIntBuffer());
+      default -> to.asLongBuffer().put(be.asLongBuffer());
+    }
+    dst.position(dst.position() + k);
   }
 
   /** Reads the whole elements around {@code [position, position + n)}, swaps them, copies out. */

@@ -1,0 +1,76 @@
+package org.modelfs.provider;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.FloatPattern;
+import org.modelfs.testing.SyntheticModels;
+
+/**
+ * fb arrays (big-endian in the file) are swapped while they are copied from mapped windows of the
+ * file (16 MiB each): every read — sequential in odd sizes, random, across a window's edge, into
+ * heap and direct buffers — gives the little-endian bytes DL4J reads.
+ */
+class FbWindowReadTest {
+  /** 5,000,000 floats: 20 MB, across the first window's edge. */
+  private static final int ELEMENTS = 5_000_000;
+  @TempDir Path tmp;
+
+  @Test
+  void everyReadGivesTheLittleEndianBytes() throws Exception {
+    var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), 2, ELEMENTS);
+    Path fb = tmp.resolve("m.fb");
+    try (var data = synthetic.data()) {
+      ModelFiles.write(synthetic.tag(), fb, WriteOptions.of(ModelFormat.FB));
+    }
+    long length = 4L * ELEMENTS;
+    try (FileSystem fs = ModelFileSystems.open(fb, java.util.Map.of("readOnly", "true"))) {
+      for (int array = 0; array < 2; array++) {
+        Path p = fs.getPath("/params/big/w" + array);
+        assertEquals("big-endian", Files.getAttribute(p, "samediff:stored"));
+        for (int size : new int[] {1 << 20, 1_000_003, 4093}) {
+          for (boolean direct : new boolean[] {false, true}) {
+            try (FileChannel ch = FileChannel.open(p)) {
+              ByteBuffer buf = direct ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
+              long pos = 0;
+              int checked = 0;
+              while (pos < length && checked < (size < 10_000 ? 200 : Integer.MAX_VALUE)) {
+                buf.clear();
+                int n = ch.read(buf);
+                byte[] got = new byte[n];
+                buf.flip().get(got);
+                assertArrayEquals(FloatPattern.bytes(array, pos, n), got, "array " + array + " at " + pos);
+                pos += n;
+                checked++;
+              }
+            }
+          }
+        }
+        Random r = new Random(17 + array);
+        long edge = (16L << 20) - 1000; // about the first window's edge in the file
+        try (FileChannel ch = FileChannel.open(p)) {
+          for (int i = 0; i < 500; i++) {
+            long at = i < 50 ? edge + r.nextInt(2000) : (long) (r.nextDouble() * (length - 5000));
+            int n = 1 + r.nextInt(4999);
+            ByteBuffer b = ByteBuffer.allocate(n);
+            int got = ch.read(b, at);
+            assertArrayEquals(FloatPattern.bytes(array, at, got), java.util.Arrays.copyOf(b.array(), got),
+                "random read of " + n + " at " + at);
+          }
+        }
+      }
+    }
+  }
+}
