@@ -17,9 +17,9 @@ import java.util.Map;
  */
 final class MappedWindows {
   /** Bytes per window. */
-  static final long WINDOW = 16L << 20;
+  static final long WINDOW = 64L << 20;
   /** Windows kept. */
-  static final int MAX = 8;
+  static final int MAX = 16;
 
   private final Map<Long, MappedByteBuffer> windows = new LinkedHashMap<>(MAX * 2, 0.75f, true) {
     @Override

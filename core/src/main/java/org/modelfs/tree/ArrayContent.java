@@ -67,8 +67,9 @@ public final class ArrayContent implements Content {
     if (whole == 0) {
       return readSwapped(dst, position, Math.min(n, SWAP_CHUNK));
     }
-    if (width == 2 || width == 4 || width == 8) {
-      // one pass: swapped while copied from the mapped file into dst (no read, then swap)
+    if ((width == 2 || width == 4 || width == 8) && whole >= WINDOW_READ) {
+      // one pass: swapped while copied from the mapped file into dst (no read, then swap); small
+      // random reads keep the read-then-swap path, which maps nothing
       ByteBuffer from = array.source().window(array.offset() + position, whole);
       if (from != null && from.remaining() >= width) {
         int k = from.remaining() - from.remaining() % width;
@@ -87,6 +88,9 @@ public final class ArrayContent implements Content {
     dst.position(dst.position() + whole);
     return whole == n ? n : whole + readSwapped(dst, position + whole, n - whole);
   }
+
+  /** Reads at least this long are swap-copied from mapped windows of the file. */
+  static final int WINDOW_READ = 64 << 10;
 
   /**
    * Copies the big-endian elements of {@code from} (whole ones) into {@code dst} little-endian in

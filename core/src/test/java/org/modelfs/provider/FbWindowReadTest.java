@@ -20,12 +20,12 @@ import org.modelfs.testing.SyntheticModels;
 
 /**
  * fb arrays (big-endian in the file) are swapped while they are copied from mapped windows of the
- * file (16 MiB each): every read — sequential in odd sizes, random, across a window's edge, into
+ * file (64 MiB each): every read — sequential in odd sizes, random, across a window's edge, into
  * heap and direct buffers — gives the little-endian bytes DL4J reads.
  */
 class FbWindowReadTest {
-  /** 5,000,000 floats: 20 MB, across the first window's edge. */
-  private static final int ELEMENTS = 5_000_000;
+  /** 17,000,000 floats: 68 MB, across the first window's edge. */
+  private static final int ELEMENTS = 17_000_000;
   @TempDir Path tmp;
 
   @Test
@@ -59,7 +59,7 @@ class FbWindowReadTest {
           }
         }
         Random r = new Random(17 + array);
-        long edge = (16L << 20) - 1000; // about the first window's edge in the file
+        long edge = (64L << 20) - 1000; // about the first window's edge in the file
         try (FileChannel ch = FileChannel.open(p)) {
           for (int i = 0; i < 500; i++) {
             long at = i < 50 ? edge + r.nextInt(2000) : (long) (r.nextDouble() * (length - 5000));
