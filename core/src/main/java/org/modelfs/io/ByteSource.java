@@ -31,18 +31,11 @@ public interface ByteSource extends Closeable {
   }
 
   /**
-   * True if reading this source checks its bytes (a checksum verified as reads pass through):
-   * copies must then read it, never move its bytes around the reads (a kernel
-   * {@code transferTo}), or corrupt bytes would be copied unchecked.
-   */
-  default boolean verifiesReads() {
-    return false;
-  }
-
-  /**
    * A new check for one reader of this source ({@link ReadCheck}), or {@code null} when reads need
    * none (no checksums, or every read is checked already). A reader that reads in order — a copy,
-   * a verify, a channel — takes one and feeds it what it reads.
+   * a verify, a channel — takes one and feeds it what it reads; a copy of a source that has one
+   * never moves its bytes around the reads (a kernel {@code transferTo}), or corrupt bytes would be
+   * copied unchecked.
    */
   default ReadCheck newCheck() {
     return null;

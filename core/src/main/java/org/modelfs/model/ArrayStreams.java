@@ -81,7 +81,8 @@ public final class ArrayStreams {
   }
 
   private static void copy(ArrayData a, WritableByteChannel out, boolean swap) throws IOException {
-    if (!swap && out instanceof CountingOutput co && a.length() >= TRANSFER_MIN && !a.source().verifiesReads()) {
+    ReadCheck check = a.source().newCheck();
+    if (!swap && check == null && out instanceof CountingOutput co && a.length() >= TRANSFER_MIN) {
       ByteSource.Mappable m = a.source().mappable(a.offset());
       if (m != null && co.transferFrom(m.channel(), m.position(), a.length(), a.source().name())) {
         return;
@@ -90,7 +91,6 @@ public final class ArrayStreams {
     // large arrays through a direct buffer: a heap one costs the JDK a copy per read and per write
     int size = (int) Math.min(CHUNK, Math.max(a.length(), 1));
     ByteBuffer buf = a.length() >= TRANSFER_MIN ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
-    ReadCheck check = a.source().newCheck();
     long done = 0;
     while (done < a.length()) {
       done += readChunk(a, done, buf, swap, check);

@@ -109,14 +109,14 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
       return true;
     }
     try (SeekableByteChannel ch = Files.newByteChannel(path)) {
-      ByteBuffer magic = ByteBuffer.allocate(14);
+      ByteBuffer magic = ByteBuffer.allocate(org.modelfs.format.unified.ContainerLayout.MAGIC.length);
       while (magic.hasRemaining() && ch.read(magic) > 0) {
         // fill
       }
       byte[] m = magic.array();
       return m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B'
           || m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4
-          || new String(m, java.nio.charset.StandardCharsets.ISO_8859_1).equals("SAMEDIFF_MODEL");
+          || java.util.Arrays.equals(m, org.modelfs.format.unified.ContainerLayout.MAGIC);
     }
   }
 

@@ -120,15 +120,10 @@ public final class ModelId {
    * something else is no shard, whatever its name.
    */
   public static boolean holdsShard(Path file, String ext) throws IOException {
-    byte[] magic = ext.equals(ShardNames.CONTAINER) ? org.modelfs.format.unified.ContainerLayout.MAGIC
-        : new byte[] {'S', 'D', 'N', 'B'};
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(magic.length);
-    try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file, LinkOption.NOFOLLOW_LINKS)) {
-      while (b.hasRemaining() && ch.read(b) > 0) {
-        // fill
-      }
+    try (org.modelfs.io.ChannelSource src = org.modelfs.io.ChannelSource.open(file)) {
+      return ext.equals(ShardNames.CONTAINER) ? org.modelfs.format.unified.ContainerReader.sniff(src)
+          : org.modelfs.format.sdnb.SdnbFormat.sniff(src);
     }
-    return !b.hasRemaining() && java.util.Arrays.equals(b.array(), magic);
   }
 
   /** This model written as a shard set: the base is the file name without its extension. */

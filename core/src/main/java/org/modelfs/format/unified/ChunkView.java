@@ -4,8 +4,8 @@ import org.modelfs.io.ByteSource;
 
 /**
  * What the two views of a container array's chunks share ({@link StoredChunks},
- * {@link DeflatedChunks}): the file they read, the index entry that places them, and the promise
- * that their reads check CRCs (docs/FORMATS.md §13.6). Positions are relative to the array's
+ * {@link DeflatedChunks}): the file they read and the index entry that places them; each checks
+ * CRCs its own way (docs/FORMATS.md §13.6). Positions are relative to the array's
  * first byte; closing a view leaves the file, which belongs to the model, open.
  */
 abstract class ChunkView implements ByteSource {
@@ -25,11 +25,6 @@ abstract class ChunkView implements ByteSource {
   @Override
   public final long size() {
     return entry.raw();
-  }
-
-  @Override
-  public final boolean verifiesReads() {
-    return true;
   }
 
   @Override

@@ -168,10 +168,12 @@ public final class ContainerReader {
   }
 
   private static <T> T readSmall(ByteSource src, Frame f, TableReader<T> reader) throws IOException {
-    byte[] data = Sections.heap(src, f, f.type() == SectionType.METADATA ? MAX_HEAP_SECTION : MAX_SMALL);
+    long max = f.type() == SectionType.METADATA ? MAX_HEAP_SECTION : MAX_SMALL;
     if (f.compression() == Compression.NONE) {
-      return reader.read(src, f.dataOffset(), f.stored());
+      Sections.checkBudget(src, f, max);
+      return reader.read(src, f.dataOffset(), f.stored()); // read in place: no copy in the heap
     }
+    byte[] data = Sections.heap(src, f, max);
     return reader.read(new HeapSource(src.name() + " (inflated " + f.what() + ")", data), 0, data.length);
   }
 

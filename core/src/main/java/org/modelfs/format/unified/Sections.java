@@ -25,12 +25,9 @@ final class Sections {
   /**
    * Checks the section's CRC-32C over the data bytes {@code [from, to)} (absolute) followed by
    * its frame header (data first, so a writer can stream the data before it knows the lengths
-   * the header records); a section without a CRC passes.
+   * the header records). Every frame has one ({@link Frame#read} refuses one without).
    */
   static void checkCrc(ByteSource src, Frame f, long from, long to) throws IOException {
-    if (!f.hasCrc()) {
-      return;
-    }
     CRC32C crc = new CRC32C();
     ByteBuffer buf = ByteBuffer.allocate((int) Math.min(BUFFER, Math.max(1, to - from)));
     for (long p = from; p < to; ) {
@@ -56,6 +53,22 @@ final class Sections {
    * plus 1 MiB.
    */
   static byte[] heap(ByteSource src, Frame f, long max) throws IOException {
+    checkBudget(src, f, max);
+    byte[] stored = new byte[(int) f.stored()]; // (its CRC was checked by the reader's walk)
+    src.readFully(ByteBuffer.wrap(stored), f.dataOffset());
+    return switch (f.compression()) {
+      case NONE -> stored;
+      case DEFLATE -> inflate(stored, (int) f.raw(), src.name(), f.what(), f.dataOffset());
+      case ZSTD -> throw zstd(src.name(), f.what(), f.offset() + 1);
+    };
+  }
+
+  /**
+   * Refuses a section that would take more than {@code max} bytes of memory, or a compressed one
+   * that declares more than {@link ContainerLayout#INFLATE_FACTOR} times its stored size plus
+   * 1 MiB — before anything is read.
+   */
+  static void checkBudget(ByteSource src, Frame f, long max) throws BudgetExceededException {
     String file = src.name();
     if (f.stored() > max || f.raw() > max) {
       throw new BudgetExceededException(file, f.what(), f.offset() + 8, "section of " + Math.max(f.stored(), f.raw())
@@ -65,13 +78,6 @@ final class Sections {
       throw new BudgetExceededException(file, f.what(), f.offset() + 16, "declares " + f.raw()
           + " bytes once inflated from " + f.stored() + " (more than " + INFLATE_FACTOR + " per stored byte + 1 MiB)");
     }
-    byte[] stored = new byte[(int) f.stored()]; // (its CRC was checked by the reader's walk)
-    src.readFully(ByteBuffer.wrap(stored), f.dataOffset());
-    return switch (f.compression()) {
-      case NONE -> stored;
-      case DEFLATE -> inflate(stored, (int) f.raw(), file, f.what(), f.dataOffset());
-      case ZSTD -> throw zstd(file, f.what(), f.offset() + 1);
-    };
   }
 
   /** The refusal of a ZSTD section or chunk (docs/FORMATS.md §13.7). */
