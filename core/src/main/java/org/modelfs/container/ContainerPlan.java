@@ -52,8 +52,27 @@ public record ContainerPlan(List<Tag> tags, WriteOptions options, List<PlannedFi
     return n;
   }
 
-  /** One file of the plan: its final name and how to write it. */
-  public record PlannedFile(String name, Body body) {}
+  /**
+   * One file of the plan: its final name and how to write it, or — for a weight shard of a
+   * mounted shard set that the commit did not change — {@code null}: the file already under
+   * that name is kept as it is ({@link #kept()}).
+   */
+  public record PlannedFile(String name, Body body) {
+    /** A file the model keeps unchanged: the one under {@code name} now, neither written nor renamed. */
+    public static PlannedFile keep(String name) {
+      return new PlannedFile(name, null);
+    }
+
+    /** Whether the file is kept as it is (not written). */
+    public boolean kept() {
+      return body == null;
+    }
+  }
+
+  /** Whether some file of the plan is kept as it is ({@link PlannedFile#kept()}). */
+  public boolean keepsFiles() {
+    return files.stream().anyMatch(PlannedFile::kept);
+  }
 
   /** Streams one file's bytes into {@code out}, an empty channel opened for writing (and reading). */
   @FunctionalInterface

@@ -18,6 +18,7 @@ import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.ZipTagsWriter;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.EarlyWriteback;
+import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 
@@ -62,6 +63,19 @@ public final class ModelWriter {
    * @throws ModelFormatException if the format cannot hold the tags
    */
   public static ContainerPlan plan(List<Tag> tags, String fileName, WriteOptions options) throws IOException {
+    return plan(tags, fileName, options, null, true);
+  }
+
+  /**
+   * The files that hold {@code tags}, as {@link #plan(List, String, WriteOptions)}, for a commit
+   * of the model {@code previous} as it was read (its files still the stored ones): a shard set
+   * written in its own format keeps its packing where it can, and each weight shard whose
+   * contents are unchanged is planned as kept ({@link ContainerPlan.PlannedFile#keep}), not
+   * written ({@link ShardReuse}). {@code null} plans every file afresh. Without {@code limitGiven}
+   * (no shard limit was asked for), the set keeps its packing up to the size of its largest shard.
+   */
+  public static ContainerPlan plan(List<Tag> tags, String fileName, WriteOptions options, Model previous,
+      boolean limitGiven) throws IOException {
     if (tags.isEmpty()) {
       throw new ModelFormatException(fileName, "model to write", 0, "a model holds at least one tag");
     }
@@ -90,8 +104,12 @@ public final class ModelWriter {
       }
       case SHARDED_SDNB -> {
         String base = ShardNames.base(fileName);
-        for (SdzFormat.Part part : shardParts(newest, base, options.maxShardBytes(), base)) {
-          files.add(new ContainerPlan.PlannedFile(part.name(), stream(part.content()::writeTo)));
+        ShardReuse.Packing reuse = ShardReuse.of(previous, tags, options, limitGiven);
+        List<Set<String>> sets = reuse != null ? reuse.sets() : ShardedFormat.plan(newest, options.maxShardBytes());
+        boolean[] kept = reuse != null ? reuse.kept() : new boolean[sets.size()];
+        for (SdzFormat.Part part : shardParts(newest, base, sets, kept, base)) {
+          files.add(part.content() == null ? ContainerPlan.PlannedFile.keep(part.name())
+              : new ContainerPlan.PlannedFile(part.name(), stream(part.content()::writeTo)));
         }
       }
       case SDZ -> {
@@ -104,7 +122,7 @@ public final class ModelWriter {
       case ZIP_TAGS -> files.add(new ContainerPlan.PlannedFile(fileName, zip(ZipTagsWriter.parts(tags, fileName), options)));
       case CONTAINER -> files.add(new ContainerPlan.PlannedFile(fileName, withWriteback(
           (ch, what) -> ContainerWriter.write(tags, ch, fileName, options.containerLevel()))));
-      case SHARDED_CONTAINER -> files.addAll(containerShards(tags, fileName, options));
+      case SHARDED_CONTAINER -> files.addAll(containerShards(tags, fileName, options, ShardReuse.of(previous, tags, options, limitGiven)));
       default -> throw new ModelFormatException(fileName, "model to write", 0,
           "writing " + options.format() + " is not supported yet");
     }
@@ -127,13 +145,16 @@ public final class ModelWriter {
    * the newest tag's sizes as SDNB shards are; a variable only older tags hold goes with the
    * first weight shard.
    */
-  private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options)
-      throws ModelFormatException {
+  private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options,
+      ShardReuse.Packing reuse) throws ModelFormatException {
     if (!canBeShardSet(fileName, ModelFormat.SHARDED_CONTAINER)) {
       throw new ModelFormatException(fileName, "model to write", 0,
           "a sharded container is named <base>.sdmc (its shards are <base>.shard<k>-of-<N>.sdmc)");
     }
     String base = ShardNames.base(fileName);
+    if (reuse != null) {
+      return containerShardFiles(tags, base, reuse.sets(), reuse.kept(), options.containerLevel());
+    }
     List<Set<String>> sets = new ArrayList<>(ShardedFormat.plan(tags.get(tags.size() - 1), options.maxShardBytes()));
     Set<String> placed = new java.util.HashSet<>();
     sets.forEach(placed::addAll);
@@ -155,14 +176,23 @@ public final class ModelWriter {
         }
       }
     }
+    return containerShardFiles(tags, base, sets, new boolean[sets.size()], options.containerLevel());
+  }
+
+  /** The files of a sharded container whose weight shards hold {@code sets}; {@code kept[k - 1]}: shard k is kept. */
+  private static List<ContainerPlan.PlannedFile> containerShardFiles(List<Tag> tags, String base, List<Set<String>> sets,
+      boolean[] kept, int level) {
     int n = sets.size() + 1;
-    int level = options.containerLevel();
     List<ContainerPlan.PlannedFile> files = new ArrayList<>();
     for (int k = 0; k < n; k++) {
       ContainerWriter.Part part = k == 0 ? ContainerWriter.Part.GRAPH : ContainerWriter.Part.WEIGHTS;
       Set<String> names = k == 0 ? Set.of() : sets.get(k - 1);
       ContainerWriter.Shard shard = new ContainerWriter.Shard(k, n, base);
       String name = ShardNames.name(base, k, n, ShardNames.CONTAINER);
+      if (k > 0 && kept[k - 1]) {
+        files.add(ContainerPlan.PlannedFile.keep(name));
+        continue;
+      }
       files.add(new ContainerPlan.PlannedFile(name, withWriteback(
           (ch, what) -> ContainerWriter.writeShard(tags, part, names, shard, ch, name, level))));
     }
@@ -204,19 +234,24 @@ public final class ModelWriter {
       return List.of(new SdzFormat.Part(SdzFormat.SINGLE_ENTRY, SdnbFormat.prepare(tag, GraphWriter.Mode.SDNB,
           Set.of(), SdnbFormat.metadataFor(tag, -1, false), file)));
     }
-    return shardParts(tag, "model", options.maxShardBytes(), file);
+    List<Set<String>> plan = ShardedFormat.plan(tag, options.maxShardBytes());
+    return shardParts(tag, "model", plan, new boolean[plan.size()], file);
   }
 
-  private static List<SdzFormat.Part> shardParts(Tag tag, String base, long maxShardBytes, String file)
-      throws IOException {
-    List<Set<String>> plan = ShardedFormat.plan(tag, maxShardBytes);
+  /**
+   * The SDNB shards of {@code tag} whose weight shards hold {@code plan} (shard k at k − 1); a
+   * shard k with {@code kept[k - 1]} is named with no content (it is not written).
+   */
+  private static List<SdzFormat.Part> shardParts(Tag tag, String base, List<Set<String>> plan, boolean[] kept,
+      String file) throws IOException {
     int n = plan.size() + 1;
     List<SdzFormat.Part> parts = new ArrayList<>();
     parts.add(new SdzFormat.Part(ShardNames.name(base, 0, n), SdnbFormat.prepare(tag, GraphWriter.Mode.SHARD_GRAPH,
         Set.of(), SdnbFormat.metadataFor(tag, 0, true), file)));
     for (int k = 1; k < n; k++) {
-      parts.add(new SdzFormat.Part(ShardNames.name(base, k, n), SdnbFormat.prepare(tag, GraphWriter.Mode.SHARD_WEIGHTS,
-          plan.get(k - 1), SdnbFormat.metadataFor(tag, k, false), file)));
+      String name = ShardNames.name(base, k, n);
+      parts.add(kept[k - 1] ? new SdzFormat.Part(name, (SdzFormat.Body) null) : new SdzFormat.Part(name,
+          SdnbFormat.prepare(tag, GraphWriter.Mode.SHARD_WEIGHTS, plan.get(k - 1), SdnbFormat.metadataFor(tag, k, false), file)));
     }
     return parts;
   }

@@ -156,9 +156,11 @@ public final class Models {
   /** The model of open shards, shard 0 first: a container's (by its magic) or an SDNB's. */
   private static Model shardSet(String location, List<ByteSource> shards, Closer closer) throws IOException {
     if (ContainerReader.sniff(shards.get(0))) {
-      return new Model(location, ModelFormat.SHARDED_CONTAINER, ContainerReader.readShards(shards), closer);
+      ContainerReader.ShardSet set = ContainerReader.readShardSet(shards);
+      return new Model(location, ModelFormat.SHARDED_CONTAINER, set.tags(), set.layout(), closer);
     }
-    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(ShardedFormat.read(shards, DEFAULT_TAG)), closer);
+    ShardedFormat.Read set = ShardedFormat.readSet(shards, DEFAULT_TAG);
+    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(set.tag()), set.layout(), closer);
   }
 
   /**

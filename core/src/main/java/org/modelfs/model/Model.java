@@ -17,12 +17,24 @@ public final class Model implements Closeable {
   private final ModelFormat format;
   private final List<Tag> tags;
   private final Closer resources;
+  private final ShardLayout shards;
 
   public Model(String location, ModelFormat format, List<Tag> tags, Closer resources) {
+    this(location, format, tags, null, resources);
+  }
+
+  /** A model read from a shard set whose weight shards hold what {@code shards} says. */
+  public Model(String location, ModelFormat format, List<Tag> tags, ShardLayout shards, Closer resources) {
     this.location = Objects.requireNonNull(location, "location");
     this.format = Objects.requireNonNull(format, "format");
     this.tags = List.copyOf(tags);
+    this.shards = shards;
     this.resources = resources;
+  }
+
+  /** What each weight shard holds when the model was read from a shard set, else {@code null}. */
+  public ShardLayout shards() {
+    return shards;
   }
 
   /** The file the model was read from, for messages. */

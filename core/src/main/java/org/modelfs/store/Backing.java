@@ -83,6 +83,16 @@ public interface Backing {
   Journal newJournal(Lease lease) throws IOException;
 
   /**
+   * Whether {@link #commit} takes plans that keep some of the model's files as they are
+   * ({@link ContainerPlan#keepsFiles()}: the unchanged weight shards of a shard set). Off by
+   * default: a store that installs a commit somewhere else (an object store's new generation
+   * directory) must get every file written.
+   */
+  default boolean keepsUnchangedFiles() {
+    return false;
+  }
+
+  /**
    * Makes {@code plan} the model, if the stored generation is still {@code expected}.
    *
    * @throws ModelChangedException if another writer committed since {@code expected}

@@ -188,6 +188,12 @@ public final class LocalBacking implements Backing {
 
   // ---- writing ------------------------------------------------------------------------------
 
+  /** A commit here keeps the unchanged weight shards of a shard set where they are. */
+  @Override
+  public boolean keepsUnchangedFiles() {
+    return true;
+  }
+
   @Override
   public ModelLock lock() throws IOException {
     return ModelLock.acquire(id);
@@ -208,8 +214,9 @@ public final class LocalBacking implements Backing {
    * The transaction. Under the lock: (1) the stored generation must still be {@code expected};
    * (2) every file of the plan is written to a new temporary beside its target
    * ({@code CREATE_NEW}, random name) and forced; (3) the temporaries are opened with the
-   * format's reader and checked against the plan ({@link ContainerPlan#verify}) — a model ModelFS
-   * could not read back never replaces anything; (4) a single new file with nothing else to
+   * format's reader, with the files the plan keeps as they are (unchanged weight shards of a
+   * shard set: never written, renamed, backed up or deleted), and checked against the plan
+   * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) a single new file with nothing else to
    * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
    * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
    * temporaries renamed in order, the files of the old model that the new one does not reuse
@@ -245,10 +252,22 @@ public final class LocalBacking implements Backing {
             + " this commit would replace or delete it. Move it away; nothing was written");
       }
     }
+    List<String> kept = new ArrayList<>(); // files of the model the new one keeps as they are
+    List<Path> reread = new ArrayList<>(); // the new model's files, in the plan's order
     try {
       for (ContainerPlan.PlannedFile f : plan.files()) {
         if (!id.isModelFile(f.name())) {
           throw new IllegalArgumentException(f.name() + " is not a file of " + id);
+        }
+        if (f.kept()) {
+          // an unchanged weight shard: the file the mounted generation read (checked above), left
+          // exactly as it is — not written, renamed, backed up or deleted
+          if (!plan.sharded() || !Files.exists(dir.resolve(f.name()))) {
+            throw new IllegalArgumentException("the plan keeps " + f.name() + ", which is not a stored shard of " + id);
+          }
+          kept.add(f.name());
+          reread.add(dir.resolve(f.name()));
+          continue;
         }
         Path t = dir.resolve(SidecarNames.newTemp(f.name()));
         try (SeekableByteChannel ch = Durable.createNew(t)) {
@@ -272,11 +291,12 @@ public final class LocalBacking implements Backing {
           throw refused;
         }
         targets.add(f.name());
+        reread.add(t);
       }
-      verify(plan, temps);
+      verify(plan, reread);
       List<String> remove = new ArrayList<>();
       for (String n : SafeDir.names(dir)) {
-        if (id.isModelFile(n) && !targets.contains(n) && Files.isRegularFile(dir.resolve(n),
+        if (id.isModelFile(n) && !targets.contains(n) && !kept.contains(n) && Files.isRegularFile(dir.resolve(n),
             java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
           remove.add(n);
         }
@@ -359,9 +379,10 @@ public final class LocalBacking implements Backing {
     }
   }
 
-  private void verify(ContainerPlan plan, List<Path> temps) throws IOException {
+  /** Step 3: the new model's files (temporaries, and the files it keeps) read back and compared with the plan. */
+  private void verify(ContainerPlan plan, List<Path> files) throws IOException {
     List<String> problems;
-    try (Model m = plan.sharded() ? Models.openShards(spelling.toString(), temps) : Models.open(temps.get(0))) {
+    try (Model m = plan.sharded() ? Models.openShards(spelling.toString(), files) : Models.open(files.get(0))) {
       problems = plan.verify(m);
     } catch (IOException e) {
       throw new FileSystemException(spelling.toString(), null, "commit refused: the new container does not read"

@@ -21,7 +21,7 @@ import org.modelfs.ModelFileSystems;
  * journal. It reports its progress on stdout, one word a line, and then waits (stdin open) to be
  * killed, so that every kill of the test hits a live process.
  *
- * <p>Arguments: {@code <model> <generation> <commit|journal> <maxShardBytes, 0 = none>
+ * <p>Arguments: {@code <model> <generation> <commit|partial|journal> <maxShardBytes, 0 = none>
  * <metadata: true|false>}.
  *
  * <p>Lines printed: {@code MOUNTED}; {@code WRITING} once the first array is in the journal;
@@ -48,7 +48,8 @@ public final class CrashCommitMain {
   public static void main(String[] args) throws Exception {
     Path model = Path.of(args[0]);
     int generation = Integer.parseInt(args[1]);
-    boolean commit = args[2].equals("commit");
+    boolean partial = args[2].equals("partial");
+    boolean commit = partial || args[2].equals("commit");
     long maxShardBytes = Long.parseLong(args[3]);
     boolean metadata = Boolean.parseBoolean(args[4]);
     PrintStream out = System.out;
@@ -59,7 +60,12 @@ public final class CrashCommitMain {
     }
     FileSystem fs = ModelFileSystems.open(model, env);
     say(out, "MOUNTED");
-    writeGeneration(fs, generation, metadata, () -> say(out, "WRITING"));
+    if (partial) {
+      writeOne(fs, generation);
+      say(out, "WRITING");
+    } else {
+      writeGeneration(fs, generation, metadata, () -> say(out, "WRITING"));
+    }
     say(out, "WRITTEN");
     if (commit) {
       say(out, "COMMITTING");
@@ -91,26 +97,50 @@ public final class CrashCommitMain {
     }
     ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < count; i++) {
-      Path p = fs.getPath("/params/big/w" + i);
-      long elements = Files.size(p) / 4;
-      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        for (long j = 0; j < elements; ) {
-          buf.clear();
-          while (buf.hasRemaining() && j < elements) {
-            buf.putFloat(value(generation, i, j++));
-          }
-          buf.flip();
-          while (buf.hasRemaining()) {
-            ch.write(buf);
-          }
-        }
-      }
+      writeArray(fs, generation, i, buf);
       if (i == 0) {
         firstWritten.run();
       }
     }
     if (metadata) {
       Files.writeString(fs.getPath("/metadata/generation"), Integer.toString(generation));
+    }
+  }
+
+  /** The array a {@code partial} commit to {@code generation} rewrites: one of {@code count}, in turn. */
+  public static int arrayOf(int generation, int count) {
+    return generation % count;
+  }
+
+  /**
+   * The {@code partial} mode: rewrites only array {@link #arrayOf} with generation
+   * {@code generation}'s values and sets {@code /metadata/generation} (so a shard set's commit
+   * changes one weight shard and the graph shard).
+   */
+  static void writeOne(FileSystem fs, int generation) throws IOException {
+    int count = 0;
+    while (Files.exists(fs.getPath("/params/big/w" + count))) {
+      count++;
+    }
+    writeArray(fs, generation, arrayOf(generation, count), ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN));
+    Files.writeString(fs.getPath("/metadata/generation"), Integer.toString(generation));
+  }
+
+  /** Overwrites {@code /params/big/w<i>} with generation {@code generation}'s values, through {@code buf}. */
+  private static void writeArray(FileSystem fs, int generation, int i, ByteBuffer buf) throws IOException {
+    Path p = fs.getPath("/params/big/w" + i);
+    long elements = Files.size(p) / 4;
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      for (long j = 0; j < elements; ) {
+        buf.clear();
+        while (buf.hasRemaining() && j < elements) {
+          buf.putFloat(value(generation, i, j++));
+        }
+        buf.flip();
+        while (buf.hasRemaining()) {
+          ch.write(buf);
+        }
+      }
     }
   }
 

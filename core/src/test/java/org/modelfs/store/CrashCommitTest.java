@@ -127,6 +127,106 @@ class CrashCommitTest {
     crashLoop(Kind.CONTAINER_SHARDED, kills(Kind.CONTAINER_SHARDED));
   }
 
+  /**
+   * Commits that keep the weight shards they did not change (docs/FILESYSTEM.md §7.3): each
+   * generation rewrites one array (in turn) and the metadata, so a commit writes the graph shard
+   * and one weight shard of nine and keeps seven — checked on the undisturbed commits — and a
+   * SIGKILL at any moment leaves the old or the new model: every array of the generation the
+   * metadata says, element by element, nothing stray after the next mount.
+   */
+  @Test
+  void killedPartialShardCommitsLeaveOldOrNewModel() throws Exception {
+    for (Kind kind : List.of(Kind.SHARDED, Kind.CONTAINER_SHARDED)) {
+      crashLoop(kind, Integer.getInteger("crash.kills", 13), true);
+    }
+  }
+
+  private static int verifyAny(Path model, Kind kind, int old, boolean partial) throws IOException {
+    return partial ? verifyPartial(model, kind, old) : verify(model, kind, old);
+  }
+
+  /** Each shard file's file key, size and modification time. */
+  private static Map<String, String> shardIdentities(Path model) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    for (String n : shardFilesAny(model.toAbsolutePath().getParent())) {
+      var a = Files.readAttributes(model.resolveSibling(n), java.nio.file.attribute.BasicFileAttributes.class);
+      out.put(n, a.fileKey() + "/" + a.size() + "/" + a.lastModifiedTime().toMillis());
+    }
+    return out;
+  }
+
+  private static List<String> shardFilesAny(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.map(p -> p.getFileName().toString()).filter(n -> ShardNames.parseAny(n) != null).sorted().toList();
+    }
+  }
+
+  /**
+   * Mounts the model after a kill of a {@code partial} commit: {@code /metadata/generation} must
+   * say {@code old} or {@code old + 1}, and every array must hold, element by element, the
+   * generation that last rewrote it up to that one (0 if none did); nothing stray is left.
+   * Returns the generation.
+   */
+  private static int verifyPartial(Path model, Kind kind, int old) throws IOException {
+    return verifyPartial(model, kind, old, ELEMENTS);
+  }
+
+  private static int verifyPartial(Path model, Kind kind, int old, int elements) throws IOException {
+    int gen;
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      Path m = fs.getPath("/metadata/generation");
+      gen = Files.exists(m) ? Integer.parseInt(Files.readString(m).trim()) : 0;
+      if (gen != old && gen != old + 1) {
+        fail(kind + ": the metadata says generation " + gen + ", expected " + old + " or " + (old + 1));
+      }
+      ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < ARRAYS; i++) {
+        int want = 0;
+        for (int h = gen; h >= 1; h--) {
+          if (CrashCommitMain.arrayOf(h, ARRAYS) == i) {
+            want = h;
+            break;
+          }
+        }
+        checkArray(fs.getPath("/params/big/w" + i), kind, i, want, elements, buf, "generation " + gen
+            + " (metadata) means the values of generation " + want + " here");
+      }
+      assertClean(model, kind, "while mounted after the crash");
+    }
+    assertClean(model, kind, "after the mount was closed");
+    return gen;
+  }
+
+  /**
+   * Reads {@code p} (array {@code i}) whole and checks it has {@code elements} elements, each
+   * the value of generation {@code want}; {@code why} says in a failure why that one.
+   */
+  private static void checkArray(Path p, Kind kind, int i, int want, int elements, ByteBuffer buf, String why)
+      throws IOException {
+    assertEquals(4L * elements, Files.size(p), kind + ": size of " + p);
+    try (SeekableByteChannel ch = Files.newByteChannel(p)) {
+      long j = 0;
+      while (j < elements) {
+        buf.clear();
+        while (buf.hasRemaining() && ch.read(buf) > 0) {
+          // fill the buffer
+        }
+        buf.flip();
+        if (buf.remaining() < 4) {
+          fail(kind + ": " + p + " ends early at element " + j);
+        }
+        while (buf.remaining() >= 4) {
+          int got = buf.getInt();
+          if (got != Float.floatToRawIntBits(CrashCommitMain.value(want, i, j))) {
+            fail(kind + ": " + p + " element " + j + " is " + Float.intBitsToFloat(got) + "; " + why
+                + " has " + CrashCommitMain.value(want, i, j));
+          }
+          j++;
+        }
+      }
+    }
+  }
+
   /** Kills of the default run: 26 each for SDNB and sharded SDNB, 13 each for SDZ, zip-tags, fb and both containers (117). */
   private static int kills(Kind kind) {
     return Integer.getInteger("crash.kills", kind == Kind.SDNB || kind == Kind.SHARDED ? 26 : 13);
@@ -206,13 +306,36 @@ class CrashCommitTest {
     assertEquals(9, oldShards.size());
     List<String> problems = new ArrayList<>();
     int scenario = 0;
+    // a commit that keeps seven of the nine shards: only the graph shard and w1's are renamed
+    Path partial = tmp.resolve("next-partial");
+    copyShards(pristine, partial);
+    try (FileSystem fs = ModelFileSystems.open(partial.resolve("m.sdnb"), Map.of("maxShardBytes",
+        Long.toString(2 * 4L * elements)))) {
+      CrashCommitMain.writeOne(fs, 1);
+    }
+    List<String> changedShards = new ArrayList<>();
+    for (String n : shardFiles(partial)) {
+      if (Files.mismatch(pristine.resolve(n), partial.resolve(n)) >= 0) {
+        changedShards.add(n);
+      }
+    }
+    assertEquals(2, changedShards.size(), "the partial commit rewrote " + changedShards);
+    States ps = new States(pristine, partial, changedShards, new ArrayList<>(), lockFile, elements, true);
+    for (int renamed = all ? 0 : 1; renamed <= changedShards.size() - (all ? 0 : 1); renamed++) {
+      problems.add(interrupted(ps, "complete", renamed, 0, 1, "9 -> 9 shards, 2 rewritten", scenario++));
+    }
+    if (all) {
+      for (String record : List.of("none", "cut", "lost-one", "lost-all")) {
+        problems.add(interrupted(ps, record, 0, 0, 0, "9 -> 9 shards, 2 rewritten", scenario++));
+      }
+    }
     for (long limit : List.of(3 * 4L * elements, 2 * 4L * elements)) {
       Path next = tmp.resolve("next-" + limit);
       copyShards(pristine, next);
       try (FileSystem fs = ModelFileSystems.open(next.resolve("m.sdnb"), Map.of("maxShardBytes", Long.toString(limit)))) {
         CrashCommitMain.writeGeneration(fs, 1, true, () -> { });
       } // closing commits
-      States st = new States(pristine, next, shardFiles(next), new ArrayList<>(oldShards), lockFile, elements);
+      States st = new States(pristine, next, shardFiles(next), new ArrayList<>(oldShards), lockFile, elements, false);
       st.stale.removeAll(st.newShards);
       String what = oldShards.size() + " -> " + st.newShards.size() + " shards";
       for (int renamed = all ? 0 : 1; renamed <= st.newShards.size() - (all ? 0 : 1); renamed++) {
@@ -232,9 +355,12 @@ class CrashCommitTest {
     return problems;
   }
 
-  /** Where the interrupted states are built from: generation 0 and the shards of generation 1. */
+  /**
+   * Where the interrupted states are built from: generation 0 and the shards of generation 1 —
+   * or, {@code partial}, of generation 1 written as one array's change ({@link CrashCommitMain#writeOne}).
+   */
   private record States(Path pristine, Path next, List<String> newShards, List<String> stale, boolean lockFile,
-      int elements) {}
+      int elements, boolean partial) {}
 
   /**
    * Builds one interrupted state in a fresh directory — the old shards, the new ones under
@@ -289,7 +415,7 @@ class CrashCommitTest {
         case 2 -> "m.SDNB";
         default -> st.newShards().get(0);
       };
-      int found = verify(dir.resolve(spelling), Kind.SHARDED, 0, st.elements());
+      int found = st.partial() ? verifyPartial(dir.resolve(spelling), Kind.SHARDED, 0, st.elements()) : verify(dir.resolve(spelling), Kind.SHARDED, 0, st.elements());
       if (found != expected) {
         return label + ": generation " + found + ", expected " + expected;
       }
@@ -388,13 +514,23 @@ class CrashCommitTest {
   // ---- the crash loop ------------------------------------------------------------------------
 
   private void crashLoop(Kind kind, int kills) throws Exception {
+    crashLoop(kind, kills, false);
+  }
+
+  /**
+   * The crash loop; {@code partial}: each commit rewrites one array ({@link CrashCommitMain#writeOne})
+   * under a fixed shard limit, and the undisturbed ones must write two of the nine shards.
+   */
+  private void crashLoop(Kind kind, int kills, boolean partial) throws Exception {
     long started = System.nanoTime();
     Path model = create(kind);
     int g = 0;
+    String mode = partial ? "partial" : "commit";
     // calibration: two undisturbed commits (killed only after DONE) give the commit time
     long commitNanos = 0;
     for (int i = 0; i < 2; i++) {
-      Child c = Child.start(tmp, model, g + 1, "commit", shardBytes(kind, g + 1), kind.metadata);
+      Map<String, String> before = shardIdentities(model);
+      Child c = Child.start(tmp, model, g + 1, mode, partial ? SHARD_SMALL : shardBytes(kind, g + 1), kind.metadata);
       long t0;
       long t1;
       try {
@@ -406,10 +542,16 @@ class CrashCommitTest {
         c.kill();
       }
       commitNanos = Math.max(commitNanos, t1 - t0);
-      assertEquals(g + 1, verify(model, kind, g), kind + ": an undisturbed commit gives the new model");
+      if (partial) {
+        Map<String, String> after = shardIdentities(model);
+        assertEquals(before.keySet(), after.keySet(), kind + ": the same nine shards");
+        long changed = after.entrySet().stream().filter(e -> !e.getValue().equals(before.get(e.getKey()))).count();
+        assertEquals(2, changed, kind + ": a commit that changed one array writes the graph shard and its shard only");
+      }
+      assertEquals(g + 1, verifyAny(model, kind, g, partial), kind + ": an undisturbed commit gives the new model");
       g++;
     }
-    Random rnd = new Random(SEED ^ kind.ordinal());
+    Random rnd = new Random(SEED ^ (kind.ordinal() + (partial ? 100 : 0)));
     List<Integer> slots = new ArrayList<>();
     for (int i = 0; i < kills; i++) {
       slots.add(i);
@@ -422,7 +564,7 @@ class CrashCommitTest {
     Map<String, Integer> states = new TreeMap<>();
     for (int i = 0; i < kills; i++) {
       long delay = (long) (range * ((slots.get(i) + rnd.nextDouble()) / kills));
-      Child c = Child.start(tmp, model, g + 1, "commit", shardBytes(kind, g + 1), kind.metadata);
+      Child c = Child.start(tmp, model, g + 1, mode, partial ? SHARD_SMALL : shardBytes(kind, g + 1), kind.metadata);
       try {
         c.await("COMMITTING");
         sleepNanos(delay);
@@ -431,7 +573,7 @@ class CrashCommitTest {
       }
       String state = crashState(model);
       states.merge(state, 1, Integer::sum);
-      int found = verify(model, kind, g);
+      int found = verifyAny(model, kind, g, partial);
       if (found == g) {
         older++;
       } else {
@@ -441,7 +583,7 @@ class CrashCommitTest {
       g = found;
     }
     String summary = String.format(
-        "%s: %d kills over [0, %d ms] (commit %d ms), %d old, %d new, left after the kill %s, %.1f s, seed %d;%s",
+        "%s" + (partial ? " partial" : "") + ": %d kills over [0, %d ms] (commit %d ms), %d old, %d new, left after the kill %s, %.1f s, seed %d;%s",
         kind, kills, range / 1_000_000, commitNanos / 1_000_000, older, newer, states,
         (System.nanoTime() - started) / 1e9, SEED, log);
     System.out.println("[CrashCommitTest] " + summary);
@@ -527,40 +669,21 @@ class CrashCommitTest {
       ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
       for (int i = 0; i < ARRAYS; i++) {
         Path p = fs.getPath("/params/big/w" + i);
-        assertEquals(4L * elements, Files.size(p), kind + ": size of " + p);
+        int gi;
         try (SeekableByteChannel ch = Files.newByteChannel(p)) {
-          long j = 0;
-          while (j < elements) {
-            buf.clear();
-            while (buf.hasRemaining() && ch.read(buf) > 0) {
-              // fill the buffer
-            }
-            buf.flip();
-            if (j == 0) {
-              int gi = CrashCommitMain.generationOf(i, buf.getFloat(0));
-              if (gi != old && gi != old + 1) {
-                fail(kind + ": " + p + " holds generation " + gi + ", expected " + old + " or " + (old + 1));
-              }
-              if (gen < 0) {
-                gen = gi;
-              } else if (gi != gen) {
-                fail(kind + ": mixed generations: w0 holds " + gen + ", " + p + " holds " + gi);
-              }
-            }
-            if (buf.remaining() < 4) {
-              fail(kind + ": " + p + " ends early at element " + j);
-            }
-            while (buf.remaining() >= 4) {
-              int want = Float.floatToRawIntBits(CrashCommitMain.value(gen, i, j));
-              int got = buf.getInt();
-              if (got != want) {
-                fail(kind + ": " + p + " element " + j + " is " + Float.intBitsToFloat(got) + ", generation "
-                    + gen + " has " + Float.intBitsToFloat(want));
-              }
-              j++;
-            }
-          }
+          ByteBuffer first = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+          ch.read(first);
+          gi = CrashCommitMain.generationOf(i, first.getFloat(0));
         }
+        if (gi != old && gi != old + 1) {
+          fail(kind + ": " + p + " holds generation " + gi + ", expected " + old + " or " + (old + 1));
+        }
+        if (gen < 0) {
+          gen = gi;
+        } else if (gi != gen) {
+          fail(kind + ": mixed generations: w0 holds " + gen + ", " + p + " holds " + gi);
+        }
+        checkArray(p, kind, i, gen, elements, buf, "generation " + gen);
       }
       assertFalse(Files.exists(fs.getPath("/params/big/w" + ARRAYS)), kind + ": no extra array");
       if (kind.metadata) {

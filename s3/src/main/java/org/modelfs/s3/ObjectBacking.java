@@ -363,6 +363,9 @@ final class ObjectBacking implements Backing {
   private List<Path> writeLocally(ContainerPlan plan, Path dir, LongConsumer progress) throws IOException {
     List<Path> temps = new ArrayList<>();
     long written = 0;
+    if (plan.keepsFiles()) {
+      throw new IllegalArgumentException("an object store writes every file of a commit; the plan keeps some: " + at.uri());
+    }
     for (ContainerPlan.PlannedFile f : plan.files()) {
       Path t = dir.resolve(f.name());
       try (FileChannel ch = FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,

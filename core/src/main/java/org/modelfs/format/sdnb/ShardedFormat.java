@@ -14,6 +14,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.ShardLayout;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
@@ -31,10 +32,19 @@ public final class ShardedFormat {
 
   private ShardedFormat() {}
 
+  /** A shard set read: the tag, and which names each weight shard holds. */
+  public record Read(Tag tag, ShardLayout layout) {}
+
   /**
    * Reads shards {@code 0..N-1} (all present, in index order) as one tag.
    */
   public static Tag read(List<ByteSource> shards, String tagName) throws IOException {
+    return readSet(shards, tagName).tag();
+  }
+
+  /** Reads shards {@code 0..N-1} as {@link #read} does, with what each weight shard holds. */
+  public static Read readSet(List<ByteSource> shards, String tagName) throws IOException {
+    List<Set<String>> held = new ArrayList<>();
     SdnbFormat.Parsed graph = SdnbFormat.parse(shards.get(0));
     GraphReader.Content g = graph.content();
     List<Variable> vars = new ArrayList<>(g.variables());
@@ -46,11 +56,14 @@ public final class ShardedFormat {
     for (int k = 1; k < shards.size(); k++) {
       ByteSource s = shards.get(k);
       GraphReader.Content w = SdnbFormat.parse(s).content();
+      Set<String> here = new LinkedHashSet<>();
+      held.add(here);
       for (Variable wv : w.variables()) {
         ArrayData a = wv.array();
         if (a == null) {
           continue;
         }
+        here.add(wv.name());
         Integer i = index.get(wv.name());
         String what = "weight shard variable '" + wv.name() + "'";
         if (i == null) {
@@ -72,19 +85,39 @@ public final class ShardedFormat {
         vars.set(i, v.withArray(a));
       }
       updater.addAll(w.updater());
+      for (UpdaterState u : w.updater()) {
+        here.add(u.paramName());
+      }
     }
     Map<String, String> metadata = new TreeMap<>(g.metadata());
     metadata.remove(SdnbFormat.KEY_SHARD_INDEX);
     metadata.remove(SdnbFormat.KEY_SHARD_TYPE);
-    return new Tag(tagName, graph.graph(), vars, updater, g.trainingConfig(), metadata);
+    return new Read(new Tag(tagName, graph.graph(), vars, updater, g.trainingConfig(), metadata),
+        new ShardLayout(held));
   }
 
   /**
-   * Packs the tag's arrays into weight shards of at most {@code maxShardBytes} (estimated), the
-   * largest arrays first; an array larger than the limit gets a shard of its own. Returns the
-   * variable names of each weight shard (shards 1..N−1).
+   * The estimated bytes each name takes in a weight shard: a variable's array, its updater state
+   * and {@value #PER_VARIABLE} bytes; a parameter with updater state and no array, its state.
    */
-  public static List<Set<String>> plan(Tag tag, long maxShardBytes) {
+  public static Map<String, Long> costs(Tag tag) {
+    Map<String, Long> cost = new HashMap<>(updaterBytes(tag));
+    for (Variable v : tag.arrays()) {
+      cost.merge(v.name(), v.array().length() + PER_VARIABLE, Long::sum);
+    }
+    return cost;
+  }
+
+  /** The estimated size of a weight shard holding {@code names} ({@link #costs}; unknown names cost nothing). */
+  public static long shardBytes(Set<String> names, Map<String, Long> costs) {
+    long used = PER_SHARD;
+    for (String n : names) {
+      used += costs.getOrDefault(n, 0L);
+    }
+    return used;
+  }
+
+  private static Map<String, Long> updaterBytes(Tag tag) {
     Map<String, Long> updaterBytes = new HashMap<>();
     for (UpdaterState u : tag.updater()) {
       long sum = 0;
@@ -93,11 +126,18 @@ public final class ShardedFormat {
       }
       updaterBytes.put(u.paramName(), sum);
     }
+    return updaterBytes;
+  }
+
+  /**
+   * Packs the tag's arrays into weight shards of at most {@code maxShardBytes} (estimated), the
+   * largest arrays first; an array larger than the limit gets a shard of its own. Returns the
+   * variable names of each weight shard (shards 1..N−1).
+   */
+  public static List<Set<String>> plan(Tag tag, long maxShardBytes) {
+    Map<String, Long> updaterBytes = updaterBytes(tag);
     List<Variable> withArrays = new ArrayList<>(tag.arrays());
-    Map<String, Long> cost = new HashMap<>();
-    for (Variable v : withArrays) {
-      cost.put(v.name(), v.array().length() + updaterBytes.getOrDefault(v.name(), 0L) + PER_VARIABLE);
-    }
+    Map<String, Long> cost = costs(tag);
     withArrays.sort(Comparator.comparingLong((Variable v) -> cost.get(v.name())).reversed()
         .thenComparing(Variable::name));
     List<Set<String>> shards = new ArrayList<>();

@@ -11,7 +11,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.io.ByteSource;
@@ -20,6 +22,7 @@ import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayData.Storage;
 import org.modelfs.model.GraphRef;
 import org.modelfs.model.GraphRef.Convention;
+import org.modelfs.model.ShardLayout;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.VarKind;
@@ -67,6 +70,14 @@ public final class ContainerReader {
 
   /** Reads the files of a sharded container, shard 0 first. */
   public static List<Tag> readShards(List<ByteSource> shards) throws IOException {
+    return readShardSet(shards).tags();
+  }
+
+  /** A container shard set read: its tags, and which names each weight shard holds. */
+  public record ShardSet(List<Tag> tags, ShardLayout layout) {}
+
+  /** Reads a container shard set as {@link #readShards} does, with what each weight shard holds. */
+  public static ShardSet readShardSet(List<ByteSource> shards) throws IOException {
     List<Parsed> parsed = new ArrayList<>();
     for (int k = 0; k < shards.size(); k++) {
       Parsed p = parse(shards.get(k));
@@ -88,7 +99,12 @@ public final class ContainerReader {
       }
       parsed.add(p);
     }
-    return tags(parsed);
+    List<Set<String>> held = new ArrayList<>();
+    for (int k = 1; k < parsed.size(); k++) {
+      held.add(new LinkedHashSet<>());
+    }
+    List<Tag> tags = tags(parsed, held);
+    return new ShardSet(tags, new ShardLayout(held));
   }
 
   /** Reads the preamble and walks every frame of one file. */
@@ -178,6 +194,11 @@ public final class ContainerReader {
   }
 
   private static List<Tag> tags(List<Parsed> files) throws IOException {
+    return tags(files, null);
+  }
+
+  /** The tags of {@code files}; with {@code held}, adds to its entry k − 1 the names shard k stores. */
+  private static List<Tag> tags(List<Parsed> files, List<Set<String>> held) throws IOException {
     Parsed main = files.get(0);
     List<String> names = main.header().tags();
     DeflatedChunks.Cache cache = new DeflatedChunks.Cache();
@@ -203,10 +224,11 @@ public final class ContainerReader {
         index.put(vars.get(i).name(), i);
       }
       Map<String, Map<String, ArrayData>> updater = new LinkedHashMap<>();
-      for (Parsed p : files) {
+      for (int k = 0; k < files.size(); k++) {
+        Parsed p = files.get(k);
         Frame af = find(p, SectionType.ARRAYS, t);
         if (af != null) {
-          attach(p.src(), af, cache, vars, index, updater);
+          attach(p.src(), af, cache, vars, index, updater, held == null || k == 0 ? null : held.get(k - 1));
         }
       }
       List<UpdaterState> states = new ArrayList<>();
@@ -237,7 +259,7 @@ public final class ContainerReader {
 
   /** Reads an ARRAYS section's index and attaches its arrays to the tag's variables and updater state. */
   private static void attach(ByteSource src, Frame f, DeflatedChunks.Cache cache, List<Variable> vars,
-      Map<String, Integer> index, Map<String, Map<String, ArrayData>> updater) throws IOException {
+      Map<String, Integer> index, Map<String, Map<String, ArrayData>> updater, Set<String> held) throws IOException {
     String file = src.name();
     if (f.compression() == Compression.ZSTD) {
       throw Sections.zstd(file, f.what(), f.offset() + 1);
@@ -248,6 +270,9 @@ public final class ContainerReader {
     List<ArrayIndex.Entry> entries = ArrayIndex.read(src, indexStart, indexLength, deflated);
     checkPlaces(file, f, entries, indexStart);
     for (ArrayIndex.Entry e : entries) {
+      if (held != null) {
+        held.add(e.name());
+      }
       ArrayData a = e.raw() == 0
           ? new ArrayData(e.dtype(), e.shape(), e.order(), true, src, 0, 0, false, Storage.RAW)
           : new ArrayData(e.dtype(), e.shape(), e.order(), false,
