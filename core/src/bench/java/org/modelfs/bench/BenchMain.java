@@ -29,6 +29,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * JMH's {@code jmh.json}. Options ({@code -Dbench.args="..."} through Maven):
  * <pre>
  *   --only=open,dl4j,read,random,walk,edit,commit,heap   which parts (default: all)
+ *   --only=shardcommit --shardcommit-formats=sdnb-sharded-1g,container-sharded-1g --shardcommit-reps=5
+ *                                                    a 1 KiB change of a 4 GiB shard set (not in the default run: 4 GiB more disk)
  *   --forks=1 --warmup=2 --iterations=3 --time=1     JMH forks, iterations, seconds per iteration
  *   --param=NAME=v1,v2                               override a JMH parameter (repeatable)
  *   --commit-reps=7 --drop-caches                    commit rounds; empty the page cache first (root)
@@ -105,13 +107,18 @@ public final class BenchMain {
       commits = CommitMain.run(List.of(opt.getOrDefault("commit-formats", "sdnb,sdnb-sharded,sdz,fb,zip-tags,sdz-deflate").split(",")),
           Integer.parseInt(opt.getOrDefault("commit-reps", "7")), opt.containsKey("drop-caches"));
     }
+    String shardCommits = "";
+    if (only.contains("shardcommit")) {
+      shardCommits = ShardCommitMain.markdown(ShardCommitMain.run(List.of(opt.getOrDefault("shardcommit-formats",
+          "sdnb-sharded-1g,container-sharded-1g").split(",")), Integer.parseInt(opt.getOrDefault("shardcommit-reps", "5"))));
+    }
     List<HeapMain.Result> heap = List.of();
     if (only.contains("heap")) {
       heap = HeapMain.run(List.of(opt.getOrDefault("heap-read-formats", "sdnb,sdz,fb").split(",")),
           List.of(opt.getOrDefault("heap-write-formats", "sdnb,sdz,fb").split(",")),
           List.of(opt.getOrDefault("heap-levels", "64m,32m,16m,12m,8m,6m,4m").split(",")));
     }
-    String summary = summary(jmh, paired, commits, heap, opt, args, (System.nanoTime() - started) / 60e9);
+    String summary = summary(jmh, paired, commits, heap, opt, args, (System.nanoTime() - started) / 60e9) + shardCommits;
     Files.writeString(out.resolve("summary.md"), summary);
     System.out.println();
     System.out.println(summary);

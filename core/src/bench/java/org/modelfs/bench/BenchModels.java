@@ -38,6 +38,11 @@ public final class BenchModels {
   static final int SMALL_BYTES = 1024;
   /** Shard size of the sharded SDNB models. */
   static final long SHARD_BYTES = 256L << 20;
+  /**
+   * Shard size of the {@code -1g} shard sets (issue 18 item 3): 1.1 GiB, so that a 1 GiB array
+   * and the small arrays of {@code a100-4GiB} share the last weight shard.
+   */
+  static final long SHARD_1G = 1126L << 20;
   /** The formats every open benchmark runs on: the {@code format} parameter's values. */
   static final List<String> FORMATS = List.of("fb", "sdnb", "sdnb-sharded", "sdz", "sdz-deflate", "zip-tags",
       "container", "container-deflate");
@@ -95,6 +100,8 @@ public final class BenchModels {
       case "fb" -> name + ".fb";
       case "sdnb" -> name + ".sdnb";
       case "sdnb-sharded" -> name + "-sharded.sdnb";
+      case "sdnb-sharded-1g" -> name + "-sharded1g.sdnb";
+      case "container-sharded-1g" -> name + "-sharded1g.sdmc";
       case "sdz" -> name + ".sdz";
       case "sdz-deflate" -> name + "-deflate.sdz";
       case "zip-tags" -> name + ".zip";
@@ -107,12 +114,13 @@ public final class BenchModels {
   /** The files a model consists of (one, or every shard of a sharded one). */
   public static List<Path> files(String name, String format) throws IOException {
     Path p = path(name, format);
-    if (!format.equals("sdnb-sharded")) {
+    if (!format.contains("sharded")) {
       return List.of(p);
     }
     List<Path> out = new ArrayList<>();
-    String prefix = name + "-sharded.shard";
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir(), prefix + "*")) {
+    String prefix = name + (format.endsWith("-1g") ? "-sharded1g.shard" : "-sharded.shard");
+    String ext = p.getFileName().toString().substring(p.getFileName().toString().lastIndexOf('.'));
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir(), prefix + "*" + ext)) {
       ds.forEach(out::add);
     }
     return out;
@@ -145,6 +153,8 @@ public final class BenchModels {
       case "fb" -> WriteOptions.of(ModelFormat.FB);
       case "sdnb" -> WriteOptions.of(ModelFormat.SDNB);
       case "sdnb-sharded" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(SHARD_BYTES);
+      case "sdnb-sharded-1g" -> WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(SHARD_1G);
+      case "container-sharded-1g" -> WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(SHARD_1G);
       case "sdz" -> WriteOptions.of(ModelFormat.SDZ);
       case "sdz-deflate" -> WriteOptions.of(ModelFormat.SDZ).withDeflate(true);
       case "zip-tags" -> WriteOptions.of(ModelFormat.ZIP_TAGS);

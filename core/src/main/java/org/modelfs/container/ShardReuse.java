@@ -20,7 +20,7 @@ import org.modelfs.model.Variable;
 
 /**
  * How a commit of a mounted shard set keeps the weight shards it did not change
- * (docs/FILESYSTEM.md §7.3): the new packing starts from the one read ({@link ShardLayout}) —
+ * (docs/FILESYSTEM.md §7.4): the new packing starts from the one read ({@link ShardLayout}) —
  * deleted names leave their shard, new ones join a shard that is rewritten anyway, else the
  * smallest one with room — and a weight shard whose names, variables, arrays and updater state
  * are exactly those read from it (the same {@link ArrayData}: the same bytes of the same open

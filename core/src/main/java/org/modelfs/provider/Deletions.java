@@ -13,7 +13,7 @@ import org.modelfs.tree.ModelTree;
 import org.modelfs.tree.NameMapping;
 
 /**
- * Parameters deleted in a session, settled at commit (docs/FILESYSTEM.md §7.3): deleting a
+ * Parameters deleted in a session, settled at commit (docs/FILESYSTEM.md §7.4): deleting a
  * parameter's file takes away only its array, so that a new array arriving in the same change
  * (the JDK's foreign {@code Files.copy(…, REPLACE_EXISTING)} deletes, then creates) keeps the
  * variable's place in the graph. At commit, a deleted parameter that no op uses goes away

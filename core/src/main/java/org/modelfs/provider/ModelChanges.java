@@ -205,7 +205,7 @@ final class ModelChanges {
         throw new org.modelfs.CommitRefusedException(fs.container(), problems, true);
       }
       begin();
-      // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.3)
+      // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.4)
       ContainerPlan plan = ModelWriter.plan(tags, backing.fileName(), wo,
           backing.keepsUnchangedFiles() ? fs.model() : null, o.maxShardBytes() > 0);
       backing.commit(lease, fs.generation(), plan, o.progress());

@@ -32,7 +32,7 @@ import org.modelfs.verify.Verifier;
 /**
  * A commit of a mounted shard set writes the graph shard and the weight shards it changed, and
  * keeps every other weight shard as it is: the same file (file key, size, modification time), not
- * copied, not renamed (docs/FILESYSTEM.md §7.3). Checked for sharded SDNB and sharded containers
+ * copied, not renamed (docs/FILESYSTEM.md §7.4). Checked for sharded SDNB and sharded containers
  * (stored and deflated): a changed parameter, a metadata-only change, a new parameter, a deleted
  * one, updater state; every value reads back right and {@code verify} finds nothing wrong.
  */

@@ -128,7 +128,7 @@ class CrashCommitTest {
   }
 
   /**
-   * Commits that keep the weight shards they did not change (docs/FILESYSTEM.md §7.3): each
+   * Commits that keep the weight shards they did not change (docs/FILESYSTEM.md §7.4): each
    * generation rewrites one array (in turn) and the metadata, so a commit writes the graph shard
    * and one weight shard of nine and keeps seven — checked on the undisturbed commits — and a
    * SIGKILL at any moment leaves the old or the new model: every array of the generation the
