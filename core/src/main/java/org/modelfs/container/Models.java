@@ -96,7 +96,8 @@ public final class Models {
       if (ZipTagsReader.sniff(src)) {
         return new Model(location, ModelFormat.ZIP_TAGS, ZipTagsReader.read(src, closer), closer);
       }
-      return new Model(location, ModelFormat.SDZ, SdzFormat.readTags(src, closer, DEFAULT_TAG), closer);
+      SdzFormat.Read read = SdzFormat.readModel(src, closer, DEFAULT_TAG);
+      return new Model(location, ModelFormat.SDZ, read.tags(), read.shards(), closer);
     }
     try {
       return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);

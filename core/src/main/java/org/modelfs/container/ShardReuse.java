@@ -19,8 +19,8 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 
 /**
- * How a commit of a mounted shard set keeps the weight shards it did not change
- * (docs/FILESYSTEM.md §7.4): the new packing starts from the one read ({@link ShardLayout}) —
+ * How a commit of a mounted shard set — sharded SDNB, sharded container, or the shard entries of
+ * a sharded SDZ — keeps the weight shards it did not change (docs/FILESYSTEM.md §7.4): the new packing starts from the one read ({@link ShardLayout}) —
  * deleted names leave their shard, new ones join a shard that is rewritten anyway, else the
  * smallest one with room — and a weight shard whose names, variables, arrays and updater state
  * are exactly those read from it (the same {@link ArrayData}: the same bytes of the same open
@@ -63,7 +63,8 @@ final class ShardReuse {
    */
   static Packing of(Model previous, List<Tag> tags, WriteOptions options, boolean limitGiven) {
     ModelFormat format = options.format();
-    if (previous == null || previous.shards() == null || previous.format() != format || !format.sharded()) {
+    boolean sdz = format == ModelFormat.SDZ && options.shardedSdz();
+    if (previous == null || previous.shards() == null || previous.format() != format || !format.sharded() && !sdz) {
       return null;
     }
     List<Tag> old = previous.tags();
@@ -74,6 +75,11 @@ final class ShardReuse {
       if (!old.get(t).name().equals(tags.get(t).name())) {
         return null; // a container's every shard lists the tags
       }
+    }
+    if (sdz) {
+      // an SDZ's shards hold its newest tag; the older ones are entries of their own
+      old = List.of(old.get(old.size() - 1));
+      tags = List.of(tags.get(tags.size() - 1));
     }
     List<Set<String>> read = previous.shards().weightShards();
     Set<String> names = placed(tags);
@@ -119,7 +125,7 @@ final class ShardReuse {
 
   /**
    * Every name a weight shard holds: the variables with arrays and the parameters with updater
-   * state, of every tag.
+   * state, of every tag given.
    */
   private static Set<String> placed(List<Tag> tags) {
     Set<String> out = new LinkedHashSet<>();

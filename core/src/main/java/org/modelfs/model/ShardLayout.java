@@ -12,15 +12,31 @@ import java.util.Set;
  * ({@code container.ShardReuse}).
  *
  * @param weightShards the names of shards 1 … N−1, in order
+ * @param stored for a shard set inside a zip (a sharded SDZ), where each shard 0 … N−1 is, as it
+ *     is stored, so that a commit can copy an unchanged one without inflating it; else empty
  */
-public record ShardLayout(List<Set<String>> weightShards) {
+public record ShardLayout(List<Set<String>> weightShards, List<Stored> stored) {
   public ShardLayout {
     List<Set<String>> copy = new ArrayList<>();
     for (Set<String> s : weightShards) {
       copy.add(Set.copyOf(s));
     }
     weightShards = List.copyOf(copy);
+    stored = List.copyOf(stored);
   }
+
+  /** The layout of a shard set of files of their own. */
+  public ShardLayout(List<Set<String>> weightShards) {
+    this(weightShards, List.of());
+  }
+
+  /**
+   * One shard as it is stored in a zip entry: {@code length} bytes at {@code offset} of
+   * {@code file}, deflated or not, {@code size} bytes and CRC-32 {@code crc} once inflated;
+   * {@code content} reads those {@code size} bytes (inflating where needed).
+   */
+  public record Stored(org.modelfs.io.ByteSource file, long offset, long length, boolean deflated, long size, long crc,
+      org.modelfs.io.ByteSource content) {}
 
   /** The number of files of the set (the graph shard and the weight shards). */
   public int files() {

@@ -193,6 +193,8 @@ final class ModelChanges {
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
       if (o.maxShardBytes() > 0) {
         wo = wo.withMaxShardBytes(o.maxShardBytes());
+      } else if (format == ModelFormat.SDZ && fs.model().format() == ModelFormat.SDZ && fs.model().shards() != null) {
+        wo = wo.withMaxShardBytes(WriteOptions.DEFAULT_MAX_SHARD_BYTES); // an SDZ read as shards stays shards
       }
       if (problems.isEmpty()) {
         for (Tag t : tags) {

@@ -8,6 +8,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.modelfs.io.Closer;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.SliceSource;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.ShardLayout;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
@@ -67,7 +69,19 @@ public final class SdzFormat {
    * {@code tag.<name>}; without it, the one model as tag {@code tagName}.
    */
   public static List<Tag> readTags(ByteSource zipSource, Closer closer, String tagName) throws IOException {
+    return readModel(zipSource, closer, tagName).tags();
+  }
+
+  /**
+   * An SDZ read: its tags, and for a newest tag stored as shards, which names each weight shard
+   * holds and where each shard's entry is stored (else {@code null}).
+   */
+  public record Read(List<Tag> tags, ShardLayout shards) {}
+
+  /** Reads every tag as {@link #readTags} does, with the shard layout of the newest tag. */
+  public static Read readModel(ByteSource zipSource, Closer closer, String tagName) throws IOException {
     String file = zipSource.name();
+    Map<String, Long> crcs = new HashMap<>();
     Map<String, ZipIo.Entry> entries = new LinkedHashMap<>();
     Map<String, ByteSource> sdnb = new LinkedHashMap<>();
     List<ByteSource> inflated = new ArrayList<>();
@@ -91,6 +105,7 @@ public final class SdzFormat {
           throw new ModelFormatException(file, "ZIP entry '" + e.name() + "'", e.dataOffset(), "duplicate entry name");
         }
         checked.put(e, ze);
+        crcs.put(e.name(), ze.getCrc());
       }
       ZipIo.checkNoOverlap(entries.values(), file); // before inflating anything
       for (Map.Entry<ZipIo.Entry, ZipArchiveEntry> ce : checked.entrySet()) {
@@ -123,14 +138,21 @@ public final class SdzFormat {
     List<String> chosen = choose(newestEntries.isEmpty() ? sdnb : newestEntries, file);
     String newestName = tagNames == null ? tagName : tagNames.get(tagNames.size() - 1);
     Tag tag;
+    ShardLayout layout = null;
     if (chosen.size() == 1) {
       tag = SdnbFormat.read(sdnb.get(chosen.get(0)), newestName);
     } else {
       List<ByteSource> shards = new ArrayList<>();
+      List<ShardLayout.Stored> stored = new ArrayList<>();
       for (String n : chosen) {
         shards.add(sdnb.get(n));
+        ZipIo.Entry e = entries.get(n);
+        stored.add(new ShardLayout.Stored(zipSource, e.dataOffset(), e.compressedSize(), !e.stored(), e.size(),
+            crcs.get(n), sdnb.get(n)));
       }
-      tag = ShardedFormat.read(shards, newestName);
+      ShardedFormat.Read set = ShardedFormat.readSet(shards, newestName);
+      tag = set.tag();
+      layout = new ShardLayout(set.layout().weightShards(), stored);
     }
     List<Tag> out = new ArrayList<>();
     for (int i = 0; tagNames != null && i < tagNames.size() - 1; i++) {
@@ -143,7 +165,7 @@ public final class SdzFormat {
       out.add(inflated.isEmpty() ? SdnbFormat.read(src, tagNames.get(i)) : markDeflated(SdnbFormat.read(src, tagNames.get(i)), inflated));
     }
     out.add(inflated.isEmpty() ? tag : markDeflated(tag, inflated));
-    return out;
+    return new Read(out, layout);
   }
 
   /** Parses {@code tags.txt}: valid, case-insensitively unique names, oldest first. */
