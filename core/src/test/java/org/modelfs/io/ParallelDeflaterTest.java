@@ -140,113 +140,24 @@ class ParallelDeflaterTest {
     assertTrue(parallel <= serial * 1.01 + 64, parallel + " bytes in parallel, " + serial + " serially");
   }
 
-  /** An executor whose {@code failAt}-th task throws; counts the tasks that started. */
-  static final class Failing extends AbstractExecutorService {
-    final AtomicInteger started = new AtomicInteger();
-    final int failAt;
-
-    Failing(int failAt) {
-      this.failAt = failAt;
+  /** Runs {@code before} ahead of each task, on {@code pool}. */
+  static final class Decorated extends AbstractExecutorService {
+    interface Before {
+      void run() throws Exception;
     }
 
-    @Override
-    protected <T> RunnableFuture<T> newTaskFor(Callable<T> c) {
-      return new FutureTask<>(() -> {
-        if (started.incrementAndGet() == failAt) {
-          throw new IllegalStateException("injected failure");
-        }
-        return c.call();
-      });
-    }
-
-    @Override
-    public void execute(Runnable r) {
-      ONE.execute(r);
-    }
-
-    @Override
-    public void shutdown() {}
-
-    @Override
-    public List<Runnable> shutdownNow() {
-      return List.of();
-    }
-
-    @Override
-    public boolean isShutdown() {
-      return false;
-    }
-
-    @Override
-    public boolean isTerminated() {
-      return false;
-    }
-
-    @Override
-    public boolean awaitTermination(long t, TimeUnit u) {
-      return false;
-    }
-  }
-
-  @Test
-  void aFailedBlockStopsTheStreamWithAnIOException() throws Exception {
-    Failing pool = new Failing(3);
-    byte[] in = data(40 * B, true);
-    IOException e = assertThrows(IOException.class, () -> deflate(in, new DeflateWorkers(pool, 2), 6, B));
-    assertInstanceOf(IllegalStateException.class, e.getCause());
-    assertTrue(e.getMessage().startsWith("test: compressing a block failed"), e.getMessage());
-    ONE.submit(() -> null).get(); // whatever was queued before has run or been cancelled
-    assertTrue(pool.started.get() <= 3 + 2, "blocks after the failure are not compressed: " + pool.started.get());
-  }
-
-  @Test
-  void anInterruptedCallerGetsInterruptedIOExceptionAndTheBlocksAreCancelled() throws Exception {
-    CountDownLatch never = new CountDownLatch(1);
-    AtomicInteger cancelled = new AtomicInteger();
-    ExecutorService blocking = Executors.newFixedThreadPool(2);
-    AtomicReference<Throwable> got = new AtomicReference<>();
-    AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
-    DeflateWorkers stuck = new DeflateWorkers(new AbstractExecutorServiceDelegate(blocking, never, cancelled), 2);
-    Thread t = new Thread(() -> {
-      Thread.currentThread().interrupt();
-      try {
-        deflate(data(8 * B, false), stuck, 6, B);
-      } catch (Throwable x) {
-        got.set(x);
-      }
-      stillInterrupted.set(Thread.currentThread().isInterrupted());
-    });
-    t.start();
-    t.join();
-    assertInstanceOf(InterruptedIOException.class, got.get());
-    assertTrue(stillInterrupted.get(), "the interrupt status stays set");
-    blocking.shutdown();
-    // a block still waiting would wait forever: only cancel(true) (or never starting) ends it
-    assertTrue(blocking.awaitTermination(60, TimeUnit.SECONDS), "the blocks in flight were cancelled");
-    assertTrue(cancelled.get() <= 2, "no more than the blocks in flight were started");
-  }
-
-  /** Runs each task on {@code pool} after waiting on a latch that never opens, until interrupted. */
-  static final class AbstractExecutorServiceDelegate extends AbstractExecutorService {
     private final ExecutorService pool;
-    private final CountDownLatch latch;
-    private final AtomicInteger cancelled;
+    private final Before before;
 
-    AbstractExecutorServiceDelegate(ExecutorService pool, CountDownLatch latch, AtomicInteger cancelled) {
+    Decorated(ExecutorService pool, Before before) {
       this.pool = pool;
-      this.latch = latch;
-      this.cancelled = cancelled;
+      this.before = before;
     }
 
     @Override
     protected <T> RunnableFuture<T> newTaskFor(Callable<T> c) {
       return new FutureTask<>(() -> {
-        try {
-          latch.await();
-        } catch (InterruptedException e) {
-          cancelled.incrementAndGet();
-          throw e;
-        }
+        before.run();
         return c.call();
       });
     }
@@ -278,6 +189,56 @@ class ParallelDeflaterTest {
     public boolean awaitTermination(long t, TimeUnit u) {
       return false;
     }
+  }
+
+  @Test
+  void aFailedBlockStopsTheStreamWithAnIOException() throws Exception {
+    AtomicInteger started = new AtomicInteger();
+    Decorated pool = new Decorated(ONE, () -> {
+      if (started.incrementAndGet() == 3) {
+        throw new IllegalStateException("injected failure");
+      }
+    });
+    byte[] in = data(40 * B, true);
+    IOException e = assertThrows(IOException.class, () -> deflate(in, new DeflateWorkers(pool, 2), 6, B));
+    assertInstanceOf(IllegalStateException.class, e.getCause());
+    assertTrue(e.getMessage().startsWith("test: compressing a block failed"), e.getMessage());
+    ONE.submit(() -> null).get(); // whatever was queued before has run or been cancelled
+    assertTrue(started.get() <= 3 + 2, "blocks after the failure are not compressed: " + started.get());
+  }
+
+  @Test
+  void anInterruptedCallerGetsInterruptedIOExceptionAndTheBlocksAreCancelled() throws Exception {
+    CountDownLatch never = new CountDownLatch(1);
+    AtomicInteger cancelled = new AtomicInteger();
+    ExecutorService blocking = Executors.newFixedThreadPool(2);
+    AtomicReference<Throwable> got = new AtomicReference<>();
+    AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
+    DeflateWorkers stuck = new DeflateWorkers(new Decorated(blocking, () -> {
+      try {
+        never.await();
+      } catch (InterruptedException e) {
+        cancelled.incrementAndGet();
+        throw e;
+      }
+    }), 2);
+    Thread t = new Thread(() -> {
+      Thread.currentThread().interrupt();
+      try {
+        deflate(data(8 * B, false), stuck, 6, B);
+      } catch (Throwable x) {
+        got.set(x);
+      }
+      stillInterrupted.set(Thread.currentThread().isInterrupted());
+    });
+    t.start();
+    t.join();
+    assertInstanceOf(InterruptedIOException.class, got.get());
+    assertTrue(stillInterrupted.get(), "the interrupt status stays set");
+    blocking.shutdown();
+    // a block still waiting would wait forever: only cancel(true) (or never starting) ends it
+    assertTrue(blocking.awaitTermination(60, TimeUnit.SECONDS), "the blocks in flight were cancelled");
+    assertTrue(cancelled.get() <= 2, "no more than the blocks in flight were started");
   }
 
   @Test
