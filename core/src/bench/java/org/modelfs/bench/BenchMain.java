@@ -35,6 +35,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   --param=NAME=v1,v2                               override a JMH parameter (repeatable)
  *   --commit-reps=7 --drop-caches                    commit rounds; empty the page cache first (root)
  *   --commit-formats=sdnb,sdnb-sharded,sdz,fb,zip-tags,sdz-deflate,container,container-deflate   formats of the commit item
+ *   --deflate-mib=256 --deflate-rounds=5             item "deflate" (only when named): one core vs every core
  *   --heap-levels=64m,32m,16m,12m,8m,6m,4m                 heap sizes tried for item 6, largest first
  *   --heap-read-formats=sdnb,sdz,fb --heap-write-formats=sdnb,sdz,fb   (sdz-deflate possible)
  *   --jmh=false                                      skip the JMH benchmarks
@@ -111,6 +112,10 @@ public final class BenchMain {
     if (only.contains("shardcommit")) {
       shardCommits = ShardCommitMain.markdown(ShardCommitMain.run(List.of(opt.getOrDefault("shardcommit-formats",
           "sdnb-sharded-1g,container-sharded-1g").split(",")), Integer.parseInt(opt.getOrDefault("shardcommit-reps", "5"))));
+    }
+    if (only.contains("deflate")) {
+      DeflateMain.run(Integer.parseInt(opt.getOrDefault("deflate-mib", "256")),
+          Integer.parseInt(opt.getOrDefault("deflate-rounds", "5")));
     }
     List<HeapMain.Result> heap = List.of();
     if (only.contains("heap")) {

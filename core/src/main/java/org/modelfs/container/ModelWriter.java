@@ -225,7 +225,7 @@ public final class ModelWriter {
   }
 
   private static ContainerPlan.Body zip(List<SdzFormat.Part> parts, WriteOptions options) {
-    return (ch, what) -> SdzFormat.write(parts, ch, options.deflate(), what);
+    return (ch, what) -> SdzFormat.write(parts, ch, options.deflate(), options.level(), what);
   }
 
   /** The SDNB files of a model, named as they are in a zip. */

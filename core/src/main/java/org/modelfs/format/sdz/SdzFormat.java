@@ -286,6 +286,23 @@ public final class SdzFormat {
     }
   }
 
+  /**
+   * An entry's content already compressed as one raw DEFLATE stream (an unchanged entry of the
+   * zip being replaced, say): a DEFLATED zip copies its compressed bytes as they are, with the
+   * CRC-32 and sizes given here; {@link #writeTo} still gives the uncompressed bytes, for a
+   * STORED zip.
+   */
+  public interface PreDeflated extends Body {
+    /** The CRC-32 of the uncompressed bytes. */
+    long crc();
+
+    /** The length of the DEFLATE stream. */
+    long compressedSize();
+
+    /** Writes the DEFLATE stream, exactly {@link #compressedSize} bytes. */
+    void writeCompressedTo(CountingOutput out) throws IOException;
+  }
+
   /** One file of the zip to write: its entry name and content. */
   public record Part(String name, Body content) {
     public Part(String name, SdnbFormat.Prepared content) {
@@ -314,26 +331,34 @@ public final class SdzFormat {
     return parts;
   }
 
+  /** Writes the parts as a zip into {@code ch}: {@link #write(List, SeekableByteChannel, boolean, int, String)} at the default level. */
+  public static void write(List<Part> parts, SeekableByteChannel ch, boolean deflate, String what) throws IOException {
+    write(parts, ch, deflate, -1, what);
+  }
+
   /**
    * Writes the parts as a zip into {@code ch} (an empty file opened for writing, and for reading
    * where it is a {@code FileChannel}; named {@code what} in messages), STORED and aligned or
-   * DEFLATED. STORED zips go through {@link StoredZipWriter} (arrays copied in the kernel) unless
-   * they need Zip64 or the file has no {@code FileChannel}. {@code ch} stays open.
+   * DEFLATED. DEFLATED zips go through {@link DeflatedZipWriter} (every core compresses;
+   * docs/FORMATS.md §7.3) at {@code level} (1–9, -1: 6); STORED zips through
+   * {@link StoredZipWriter} (arrays copied in the kernel) unless they need Zip64 or the file has
+   * no {@code FileChannel}. {@code ch} stays open.
    */
-  public static void write(List<Part> parts, SeekableByteChannel ch, boolean deflate, String what) throws IOException {
-    if (!deflate && ch instanceof java.nio.channels.FileChannel fc && StoredZipWriter.write(parts, fc, what)) {
+  public static void write(List<Part> parts, SeekableByteChannel ch, boolean deflate, int level, String what)
+      throws IOException {
+    if (deflate) {
+      DeflatedZipWriter.write(parts, ch, level, what);
+      return;
+    }
+    if (ch instanceof java.nio.channels.FileChannel fc && StoredZipWriter.write(parts, fc, what)) {
       return;
     }
     try (ZipArchiveOutputStream zos = new ZipArchiveOutputStream(new KeepOpen(ch))) {
       for (Part p : parts) {
         ZipArchiveEntry ze = new ZipArchiveEntry(p.name());
-        if (deflate) {
-          ze.setMethod(ZipArchiveEntry.DEFLATED);
-        } else {
-          ze.setMethod(ZipArchiveEntry.STORED);
-          ze.setSize(p.content().size());
-          ze.setAlignment(64);
-        }
+        ze.setMethod(ZipArchiveEntry.STORED);
+        ze.setSize(p.content().size());
+        ze.setAlignment(64);
         zos.putArchiveEntry(ze);
         CountingOutput co = new CountingOutput(new NonClosing(zos));
         p.content().writeTo(co);

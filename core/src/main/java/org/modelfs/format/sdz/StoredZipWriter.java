@@ -168,7 +168,7 @@ final class StoredZipWriter {
     return crc.getValue();
   }
 
-  private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
+  static void writeFully(java.nio.channels.WritableByteChannel ch, ByteBuffer b) throws IOException {
     while (b.hasRemaining()) {
       ch.write(b);
     }

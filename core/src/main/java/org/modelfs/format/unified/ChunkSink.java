@@ -6,18 +6,25 @@ import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
-import java.util.zip.Deflater;
 import org.modelfs.io.CountingOutput;
+import org.modelfs.io.DeflateWorkers;
+import org.modelfs.io.OrderedWork;
+import org.modelfs.io.ParallelDeflater;
 
 /**
  * Receives one array's raw bytes and writes them as chunks (docs/FORMATS.md §13.5): stored chunks
  * straight through, contiguous, a CRC-32C per {@link ContainerLayout#STORED_CHUNK} bytes; or
  * deflated chunks of {@link ContainerLayout#DEFLATE_CHUNK} raw bytes, each compressed on its own
- * (one chunk of raw bytes in the heap at a time) with the CRC-32C of its stored bytes.
+ * by the {@link DeflateWorkers} (§13.7: every core; the chunks written in order, so the bytes do
+ * not depend on the threads), with the CRC-32C of its stored bytes; at most the workers' in-flight
+ * count of chunks in the heap. {@link #close} before {@link #finish} cancels the compression.
  */
 final class ChunkSink implements WritableByteChannel {
+  /** A compressed chunk and the CRC-32C of its stored bytes. */
+  private record Chunk(byte[] data, int length, int crc) {}
+
   private final CountingOutput out;
-  private final Deflater deflater;
+  private final boolean deflate;
   private final long chunkSize;
   private final List<Long> offsets = new ArrayList<>();
   private final List<Long> lengths = new ArrayList<>();
@@ -25,16 +32,20 @@ final class ChunkSink implements WritableByteChannel {
   private final CRC32C crc = new CRC32C();
   /** Raw bytes of the current chunk (stored: written already; deflated: waiting in {@link #pending}). */
   private long inChunk;
-  private final byte[] pending;
-  private final byte[] compressed;
+  private byte[] pending;
+  private final int level;
+  private final OrderedWork<Chunk> work;
 
-  /** @param deflater the deflater to use, or {@code null} to store */
-  ChunkSink(CountingOutput out, Deflater deflater) {
+  /**
+   * @param level the deflate level 1–9 ({@code -1}: 6), or 0 to store
+   * @param what the file and array, for messages
+   */
+  ChunkSink(CountingOutput out, int level, DeflateWorkers workers, String what) {
     this.out = out;
-    this.deflater = deflater;
-    this.chunkSize = deflater == null ? ContainerLayout.STORED_CHUNK : ContainerLayout.DEFLATE_CHUNK;
-    this.pending = deflater == null ? null : new byte[ContainerLayout.DEFLATE_CHUNK];
-    this.compressed = deflater == null ? null : new byte[64 << 10];
+    this.deflate = level != 0;
+    this.level = level;
+    this.chunkSize = deflate ? ContainerLayout.DEFLATE_CHUNK : ContainerLayout.STORED_CHUNK;
+    this.work = deflate ? new OrderedWork<>(workers, this::writeChunk, what) : null;
   }
 
   long chunkSize() {
@@ -46,7 +57,7 @@ final class ChunkSink implements WritableByteChannel {
     int n = src.remaining();
     while (src.hasRemaining()) {
       int take = (int) Math.min(src.remaining(), chunkSize - inChunk);
-      if (deflater == null) {
+      if (!deflate) {
         if (inChunk == 0) {
           offsets.add(out.position());
         }
@@ -58,6 +69,9 @@ final class ChunkSink implements WritableByteChannel {
         }
         src.position(src.position() + take);
       } else {
+        if (pending == null) {
+          pending = new byte[ContainerLayout.DEFLATE_CHUNK];
+        }
         src.get(pending, (int) inChunk, take);
       }
       inChunk += take;
@@ -72,32 +86,42 @@ final class ChunkSink implements WritableByteChannel {
     if (inChunk == 0) {
       return;
     }
-    if (deflater == null) {
+    if (!deflate) {
       lengths.add(inChunk);
+      crcs.add((int) crc.getValue());
+      crc.reset();
     } else {
-      long start = out.position();
-      offsets.add(start);
-      deflater.reset();
-      deflater.setInput(pending, 0, (int) inChunk);
-      deflater.finish();
-      while (!deflater.finished()) {
-        int k = deflater.deflate(compressed);
-        crc.update(compressed, 0, k);
-        ByteBuffer bb = ByteBuffer.wrap(compressed, 0, k);
-        while (bb.hasRemaining()) {
-          out.write(bb);
-        }
-      }
-      lengths.add(out.position() - start);
+      byte[] raw = pending;
+      int len = (int) inChunk;
+      int lvl = level;
+      pending = null;
+      work.submit(() -> {
+        ParallelDeflater.Compressed c = ParallelDeflater.compress(raw, len, null, lvl, true);
+        CRC32C sum = new CRC32C();
+        sum.update(c.data(), 0, c.length());
+        return new Chunk(c.data(), c.length(), (int) sum.getValue());
+      });
     }
-    crcs.add((int) crc.getValue());
-    crc.reset();
     inChunk = 0;
+  }
+
+  /** Writes a compressed chunk where the file is, in order (the caller's thread). */
+  private void writeChunk(Chunk c) throws IOException {
+    offsets.add(out.position());
+    ByteBuffer bb = ByteBuffer.wrap(c.data(), 0, c.length());
+    while (bb.hasRemaining()) {
+      out.write(bb);
+    }
+    lengths.add((long) c.length());
+    crcs.add(c.crc());
   }
 
   /** Ends the last chunk; the chunk table of what was written. */
   Table finish() throws IOException {
     endChunk();
+    if (work != null) {
+      work.finish();
+    }
     long[] o = new long[offsets.size()];
     long[] l = new long[o.length];
     int[] c = new int[o.length];
@@ -117,8 +141,11 @@ final class ChunkSink implements WritableByteChannel {
     return true;
   }
 
+  /** Cancels chunks still being compressed (none after {@link #finish}); the output belongs to the writer. */
   @Override
   public void close() {
-    // the output belongs to the writer
+    if (work != null) {
+      work.close();
+    }
   }
 }

@@ -19,6 +19,7 @@ import org.modelfs.format.fb.FlatBufferOut;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.io.CountingOutput;
+import org.modelfs.io.DeflateWorkers;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayStreams;
 import org.modelfs.model.Tag;
@@ -29,7 +30,7 @@ import org.modelfs.model.Variable;
 /**
  * Writes a container (docs/FORMATS.md §13): the preamble, a HEADER, per tag its METADATA, GRAPH
  * and ARRAYS sections, and for a shard its SHARD_INFO — streaming, with one chunk of raw bytes
- * and one tag's FlatGraph structure in the heap at a time. The channel must be empty and
+ * and one tag's FlatGraph structure in the heap at a time (deflated chunks: as many as the {@link DeflateWorkers} have in flight). The channel must be empty and
  * seekable: a compressed section's lengths are written into its frame once it is complete.
  */
 public final class ContainerWriter {
@@ -37,15 +38,17 @@ public final class ContainerWriter {
   private final CountingOutput out;
   private final String file;
   private final int level;
+  private final DeflateWorkers workers;
 
   /**
    * @param level the deflate level 1–9 ({@code -1}: the default, 6), or {@code 0} to store everything uncompressed
    */
-  private ContainerWriter(SeekableByteChannel ch, String file, int level) {
+  private ContainerWriter(SeekableByteChannel ch, String file, int level, DeflateWorkers workers) {
     this.ch = ch;
     this.out = new CountingOutput(ch);
     this.file = file;
     this.level = level;
+    this.workers = workers;
   }
 
   /** The part of a shard set one file holds. */
@@ -67,7 +70,13 @@ public final class ContainerWriter {
    * @param level deflate level 1–9 ({@code -1}: 6) for METADATA, GRAPH and array chunks, or 0 to store them
    */
   public static void write(List<Tag> tags, SeekableByteChannel ch, String file, int level) throws IOException {
-    new ContainerWriter(ch, file, level).run(tags, Part.WHOLE, Set.of(), null);
+    write(tags, ch, file, level, DeflateWorkers.shared());
+  }
+
+  /** As {@link #write(List, SeekableByteChannel, String, int)}, deflated chunks compressed by {@code workers}. */
+  static void write(List<Tag> tags, SeekableByteChannel ch, String file, int level, DeflateWorkers workers)
+      throws IOException {
+    new ContainerWriter(ch, file, level, workers).run(tags, Part.WHOLE, Set.of(), null);
   }
 
   /**
@@ -76,7 +85,7 @@ public final class ContainerWriter {
    */
   public static void writeShard(List<Tag> tags, Part part, Set<String> names, Shard shard, SeekableByteChannel ch,
       String file, int level) throws IOException {
-    new ContainerWriter(ch, file, level).run(tags, part, names, shard);
+    new ContainerWriter(ch, file, level, DeflateWorkers.shared()).run(tags, part, names, shard);
   }
 
   private void run(List<Tag> tags, Part part, Set<String> names, Shard shard) throws IOException {
@@ -240,23 +249,17 @@ public final class ContainerWriter {
     long start = out.position();
     out.write(new byte[FRAME]);
     List<ArrayIndex.Entry> entries = new ArrayList<>();
-    Deflater d = compress ? deflater() : null;
-    try {
-      for (Variable v : t.variables()) {
-        if (stored(v) && (part == Part.WHOLE || names.contains(v.name()))) {
-          entries.add(array(v.name(), null, v.array(), d));
-        }
+    int chunkLevel = compress ? level : 0;
+    for (Variable v : t.variables()) {
+      if (stored(v) && (part == Part.WHOLE || names.contains(v.name()))) {
+        entries.add(array(v.name(), null, v.array(), chunkLevel));
       }
-      for (UpdaterState u : t.updater()) {
-        if (part == Part.WHOLE || names.contains(u.paramName())) {
-          for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
-            entries.add(array(u.paramName(), e.getKey(), e.getValue(), d));
-          }
+    }
+    for (UpdaterState u : t.updater()) {
+      if (part == Part.WHOLE || names.contains(u.paramName())) {
+        for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
+          entries.add(array(u.paramName(), e.getKey(), e.getValue(), chunkLevel));
         }
-      }
-    } finally {
-      if (d != null) {
-        d.end();
       }
     }
     byte[] index = ArrayIndex.write(entries, !compress);
@@ -273,18 +276,24 @@ public final class ContainerWriter {
     end(f, crc);
   }
 
-  private ArrayIndex.Entry array(String name, String key, ArrayData a, Deflater d) throws IOException {
+  /** One array's chunks ({@code chunkLevel} 0: stored; else deflated on the shared workers). */
+  private ArrayIndex.Entry array(String name, String key, ArrayData a, int chunkLevel) throws IOException {
     if (a.empty() || a.length() == 0) {
       return new ArrayIndex.Entry(name, key, a.dtype(), a.shape(), a.order(), 0, 0, new long[0], new long[0],
           new int[0]);
     }
-    if (d == null) {
+    if (chunkLevel == 0) {
       out.padTo(align(out.position(), DATA_ALIGN));
     }
-    ChunkSink sink = new ChunkSink(out, d);
-    ArrayStreams.copyLittleEndian(a, sink);
-    ChunkSink.Table table = sink.finish();
-    return new ArrayIndex.Entry(name, key, a.dtype(), a.shape(), a.order(), a.length(), sink.chunkSize(),
+    ChunkSink.Table table;
+    long chunkSize;
+    try (ChunkSink sink = new ChunkSink(out, chunkLevel, workers, file + ": ARRAYS chunks of '" + name
+        + (key == null ? "" : "' (" + key + ")") + "'")) {
+      ArrayStreams.copyLittleEndian(a, sink);
+      table = sink.finish();
+      chunkSize = sink.chunkSize();
+    }
+    return new ArrayIndex.Entry(name, key, a.dtype(), a.shape(), a.order(), a.length(), chunkSize,
         table.offsets(), table.lengths(), table.crcs());
   }
 
