@@ -113,7 +113,8 @@ public final class ModelWriter {
         }
       }
       case SDZ -> {
-        List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, fileName));
+        List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, fileName,
+            ShardReuse.of(previous, tags, options, limitGiven), previous));
         if (!oneDefault) {
           parts.addAll(SdzFormat.olderTagParts(tags, fileName));
         }
@@ -228,14 +229,28 @@ public final class ModelWriter {
     return (ch, what) -> SdzFormat.write(parts, ch, options.deflate(), options.level(), what);
   }
 
-  /** The SDNB files of a model, named as they are in a zip. */
-  private static List<SdzFormat.Part> sdzParts(Tag tag, WriteOptions options, String file) throws IOException {
+  /**
+   * The SDNB files of a model, named as they are in a zip. With {@code reuse}, the shards it
+   * keeps are copied from {@code previous}' entries as they are stored (a deflated one without
+   * inflating it: {@link SdzFormat.Body#of(org.modelfs.model.ShardLayout.Stored)}).
+   */
+  private static List<SdzFormat.Part> sdzParts(Tag tag, WriteOptions options, String file, ShardReuse.Packing reuse,
+      Model previous) throws IOException {
     if (!options.shardedSdz()) {
       return List.of(new SdzFormat.Part(SdzFormat.SINGLE_ENTRY, SdnbFormat.prepare(tag, GraphWriter.Mode.SDNB,
           Set.of(), SdnbFormat.metadataFor(tag, -1, false), file)));
     }
-    List<Set<String>> plan = ShardedFormat.plan(tag, options.maxShardBytes());
-    return shardParts(tag, "model", plan, new boolean[plan.size()], file);
+    if (reuse == null || previous.shards().stored().size() != reuse.sets().size() + 1) {
+      List<Set<String>> plan = ShardedFormat.plan(tag, options.maxShardBytes());
+      return shardParts(tag, "model", plan, new boolean[plan.size()], file);
+    }
+    List<SdzFormat.Part> parts = new ArrayList<>();
+    for (SdzFormat.Part p : shardParts(tag, "model", reuse.sets(), reuse.kept(), file)) {
+      int k = parts.size();
+      parts.add(p.content() != null ? p
+          : new SdzFormat.Part(p.name(), SdzFormat.Body.of(previous.shards().stored().get(k))));
+    }
+    return parts;
   }
 
   /**

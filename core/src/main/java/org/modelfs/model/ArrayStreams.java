@@ -38,6 +38,16 @@ public final class ArrayStreams {
     copy(a, out, !a.bigEndian());
   }
 
+  /**
+   * Copies bytes {@code [offset, offset + length)} of {@code src} to {@code out} as they are (a
+   * stored file or zip entry kept by a commit): inside the kernel where it can, else through a
+   * buffer, feeding the source's read check as every copy does.
+   */
+  public static void copyBytes(ByteSource src, long offset, long length, WritableByteChannel out) throws IOException {
+    copy(new ArrayData(DType.UINT8, new long[] {length}, 'c', length == 0, src, offset, length, false,
+        ArrayData.Storage.RAW), out, false);
+  }
+
   /** The array's elements little-endian, as a stream (for hashing, printing). */
   public static InputStream littleEndianStream(ArrayData a) {
     return new InputStream() {

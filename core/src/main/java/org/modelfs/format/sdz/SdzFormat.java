@@ -270,6 +270,54 @@ public final class SdzFormat {
       };
     }
 
+    /**
+     * A shard entry a commit keeps unchanged, copied as it is stored: its DEFLATE stream as it is
+     * into a DEFLATED zip ({@link PreDeflated}), or its stored bytes; into a zip of the other
+     * method its bytes are read through {@code stored.content()} (inflated where they are
+     * deflated) and written the new zip's way.
+     */
+    static Body of(ShardLayout.Stored stored) {
+      if (!stored.deflated()) {
+        return new Body() {
+          @Override
+          public long size() {
+            return stored.size();
+          }
+
+          @Override
+          public void writeTo(CountingOutput out) throws IOException {
+            org.modelfs.model.ArrayStreams.copyBytes(stored.file(), stored.offset(), stored.size(), out);
+          }
+        };
+      }
+      return new PreDeflated() {
+        @Override
+        public long size() {
+          return stored.size();
+        }
+
+        @Override
+        public void writeTo(CountingOutput out) throws IOException {
+          org.modelfs.model.ArrayStreams.copyBytes(stored.content(), 0, stored.size(), out);
+        }
+
+        @Override
+        public long crc() {
+          return stored.crc();
+        }
+
+        @Override
+        public long compressedSize() {
+          return stored.length();
+        }
+
+        @Override
+        public void writeCompressedTo(CountingOutput out) throws IOException {
+          org.modelfs.model.ArrayStreams.copyBytes(stored.file(), stored.offset(), stored.length(), out);
+        }
+      };
+    }
+
     /** A small text entry. */
     static Body of(byte[] bytes) {
       return new Body() {
