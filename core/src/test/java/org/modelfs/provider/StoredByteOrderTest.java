@@ -139,6 +139,17 @@ class StoredByteOrderTest {
       Files.write(fresh, FloatPattern.bytes(5, 0, 400));
       assertEquals("little", Files.getAttribute(fresh, "samediff:byteOrder"));
       assertArrayEquals(FloatPattern.bytes(5, 0, 400), Files.readAllBytes(fresh));
+      try (FileChannel before = FileChannel.open(fresh)) {
+        ((org.modelfs.JournaledFileSystem) fs).commit();
+        // committed to fb, the new file is big-endian in the container now, and shows so at once;
+        // a channel opened before the commit goes on reading what it read (little-endian)
+        assertEquals("big", Files.getAttribute(fresh, "samediff:byteOrder"));
+        assertArrayEquals(big(FloatPattern.bytes(5, 0, 400)), Files.readAllBytes(fresh));
+        ByteBuffer old = ByteBuffer.allocate(400);
+        before.read(old, 0);
+        assertArrayEquals(FloatPattern.bytes(5, 0, 400), old.array());
+      }
+      assertArrayEquals(big(newValues), Files.readAllBytes(w0));
     }
     try (FileSystem fs = ModelFileSystems.open(fb, Map.of("readOnly", "true"))) {
       assertArrayEquals(newValues, Files.readAllBytes(fs.getPath("/params/big/w0")));
