@@ -195,4 +195,20 @@ class StoredByteOrderTest {
       assertTrue(Files.size(a.getPath("/params/copy")) == 4L * ELEMENTS);
     }
   }
+
+  /** On a provider that cannot map (jimfs), {@code map()} maps a copy of the bytes as the file shows them. */
+  @Test
+  void onAProviderThatCannotMapTheCopyHoldsTheShownBytes() throws IOException {
+    Path fb = write(ModelFormat.FB, "m.fb");
+    try (FileSystem jimfs = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+      Path there = Files.copy(fb, jimfs.getPath("/m.fb"));
+      try (FileSystem fs = ModelFileSystems.open(there, Map.of("readOnly", "true", "byteOrder", "stored"));
+          FileChannel ch = FileChannel.open(fs.getPath("/params/big/w2"))) {
+        MappedByteBuffer map = ch.map(MapMode.READ_ONLY, 0, ch.size());
+        byte[] mapped = new byte[map.capacity()];
+        map.get(mapped);
+        assertArrayEquals(big(pattern(2)), mapped);
+      }
+    }
+  }
 }
