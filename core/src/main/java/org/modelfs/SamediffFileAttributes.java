@@ -29,4 +29,12 @@ public interface SamediffFileAttributes extends BasicFileAttributes {
 
   /** How the array is held: {@code raw}, {@code deflated}, {@code big-endian}, {@code journal}; or {@code null}. */
   String stored();
+
+  /**
+   * The byte order of the file's elements: {@code "little"}, or {@code "big"} for the stored
+   * bytes of a big-endian array (fb, legacy) in a mount with {@code byteOrder=stored}; or
+   * {@code null} for files that are not arrays. Read-only: it follows from the mount option and
+   * the file (docs/FILESYSTEM.md §4).
+   */
+  String byteOrder();
 }

@@ -40,6 +40,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   --heap-read-formats=sdnb,sdz,fb --heap-write-formats=sdnb,sdz,fb   (sdz-deflate possible)
  *   --jmh=false                                      skip the JMH benchmarks
  *   --paired=false --paired-seconds=12               skip the side-by-side ratios; seconds per pair
+ *   --paired-formats=fb,sdnb                         only these formats in the side-by-side read pairs
  *   --keep                                           keep the generated models (target/bench-models)
  * </pre>
  */
@@ -101,7 +102,9 @@ public final class BenchMain {
     }
     List<PairedMain.Result> paired = List.of();
     if (!opt.getOrDefault("paired", "true").equals("false")) {
-      paired = PairedMain.run(only, Double.parseDouble(opt.getOrDefault("paired-seconds", "12")));
+      String pf = opt.get("paired-formats");
+      paired = PairedMain.run(only, Double.parseDouble(opt.getOrDefault("paired-seconds", "12")),
+          pf == null ? null : java.util.Set.of(pf.split(",")));
     }
     List<CommitMain.Result> commits = List.of();
     if (only.contains("commit")) {

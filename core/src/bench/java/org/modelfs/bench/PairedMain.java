@@ -214,6 +214,15 @@ public final class PairedMain {
 
   /** Builds and measures every pair of the parts in {@code only}, about {@code budget} seconds each. */
   public static List<Result> run(java.util.Set<String> only, double budget) throws Exception {
+    return run(only, budget, null);
+  }
+
+  /**
+   * {@link #run(java.util.Set, double)}, the read pairs ({@code read}, {@code random}) only of
+   * {@code formats} ({@code null}: all).
+   */
+  public static List<Result> run(java.util.Set<String> only, double budget, java.util.Set<String> formats)
+      throws Exception {
     List<PairFactory> todo = new ArrayList<>();
     if (only.contains("open")) {
       for (String f : BenchModels.FORMATS) {
@@ -225,13 +234,24 @@ public final class PairedMain {
     }
     if (only.contains("read")) {
       for (String f : List.of("sdnb", "sdz", "fb", "zip-tags", "container")) {
-        todo.add(() -> sequential(f, "ours-channel", "raw-channel"));
-        todo.add(() -> sequential(f, "ours-map", "raw-map"));
+        if (formats == null || formats.contains(f)) {
+          todo.add(() -> sequential(f, "ours-channel", "raw-channel"));
+          todo.add(() -> sequential(f, "ours-map", "raw-map"));
+        }
       }
-      todo.add(() -> sequential("sdz-deflate", "ours-channel", "zipfs"));
+      if (formats == null || formats.contains("fb")) {
+        todo.add(() -> sequential("fb", "ours-map-first", "raw-map"));
+        todo.add(() -> sequential("fb", "ours-map-stored", "raw-map"));
+      }
+      if (formats == null || formats.contains("sdz-deflate")) {
+        todo.add(() -> sequential("sdz-deflate", "ours-channel", "zipfs"));
+      }
     }
     if (only.contains("random")) {
       for (String f : List.of("sdnb", "sdz", "fb", "zip-tags", "container")) {
+        if (formats != null && !formats.contains(f)) {
+          continue;
+        }
         todo.add(() -> random(f));
       }
     }

@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code ours-channel} ({@code Files.newByteChannel} on the mount, 1 MiB direct buffer),
  * {@code ours-map} ({@code FileChannel.map} of the mount's file, every long read),
  * {@code ours-map-first} (fb: a fresh mount each time, so the first map's little-endian copy is
- * paid), {@code raw-channel} / {@code raw-map} (a plain {@code FileChannel} over the same byte
+ * paid), {@code ours-map-stored} (fb: a mount with {@code byteOrder=stored}, whose map() is of the
+ * container's own big-endian pages), {@code raw-channel} / {@code raw-map} (a plain {@code FileChannel} over the same byte
  * range of the container file, same buffer / same loop), {@code zipfs} (jdk.zipfs reading the
  * same bytes of the {@code model.sdnb} entry through {@code newInputStream}, 1 MiB array).
  */
@@ -44,7 +45,7 @@ public class SequentialReadBench {
   @Param({"sdnb/ours-channel", "sdnb/raw-channel", "sdnb/ours-map", "sdnb/raw-map",
       "sdz/ours-channel", "sdz/raw-channel", "sdz/ours-map", "sdz/raw-map", "sdz/zipfs",
       "sdz-deflate/ours-channel", "sdz-deflate/ours-map", "sdz-deflate/zipfs",
-      "fb/ours-channel", "fb/raw-channel", "fb/ours-map", "fb/ours-map-first", "fb/raw-map",
+      "fb/ours-channel", "fb/raw-channel", "fb/ours-map", "fb/ours-map-first", "fb/ours-map-stored", "fb/raw-map",
       "zip-tags/ours-channel", "zip-tags/raw-channel", "zip-tags/ours-map", "zip-tags/raw-map",
       "container/ours-channel", "container/raw-channel", "container/ours-map", "container/raw-map",
       "container-deflate/ours-channel"})
@@ -69,7 +70,8 @@ public class SequentialReadBench {
     if (!format.equals("sdz-deflate")) {
       range.warm(); // the stored bytes in the page cache before anything is timed
     }
-    mount = ModelFileSystems.open(model, Map.of("readOnly", "true"));
+    mount = ModelFileSystems.open(model, reader.equals("ours-map-stored")
+        ? Map.of("readOnly", "true", "byteOrder", "stored") : Map.of("readOnly", "true"));
     param = mount.getPath("/params/" + PARAM);
     if (reader.equals("zipfs")) {
       zipfs = zipProvider().newFileSystem(model, Map.of());
@@ -123,7 +125,8 @@ public class SequentialReadBench {
         }
         return check(total);
       }
-      case "ours-map": {
+      case "ours-map":
+      case "ours-map-stored": {
         try (FileChannel ch = FileChannel.open(param)) {
           return consume(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
         }

@@ -318,7 +318,15 @@ public final class ChannelSource implements ByteSource {
 
   @Override
   public ByteBuffer window(long position, int length) throws IOException {
-    Mappable m = closed ? null : mappable(position);
+    if (closed) {
+      return null;
+    }
+    MappedWindows cache = windows;
+    ByteBuffer hit = cache == null ? null : cache.cached(position, length);
+    if (hit != null) {
+      return hit; // the common case: no size() or mappable() system call per read
+    }
+    Mappable m = mappable(position);
     if (m == null) {
       return null;
     }

@@ -40,6 +40,9 @@ final class MappedWindows {
       m = windows.get(w);
     }
     if (m == null) {
+      if (position >= size) {
+        return null;
+      }
       m = ch.map(FileChannel.MapMode.READ_ONLY, start, Math.min(WINDOW, size - start));
       synchronized (this) {
         windows.put(w, m);
@@ -48,6 +51,24 @@ final class MappedWindows {
     int from = (int) (position - start);
     int n = (int) Math.min(length, m.capacity() - from);
     return m.slice(from, Math.max(0, n));
+  }
+
+  /**
+   * {@link #view} from a window already mapped, or {@code null} when its window is not (or the
+   * position lies past the mapped bytes): no system call, no mapping — what a small random read
+   * costs once its window is here.
+   */
+  ByteBuffer cached(long position, int length) {
+    long w = position / WINDOW;
+    MappedByteBuffer m;
+    synchronized (this) {
+      m = windows.get(w);
+    }
+    int from = (int) (position - w * WINDOW);
+    if (m == null || from >= m.capacity()) {
+      return null;
+    }
+    return m.slice(from, (int) Math.min(length, m.capacity() - from));
   }
 
   /** Drops every window (each is unmapped when the collector frees it). */

@@ -2,7 +2,10 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -12,9 +15,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.ArrayStreams;
+import org.modelfs.tree.ArrayContent;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
+import org.modelfs.tree.Node;
 
 /**
  * {@code Files.copy} and {@code Files.move} between paths of mounted models (the same mount or
@@ -86,11 +92,47 @@ final class CrossMountCopy {
         attrs.add(org.modelfs.ModelFileSystems.attribute("kind", kind));
       }
     }
-    try (InputStream in = Files.newInputStream(source);
-        OutputStream out = java.nio.channels.Channels.newOutputStream(target.getFileSystem().newFileChannel(target,
-            Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
-            ArrayAttributes.of(attrs.toArray(new FileAttribute<?>[0]))))) {
-      in.transferTo(out);
+    // the bytes are taken in the order the target file shows: swapped when it differs from the source's
+    boolean swap = a != null && a.dtype().width() > 1 && showsBigEndian(src.node()) != showsBigEndian(
+        dst != null ? dst.node() : null);
+    try (FileChannel out = target.getFileSystem().newFileChannel(target,
+        Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
+        ArrayAttributes.of(attrs.toArray(new FileAttribute<?>[0])))) {
+      if (swap) {
+        try (SeekableByteChannel in = Files.newByteChannel(source)) {
+          copySwapped(in, out, a.dtype().width());
+        }
+      } else {
+        try (InputStream in = Files.newInputStream(source)) {
+          in.transferTo(java.nio.channels.Channels.newOutputStream(out));
+        }
+      }
+    }
+  }
+
+  /** Whether {@code node} is an array file showing big-endian bytes ({@code samediff:byteOrder} big). */
+  private static boolean showsBigEndian(Node node) {
+    return node instanceof FileNode f && f.content() instanceof ArrayContent c && c.showsBigEndian();
+  }
+
+  /**
+   * Copies {@code in} to {@code out} reversing the bytes of each whole {@code width}-byte element
+   * (a trailing partial element, which a commit refuses anyway, is copied as it is).
+   */
+  private static void copySwapped(SeekableByteChannel in, WritableByteChannel out, int width) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+    boolean end = false;
+    while (!end || buf.position() > 0) {
+      end = end || in.read(buf) < 0;
+      buf.flip();
+      int read = buf.limit();
+      int whole = read - read % width;
+      ArrayStreams.swap(buf, 0, whole, width);
+      buf.limit(end ? read : whole);
+      while (buf.hasRemaining()) {
+        out.write(buf);
+      }
+      buf.limit(read).compact(); // the partial element waits for the rest of its bytes
     }
   }
 

@@ -78,6 +78,9 @@ final class JournalWrites {
       String key = t.tag().name() + '\0' + t.area() + '\0' + t.name() + '\0' + t.key();
       Shared shared = writing.get(key);
       Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT), path.toString());
+      // bytes are taken in the order the file shows (samediff:byteOrder); a new file is little-endian
+      boolean bigEndian = shared != null ? shared.bigEndian : found != null && found.node() instanceof FileNode f
+          && f.content() instanceof org.modelfs.tree.ArrayContent c && c.showsBigEndian();
       FileChannel ch = openJournalFile(data, path.toString());
       try {
         if (shared != null) {
@@ -100,7 +103,7 @@ final class JournalWrites {
         ch.close();
         throw e;
       }
-      Shared open = shared != null ? shared : new Shared(data);
+      Shared open = shared != null ? shared : new Shared(data, bigEndian);
       open.channels++;
       writing.put(key, open);
       String tagName = t.tag().name();
@@ -129,13 +132,16 @@ final class JournalWrites {
    */
   private static final class Shared {
     final Path data;
+    /** The bytes written are big-endian elements: the file showed its stored big-endian bytes. */
+    final boolean bigEndian;
     int channels; // guarded by the change lock
     ChannelSource source; // guarded by the change lock
     boolean held; // guarded by the change lock: source held for the channels still writing
     IOException failed; // guarded by the change lock: a write into the file failed, nothing installs it
 
-    Shared(Path data) {
+    Shared(Path data, boolean bigEndian) {
       this.data = data;
+      this.bigEndian = bigEndian;
     }
   }
 
@@ -279,7 +285,8 @@ final class JournalWrites {
   }
 
   /**
-   * The array a written file holds: its bytes in the journal, the type, shape and order of the
+   * The array a written file holds: its bytes in the journal (big-endian when the file showed
+   * big-endian bytes when it was opened for writing), the type, shape and order of the
    * array it replaces (or FLOAT, 1-D, c for a new one) unless attributes say otherwise; a 1-D
    * shape follows the new length.
    */
@@ -295,7 +302,8 @@ final class JournalWrites {
       }
     }
     ChannelSource src = source(open);
-    return new ArrayData(dtype, shape, order, size == 0, src, 0, size, false, ArrayData.Storage.JOURNAL);
+    return new ArrayData(dtype, shape, order, size == 0, src, 0, size,
+        open.bigEndian && dtype.width() > 1, ArrayData.Storage.JOURNAL); // one byte or text: no order
   }
 
   private static String text(Path data, long size, String path) throws IOException {

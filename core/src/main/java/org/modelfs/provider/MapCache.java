@@ -10,8 +10,10 @@ import java.util.Map;
 import org.modelfs.tree.Content;
 
 /**
- * Little-endian copies of file contents that cannot be mapped where they are stored (big-endian
- * legacy arrays, containers on a provider without mappable channels), written once to a
+ * Copies of file contents, as the files show them, that cannot be mapped where they are stored
+ * (big-endian arrays shown little-endian, containers on a provider without mappable channels;
+ * a big-endian array shown as stored, {@code byteOrder=stored}, maps its container instead and
+ * comes here only from such a provider), written once to a
  * delete-on-close temporary file of the default file system and mapped from there.
  *
  * <p>Bounded (docs/FILESYSTEM.md §8): at most {@link #MAX_COPIES} copies are kept (least recently

@@ -15,7 +15,7 @@ import org.modelfs.tree.Content;
 /**
  * A read-only {@link FileChannel} on one file of a mounted model. Reads are positional on the
  * file's {@link Content}; {@code map(READ_ONLY)} maps the container itself where the bytes are
- * stored as they are shown, and otherwise a little-endian copy from the {@link MapCache}.
+ * stored as they are shown, and otherwise a copy of the shown bytes from the {@link MapCache}.
  * Each channel has its own position; channels never share state, so reads run in parallel.
  */
 final class ModelFileChannel extends FileChannel {
@@ -191,8 +191,9 @@ final class ModelFileChannel extends FileChannel {
   }
 
   /**
-   * Maps {@code [pos, pos + size)} read-only: the container's own bytes when the file is stored
-   * raw and little-endian in a file channel (no copy), else a cached little-endian copy.
+   * Maps {@code [pos, pos + size)} read-only: the container's own bytes when the file shows its
+   * stored bytes from a file channel — raw little-endian, or big-endian in a mount with
+   * {@code byteOrder=stored} (no copy) — else a cached copy of the bytes as shown.
    */
   @Override
   public MappedByteBuffer map(MapMode mode, long pos, long size) throws IOException {

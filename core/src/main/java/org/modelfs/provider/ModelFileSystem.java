@@ -95,7 +95,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     this.model = model;
     this.times = times;
     this.tags = model.tags();
-    this.tree = ModelTree.of(tags, container());
+    this.tree = ModelTree.of(tags, Map.of(), container(), options.storedOrder());
     this.mapCache = new MapCache(resources, container());
     this.generation = generation;
     this.backing = backing;
@@ -273,7 +273,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
         o.put(tag.name(), v);
       }
     }
-    ModelTree next = ModelTree.of(t, o, container());
+    ModelTree next = ModelTree.of(t, o, container(), options.storedOrder());
     tags = t;
     overlays = Map.copyOf(o);
     tree = next;

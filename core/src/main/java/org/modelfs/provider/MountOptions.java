@@ -17,10 +17,12 @@ import org.modelfs.model.ModelFormat;
  * @param maxShardBytes largest shard of a sharded SDNB, or 0 for the default
  * @param commitOnClose commit pending changes when the file system is closed
  * @param progress told now and then how many bytes a commit has written, or {@code null}
+ * @param storedOrder {@code byteOrder=stored}: the files of big-endian arrays (fb, legacy) show
+ *     their stored bytes unchanged, and {@code map()} of them maps the container's own pages
  */
 record MountOptions(
     boolean create, ModelFormat format, boolean readOnly, boolean deflate, long maxShardBytes,
-    boolean commitOnClose, LongConsumer progress) {
+    boolean commitOnClose, LongConsumer progress, boolean storedOrder) {
 
   static final String CREATE = "create";
   static final String FORMAT = "format";
@@ -29,8 +31,9 @@ record MountOptions(
   static final String MAX_SHARD_BYTES = "maxShardBytes";
   static final String COMMIT_ON_CLOSE = "commitOnClose";
   static final String PROGRESS = "progress";
+  static final String BYTE_ORDER = "byteOrder";
   private static final Set<String> KEYS =
-      Set.of(CREATE, FORMAT, READ_ONLY, COMPRESSION, MAX_SHARD_BYTES, COMMIT_ON_CLOSE, PROGRESS);
+      Set.of(CREATE, FORMAT, READ_ONLY, COMPRESSION, MAX_SHARD_BYTES, COMMIT_ON_CLOSE, PROGRESS, BYTE_ORDER);
 
   static MountOptions parse(Map<String, ?> env) {
     if (env == null) {
@@ -39,7 +42,7 @@ record MountOptions(
     for (String key : env.keySet()) {
       if (!KEYS.contains(key)) {
         throw new IllegalArgumentException("unknown samediff file system option '" + key
-            + "'; known options: create, format, readOnly, compression, maxShardBytes, commitOnClose, progress");
+            + "'; known options: create, format, readOnly, compression, maxShardBytes, commitOnClose, progress, byteOrder");
       }
     }
     boolean create = bool(env, CREATE, false);
@@ -82,8 +85,18 @@ record MountOptions(
       throw new IllegalArgumentException("option progress: a java.util.function.LongConsumer (told the bytes a commit"
           + " has written), not " + pr.getClass().getName());
     }
+    boolean stored = false;
+    Object bo = env.get(BYTE_ORDER);
+    if (bo != null) {
+      String s = bo.toString().trim().toLowerCase(Locale.ROOT);
+      if (!s.equals("little") && !s.equals("stored")) {
+        throw new IllegalArgumentException("option byteOrder: '" + bo + "'; expected little (array files show"
+            + " little-endian bytes) or stored (files of big-endian arrays show their stored bytes)");
+      }
+      stored = s.equals("stored");
+    }
     return new MountOptions(create, format, readOnly, deflate, maxShard, bool(env, COMMIT_ON_CLOSE, true),
-        (LongConsumer) pr);
+        (LongConsumer) pr, stored);
   }
 
   private static boolean bool(Map<String, ?> env, String key, boolean dflt) {

@@ -19,7 +19,7 @@ final class NodeAttributes implements SamediffFileAttributes {
     "lastModifiedTime", "lastAccessTime", "creationTime", "size", "isRegularFile", "isDirectory",
     "isSymbolicLink", "isOther", "fileKey"
   };
-  static final String[] SAMEDIFF = {"dtype", "shape", "order", "kind", "tag", "stored"};
+  static final String[] SAMEDIFF = {"dtype", "shape", "order", "kind", "tag", "stored", "byteOrder"};
 
   private final Node node;
   private final ContainerTimes times;
@@ -110,6 +110,12 @@ final class NodeAttributes implements SamediffFileAttributes {
     return array == null ? null : array.storage().label();
   }
 
+  @Override
+  public String byteOrder() {
+    return node instanceof FileNode f && f.content() instanceof org.modelfs.tree.ArrayContent c
+        ? (c.showsBigEndian() ? "big" : "little") : null;
+  }
+
   /** The value of one attribute by name, or {@code null} when this node has none. */
   Object get(String name) {
     return switch (name) {
@@ -128,6 +134,7 @@ final class NodeAttributes implements SamediffFileAttributes {
       case "kind" -> kind();
       case "tag" -> tag();
       case "stored" -> stored();
+      case "byteOrder" -> byteOrder();
       default -> throw new IllegalArgumentException("unknown attribute '" + name + "'");
     };
   }

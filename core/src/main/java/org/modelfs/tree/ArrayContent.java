@@ -8,18 +8,37 @@ import org.modelfs.model.ArrayData;
 
 /**
  * The content of a {@code params/…} or {@code updater/…} file: the array's elements
- * little-endian, read by position straight from where the array is stored. Big-endian (legacy)
- * arrays are swapped on the way: whole elements in the reader's buffer, a partial one at either
- * end through a small one.
+ * little-endian, read by position straight from where the array is stored. Big-endian arrays (fb,
+ * legacy) are swapped on the way — whole elements swap-copied from a mapped window of the file
+ * into the reader's buffer, or read there and swapped; a partial one at either end through a
+ * small buffer — unless the mount shows stored byte orders ({@code byteOrder=stored},
+ * docs/FILESYSTEM.md §4): then such a file shows its stored big-endian bytes unchanged.
  */
 public final class ArrayContent implements Content {
   /** Largest piece of a big-endian array swapped per call. */
   private static final int SWAP_CHUNK = 64 * 1024;
 
   private final ArrayData array;
+  /** The file shows the array's stored big-endian bytes as they are. */
+  private final boolean showsBigEndian;
 
-  ArrayContent(ArrayData array) {
+  ArrayContent(ArrayData array, boolean storedOrder) {
     this.array = array;
+    this.showsBigEndian = storedOrder && array.bigEndian();
+  }
+
+  /**
+   * Whether this file's bytes are big-endian (the stored bytes of a big-endian array in a mount
+   * that shows stored byte orders) rather than little-endian: the {@code samediff:byteOrder}
+   * attribute, and the order bytes written to this file are taken in.
+   */
+  public boolean showsBigEndian() {
+    return showsBigEndian;
+  }
+
+  /** Whether the file's bytes are the stored ones, position for position (nothing swapped). */
+  private boolean asStored() {
+    return showsBigEndian || !array.bigEndian();
   }
 
   /** The array this file shows. */
@@ -35,7 +54,7 @@ public final class ArrayContent implements Content {
   @Override
   public org.modelfs.io.ReadCheck newCheck() {
     // the file's bytes are the source's, position for position, only when nothing is converted
-    return array.bigEndian() ? null : shifted(array.source().newCheck(), array.offset());
+    return !asStored() ? null : shifted(array.source().newCheck(), array.offset());
   }
 
   private static org.modelfs.io.ReadCheck shifted(org.modelfs.io.ReadCheck c, long offset) {
@@ -52,7 +71,7 @@ public final class ArrayContent implements Content {
       return 0;
     }
     int n = (int) Math.min(dst.remaining(), length - position);
-    if (!array.bigEndian()) {
+    if (asStored()) {
       if (n == dst.remaining()) { // the common case: no window object per read
         array.source().readFully(dst, array.offset() + position);
         return n;
@@ -67,13 +86,13 @@ public final class ArrayContent implements Content {
     if (whole == 0) {
       return readSwapped(dst, position, Math.min(n, SWAP_CHUNK));
     }
-    if ((width == 2 || width == 4 || width == 8) && whole >= WINDOW_READ) {
-      // one pass: swapped while copied from the mapped file into dst (no read, then swap); small
-      // random reads keep the read-then-swap path, which maps nothing
+    if (width == 2 || width == 4 || width == 8) {
+      // one pass: swapped while copied from the mapped file into dst (no read, then swap); the
+      // windows are cached per source, so a random read finds its window already mapped
       ByteBuffer from = array.source().window(array.offset() + position, whole);
       if (from != null && from.remaining() >= width) {
         int k = from.remaining() - from.remaining() % width;
-        swapCopy(from.limit(k), dst, width);
+        ArrayStreams.swapCopy(from.limit(k), dst, width);
         if (k == n || !dst.hasRemaining()) {
           return k;
         }
@@ -87,25 +106,6 @@ public final class ArrayContent implements Content {
     ArrayStreams.swap(window, 0, whole, width);
     dst.position(dst.position() + whole);
     return whole == n ? n : whole + readSwapped(dst, position + whole, n - whole);
-  }
-
-  /** Reads at least this long are swap-copied from mapped windows of the file. */
-  static final int WINDOW_READ = 64 << 10;
-
-  /**
-   * Copies the big-endian elements of {@code from} (whole ones) into {@code dst} little-endian in
-   * one pass: the JDK copies between views of different byte order swapping as it goes.
-   */
-  static void swapCopy(ByteBuffer from, ByteBuffer dst, int width) {
-    int k = from.remaining();
-    ByteBuffer to = dst.slice(dst.position(), k).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    ByteBuffer be = from.slice().order(java.nio.ByteOrder.BIG_ENDIAN);
-    switch (width) {
-      case 2 -> to.asShortBuffer().put(be.asShortBuffer());
-      case 4 -> to.asIntBuffer().put(be.asIntBuffer());
-      default -> to.asLongBuffer().put(be.asLongBuffer());
-    }
-    dst.position(dst.position() + k);
   }
 
   /** Reads the whole elements around {@code [position, position + n)}, swaps them, copies out. */
@@ -125,7 +125,7 @@ public final class ArrayContent implements Content {
 
   @Override
   public ByteSource.Mappable mappable() throws IOException {
-    if (array.bigEndian() || array.length() == 0) {
+    if (!asStored() || array.length() == 0) {
       return null;
     }
     return array.source().mappable(array.offset());

@@ -61,10 +61,19 @@ public final class ModelTree {
    * tags' indexes ({@link NameSpace}).
    */
   public static ModelTree of(List<Tag> tagList, Map<String, TagOverlay> overlays, String file) {
+    return of(tagList, overlays, file, false);
+  }
+
+  /**
+   * {@link #of(List, Map, String)}; with {@code storedOrder}, the files of big-endian arrays show
+   * their stored bytes unchanged instead of little-endian ones (the mount option
+   * {@code byteOrder=stored}, docs/FILESYSTEM.md §6.1).
+   */
+  public static ModelTree of(List<Tag> tagList, Map<String, TagOverlay> overlays, String file, boolean storedOrder) {
     LinkedHashMap<String, Node> tags = new LinkedHashMap<>();
     String newest = null;
     for (Tag t : tagList) {
-      tags.put(t.name(), tagDir(t, overlays.getOrDefault(t.name(), TagOverlay.NONE), file));
+      tags.put(t.name(), tagDir(t, overlays.getOrDefault(t.name(), TagOverlay.NONE), file, storedOrder));
       newest = t.name();
     }
     LinkedHashMap<String, Node> top = new LinkedHashMap<>();
@@ -72,7 +81,7 @@ public final class ModelTree {
     return new ModelTree(Dir.fixed(null, List.of(), top, false), newest);
   }
 
-  private static Dir tagDir(Tag t, TagOverlay overlay, String file) {
+  private static Dir tagDir(Tag t, TagOverlay overlay, String file, boolean storedOrder) {
     String tag = t.name();
     List<String> at = List.of(TAGS, tag);
     LinkedHashMap<String, Node> dir = new LinkedHashMap<>();
@@ -85,10 +94,10 @@ public final class ModelTree {
       dir.put(GRAPH_JSON, new FileNode(tag, new BytesContent(() -> GraphJson.render(t, file)), null));
     }
     if (!overlay.absentAreas().contains(PARAMS)) {
-      dir.put(PARAMS, NameSpace.root(tag, PARAMS, Dir.append(at, List.of(PARAMS)), params(t), overlay.kept(PARAMS)));
+      dir.put(PARAMS, NameSpace.root(tag, PARAMS, Dir.append(at, List.of(PARAMS)), params(t, storedOrder), overlay.kept(PARAMS)));
     }
     if (!overlay.absentAreas().contains(UPDATER)) {
-      dir.put(UPDATER, NameSpace.root(tag, UPDATER, Dir.append(at, List.of(UPDATER)), updater(t), overlay.kept(UPDATER)));
+      dir.put(UPDATER, NameSpace.root(tag, UPDATER, Dir.append(at, List.of(UPDATER)), updater(t, storedOrder), overlay.kept(UPDATER)));
     }
     if (t.trainingConfig() != null) {
       dir.put(TRAINING, new FileNode(tag, BytesContent.of(t.trainingConfig().getBytes(StandardCharsets.UTF_8)), null));
@@ -106,7 +115,7 @@ public final class ModelTree {
   }
 
   /** The files of {@code params/}: the variables that hold an array. */
-  private static NameSpace.Names params(Tag t) {
+  private static NameSpace.Names params(Tag t, boolean storedOrder) {
     NamedList<Variable> vars = t.vars();
     String tag = t.name();
     return new NameSpace.Names() {
@@ -119,7 +128,7 @@ public final class ModelTree {
       @Override
       public Node leaf(String name, List<String> canonical) {
         Variable v = vars.byName(name);
-        return arrayFile(tag, v.kind().name(), v.array());
+        return arrayFile(tag, v.kind().name(), v.array(), storedOrder);
       }
 
       @Override
@@ -135,7 +144,7 @@ public final class ModelTree {
   }
 
   /** The directories of {@code updater/}: one per parameter with state, holding a file per state key. */
-  private static NameSpace.Names updater(Tag t) {
+  private static NameSpace.Names updater(Tag t, boolean storedOrder) {
     NamedList<UpdaterState> states = t.states();
     String tag = t.name();
     return new NameSpace.Names() {
@@ -148,7 +157,7 @@ public final class ModelTree {
       public Node leaf(String name, List<String> canonical) {
         Map<String, ArrayData> keys = states.byName(name).arrays();
         return NameSpace.root(tag, UPDATER + "/" + name, canonical,
-            NameSpace.ofMap(keys, (k, c) -> arrayFile(tag, UPDATER_KIND, keys.get(k))), TagOverlay.NONE.kept(UPDATER));
+            NameSpace.ofMap(keys, (k, c) -> arrayFile(tag, UPDATER_KIND, keys.get(k), storedOrder)), TagOverlay.NONE.kept(UPDATER));
       }
 
       @Override
@@ -176,8 +185,8 @@ public final class ModelTree {
     return out.toByteArray();
   }
 
-  private static FileNode arrayFile(String tag, String kind, ArrayData a) {
-    return new FileNode(tag, new ArrayContent(a), kind);
+  private static FileNode arrayFile(String tag, String kind, ArrayData a, boolean storedOrder) {
+    return new FileNode(tag, new ArrayContent(a, storedOrder), kind);
   }
 
   /** The root directory. */

@@ -35,7 +35,7 @@ class ArrayContentTest {
     }
     ArrayData a = new ArrayData(t, new long[] {elements}, 'c', false, ChannelSource.of("m.fb", new BytesChannel(stored)),
         13, (long) elements * width, true, ArrayData.Storage.BIG_ENDIAN);
-    ArrayContent c = new ArrayContent(a);
+    ArrayContent c = new ArrayContent(a, false);
     Random rnd = new Random(42);
     for (int i = 0; i < 400; i++) {
       int pos = rnd.nextInt(expected.length);
