@@ -105,8 +105,9 @@ public final class ModelWriter {
       case SHARDED_SDNB -> {
         String base = ShardNames.base(fileName);
         ShardReuse.Packing reuse = ShardReuse.of(previous, tags, options, limitGiven);
-        List<Set<String>> sets = reuse != null ? reuse.sets() : ShardedFormat.plan(newest, options.maxShardBytes());
-        boolean[] kept = reuse != null ? reuse.kept() : new boolean[sets.size()];
+        List<Set<String>> sets = reuse != null ? reuse.sets()
+            : ShardedFormat.plan(newest, ShardReuse.limit(previous, options, limitGiven));
+        boolean[] kept = keptInPlace(reuse, previous, sets.size(), k -> ShardNames.name(base, k, sets.size() + 1));
         for (SdzFormat.Part part : shardParts(newest, base, sets, kept, base)) {
           files.add(part.content() == null ? ContainerPlan.PlannedFile.keep(part.name())
               : new ContainerPlan.PlannedFile(part.name(), stream(part.content()::writeTo)));
@@ -114,7 +115,7 @@ public final class ModelWriter {
       }
       case SDZ -> {
         List<SdzFormat.Part> parts = new ArrayList<>(sdzParts(newest, options, fileName,
-            ShardReuse.of(previous, tags, options, limitGiven), previous));
+            ShardReuse.of(previous, tags, options, limitGiven), previous, limitGiven));
         if (!oneDefault) {
           parts.addAll(SdzFormat.olderTagParts(tags, fileName));
         }
@@ -123,7 +124,8 @@ public final class ModelWriter {
       case ZIP_TAGS -> files.add(new ContainerPlan.PlannedFile(fileName, zip(ZipTagsWriter.parts(tags, fileName), options)));
       case CONTAINER -> files.add(new ContainerPlan.PlannedFile(fileName, withWriteback(
           (ch, what) -> ContainerWriter.write(tags, ch, fileName, options.containerLevel()))));
-      case SHARDED_CONTAINER -> files.addAll(containerShards(tags, fileName, options, ShardReuse.of(previous, tags, options, limitGiven)));
+      case SHARDED_CONTAINER -> files.addAll(containerShards(tags, fileName, options,
+          ShardReuse.of(previous, tags, options, limitGiven), previous, limitGiven));
       default -> throw new ModelFormatException(fileName, "model to write", 0,
           "writing " + options.format() + " is not supported yet");
     }
@@ -147,16 +149,19 @@ public final class ModelWriter {
    * first weight shard.
    */
   private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options,
-      ShardReuse.Packing reuse) throws ModelFormatException {
+      ShardReuse.Packing reuse, Model previous, boolean limitGiven) throws ModelFormatException {
     if (!canBeShardSet(fileName, ModelFormat.SHARDED_CONTAINER)) {
       throw new ModelFormatException(fileName, "model to write", 0,
           "a sharded container is named <base>.sdmc (its shards are <base>.shard<k>-of-<N>.sdmc)");
     }
     String base = ShardNames.base(fileName);
     if (reuse != null) {
-      return containerShardFiles(tags, base, reuse.sets(), reuse.kept(), options.containerLevel());
+      int n = reuse.sets().size() + 1;
+      return containerShardFiles(tags, base, reuse.sets(),
+          keptInPlace(reuse, previous, n - 1, k -> ShardNames.name(base, k, n, ShardNames.CONTAINER)), options.containerLevel());
     }
-    List<Set<String>> sets = new ArrayList<>(ShardedFormat.plan(tags.get(tags.size() - 1), options.maxShardBytes()));
+    List<Set<String>> sets = new ArrayList<>(ShardedFormat.plan(tags.get(tags.size() - 1),
+        ShardReuse.limit(previous, options, limitGiven)));
     Set<String> placed = new java.util.HashSet<>();
     sets.forEach(placed::addAll);
     for (Tag t : tags) {
@@ -200,6 +205,21 @@ public final class ModelWriter {
     return files;
   }
 
+  /**
+   * Which weight shards of {@code reuse} stay where they are: those it keeps that the mount read
+   * from a regular file under the very name the plan gives them ({@code nameOf.apply(k)}) — a
+   * shard read through a link, or from a file of another spelling ({@code shard01-of-5}), is
+   * written again (docs/FILESYSTEM.md §7.4).
+   */
+  private static boolean[] keptInPlace(ShardReuse.Packing reuse, Model previous, int weightShards,
+      java.util.function.IntFunction<String> nameOf) {
+    boolean[] kept = new boolean[weightShards];
+    for (int k = 1; reuse != null && k <= weightShards; k++) {
+      kept[k - 1] = reuse.kept()[k - 1] && previous.shards().readFrom(k, nameOf.apply(k));
+    }
+    return kept;
+  }
+
   /** What writes the bytes of one file through a counting output. */
   @FunctionalInterface
   private interface Encoder {
@@ -235,13 +255,13 @@ public final class ModelWriter {
    * inflating it: {@link SdzFormat.Body#of(org.modelfs.model.ShardLayout.Stored)}).
    */
   private static List<SdzFormat.Part> sdzParts(Tag tag, WriteOptions options, String file, ShardReuse.Packing reuse,
-      Model previous) throws IOException {
+      Model previous, boolean limitGiven) throws IOException {
     if (!options.shardedSdz()) {
       return List.of(new SdzFormat.Part(SdzFormat.SINGLE_ENTRY, SdnbFormat.prepare(tag, GraphWriter.Mode.SDNB,
           Set.of(), SdnbFormat.metadataFor(tag, -1, false), file)));
     }
     if (reuse == null || previous.shards().stored().size() != reuse.sets().size() + 1) {
-      List<Set<String>> plan = ShardedFormat.plan(tag, options.maxShardBytes());
+      List<Set<String>> plan = ShardedFormat.plan(tag, ShardReuse.limit(previous, options, limitGiven));
       return shardParts(tag, "model", plan, new boolean[plan.size()], file);
     }
     List<SdzFormat.Part> parts = new ArrayList<>();

@@ -148,10 +148,14 @@ public final class Models {
 
   private static Model sharded(String location, List<Path> shards, Closer closer) throws IOException {
     List<ByteSource> sources = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (Path p : shards) {
       sources.add(closer.register(openRegular(p)));
+      Path n = p.getFileName();
+      names.add(n != null && Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? n.toString() : null);
     }
-    return shardSet(location, sources, closer);
+    Model m = shardSet(location, sources, closer);
+    return new Model(m.location(), m.format(), m.tags(), m.shards().withFiles(names), closer);
   }
 
   /** The model of open shards, shard 0 first: a container's (by its magic) or an SDNB's. */

@@ -64,7 +64,8 @@ final class ShardReuse {
   static Packing of(Model previous, List<Tag> tags, WriteOptions options, boolean limitGiven) {
     ModelFormat format = options.format();
     boolean sdz = format == ModelFormat.SDZ && options.shardedSdz();
-    if (previous == null || previous.shards() == null || previous.format() != format || !format.sharded() && !sdz) {
+    if (previous == null || previous.shards() == null || previous.shards().graphHoldsArrays()
+        || previous.format() != format || !format.sharded() && !sdz) {
       return null;
     }
     List<Tag> old = previous.tags();
@@ -102,15 +103,11 @@ final class ShardReuse {
       kept[k] = sets.get(k).equals(read.get(k)) && unchanged(read.get(k), old, tags, options);
     }
     Map<String, Long> costs = ShardedFormat.costs(tags.get(tags.size() - 1));
-    long max = options.maxShardBytes();
-    if (!limitGiven) {
-      Map<String, Long> oldCosts = ShardedFormat.costs(old.get(old.size() - 1));
-      for (Set<String> s : read) {
-        max = Math.max(max, ShardedFormat.shardBytes(s, oldCosts));
-      }
-    }
+    long max = limit(previous, options, limitGiven);
     for (String n : names) {
-      if (!home.containsKey(n) && !place(n, sets, kept, costs, max)) {
+      // a name no shard held is new — unless it is as it was: then no writer stores it (an
+      // ARRAY variable's array, updater state without arrays), and it stays out of the shards
+      if (!home.containsKey(n) && !unchanged(Set.of(n), old, tags, options) && !place(n, sets, kept, costs, max)) {
         return null;
       }
     }
@@ -121,6 +118,23 @@ final class ShardReuse {
     }
     Packing p = new Packing(sets, kept);
     return p.keepsAny() ? p : null;
+  }
+
+  /**
+   * The shard limit of a commit of {@code previous}: the one asked for, else the larger of the
+   * default and the largest shard read (so that a set packed with a larger limit keeps its
+   * packing, and a fresh packing of it its shard size).
+   */
+  static long limit(Model previous, WriteOptions options, boolean limitGiven) {
+    long max = options.maxShardBytes();
+    if (limitGiven || previous == null || previous.shards() == null || previous.tags().isEmpty()) {
+      return max;
+    }
+    Map<String, Long> oldCosts = ShardedFormat.costs(previous.newest());
+    for (Set<String> s : previous.shards().weightShards()) {
+      max = Math.max(max, ShardedFormat.shardBytes(s, oldCosts));
+    }
+    return max;
   }
 
   /**

@@ -262,8 +262,14 @@ public final class LocalBacking implements Backing {
         if (f.kept()) {
           // an unchanged weight shard: the file the mounted generation read (checked above), left
           // exactly as it is — not written, renamed, backed up or deleted
-          if (!plan.sharded() || !Files.exists(dir.resolve(f.name()))) {
-            throw new IllegalArgumentException("the plan keeps " + f.name() + ", which is not a stored shard of " + id);
+          if (!plan.sharded()) {
+            throw new IllegalArgumentException("the plan keeps " + f.name() + ", but " + id + " is written as one file");
+          }
+          if (!Files.isRegularFile(dir.resolve(f.name()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileSystemException(dir.resolve(f.name()).toString(), null, "commit refused: this unchanged"
+                + " shard of the model " + id.dir().resolve(id.key()) + " was to be kept as it is, but it is no longer a"
+                + " regular file here (moved, deleted or replaced by a link since the model was mounted); nothing was"
+                + " replaced");
           }
           kept.add(f.name());
           reread.add(dir.resolve(f.name()));

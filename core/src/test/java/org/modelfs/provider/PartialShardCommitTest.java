@@ -228,6 +228,69 @@ class PartialShardCommitTest {
     assertVerifies(model);
   }
 
+  /**
+   * A sharded SDZ (one file: the shards are its entries) keeps its shards, and a commit copies
+   * the unchanged shard entries as they are stored: deflated at level 1 when written, they keep
+   * their level-1 DEFLATE streams byte for byte through a commit at the default level, while the
+   * graph shard and the changed one are compressed again.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void aShardedSdzCopiesItsUnchangedShardEntriesAsStored(boolean deflate) throws Exception {
+    Path data = tmp.resolve("data.bin");
+    SyntheticModels.Synthetic s = SyntheticModels.floats(data, ARRAYS, ELEMENTS);
+    Path model = tmp.resolve("m.sdz");
+    try (var src = s.data()) {
+      ModelFiles.write(s.tag(), model, WriteOptions.of(ModelFormat.SDZ).withMaxShardBytes(TWO_A_SHARD)
+          .withDeflate(deflate).withLevel(1));
+    }
+    Files.delete(data);
+    Map<String, byte[]> before = rawEntries(model);
+    assertEquals(5, before.size(), "a graph shard and four weight shards: " + before.keySet());
+    try (FileSystem fs = ModelFileSystems.open(model, deflate ? Map.of("compression", "deflate") : Map.of())) {
+      Files.write(fs.getPath("/params/big/w3"), floats(ELEMENTS, 7f));
+    }
+    Map<String, byte[]> after = rawEntries(model);
+    assertEquals(before.keySet(), after.keySet(), "the same shard entries: the SDZ stays sharded");
+    List<String> changed = new ArrayList<>();
+    for (String n : after.keySet()) {
+      if (!java.util.Arrays.equals(before.get(n), after.get(n))) {
+        changed.add(n);
+      }
+    }
+    // written again: w3's shard, and the graph shard (whose stored bytes are the same as before:
+    // the graph did not change; deflated at the commit's level they differ from level 1's)
+    changed.remove("model.shard0-of-5.sdnb");
+    assertEquals(1, changed.size(), "only w3's weight shard is written again, the others copied: " + changed);
+    if (deflate) {
+      assertFalse(java.util.Arrays.equals(before.get("model.shard0-of-5.sdnb"), after.get("model.shard0-of-5.sdnb")),
+          "the graph shard is deflated again at the commit's level");
+    }
+    try (FileSystem fs = ModelFileSystems.open(model)) {
+      for (int i = 0; i < ARRAYS; i++) {
+        float[] v = floatsOf(fs.getPath("/params/big/w" + i));
+        assertEquals(i == 3 ? 7f : FloatPattern.value(i, ELEMENTS - 1), v[ELEMENTS - 1], "w" + i);
+      }
+    }
+    assertVerifies(model);
+  }
+
+  /** Each shard entry of a zip: its bytes as stored (compressed where deflated). */
+  private static Map<String, byte[]> rawEntries(Path zip) throws IOException {
+    Map<String, byte[]> out = new TreeMap<>();
+    try (org.apache.commons.compress.archivers.zip.ZipFile zf = org.apache.commons.compress.archivers.zip.ZipFile.builder()
+        .setPath(zip).get()) {
+      for (var e : java.util.Collections.list(zf.getEntries())) {
+        if (ShardNames.parse(e.getName()) != null) {
+          try (var in = zf.getRawInputStream(e)) {
+            out.put(e.getName(), in.readAllBytes());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   // ---- helpers ---------------------------------------------------------------------------------
 
   private static String ext(Kind kind) {

@@ -93,7 +93,7 @@ public final class ShardedFormat {
     metadata.remove(SdnbFormat.KEY_SHARD_INDEX);
     metadata.remove(SdnbFormat.KEY_SHARD_TYPE);
     return new Read(new Tag(tagName, graph.graph(), vars, updater, g.trainingConfig(), metadata),
-        new ShardLayout(held));
+        new ShardLayout(held, !g.updater().isEmpty() || g.variables().stream().anyMatch(v -> v.array() != null)));
   }
 
   /**

@@ -152,7 +152,7 @@ public final class SdzFormat {
       }
       ShardedFormat.Read set = ShardedFormat.readSet(shards, newestName);
       tag = set.tag();
-      layout = new ShardLayout(set.layout().weightShards(), stored);
+      layout = set.layout().withStored(stored);
     }
     List<Tag> out = new ArrayList<>();
     for (int i = 0; tagNames != null && i < tagNames.size() - 1; i++) {

@@ -100,11 +100,11 @@ public final class ContainerReader {
       parsed.add(p);
     }
     List<Set<String>> held = new ArrayList<>();
-    for (int k = 1; k < parsed.size(); k++) {
+    for (int k = 0; k < parsed.size(); k++) {
       held.add(new LinkedHashSet<>());
     }
     List<Tag> tags = tags(parsed, held);
-    return new ShardSet(tags, new ShardLayout(held));
+    return new ShardSet(tags, new ShardLayout(held.subList(1, held.size()), !held.get(0).isEmpty()));
   }
 
   /** Reads the preamble and walks every frame of one file. */
@@ -197,7 +197,7 @@ public final class ContainerReader {
     return tags(files, null);
   }
 
-  /** The tags of {@code files}; with {@code held}, adds to its entry k − 1 the names shard k stores. */
+  /** The tags of {@code files}; with {@code held}, adds to its entry k the names shard k stores. */
   private static List<Tag> tags(List<Parsed> files, List<Set<String>> held) throws IOException {
     Parsed main = files.get(0);
     List<String> names = main.header().tags();
@@ -228,7 +228,7 @@ public final class ContainerReader {
         Parsed p = files.get(k);
         Frame af = find(p, SectionType.ARRAYS, t);
         if (af != null) {
-          attach(p.src(), af, cache, vars, index, updater, held == null || k == 0 ? null : held.get(k - 1));
+          attach(p.src(), af, cache, vars, index, updater, held == null ? null : held.get(k));
         }
       }
       List<UpdaterState> states = new ArrayList<>();
