@@ -77,7 +77,8 @@ public final class NameMapping {
   /** Whether {@code name[start, end)} may be a segment of a split name: not empty, {@code .} or {@code ..}. */
   private static boolean ordinary(String name, int start, int end) {
     int n = end - start;
-    return n > 2 || n == 1 && name.charAt(start) != '.' || n == 2 && !(name.charAt(start) == '.' && name.charAt(start + 1) == '.');
+    return n > 2 || n == 1 && name.charAt(start) != '.'
+        || n == 2 && !(name.charAt(start) == '.' && name.charAt(start + 1) == '.');
   }
 
   private static List<String> split(String name) {

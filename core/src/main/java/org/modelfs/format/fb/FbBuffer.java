@@ -33,9 +33,10 @@ public final class FbBuffer {
 
   /**
    * The page cache: page {@code i} lives in slot {@code i % slots.length} (one slot per page
-   * of a small buffer, at most {@code MAX_PAGES}: 4 MiB are held). Slots are read and written without a lock on
-   * purpose: a {@link Page} is immutable (its bytes are filled before it is made), so a thread
-   * sees some complete page or none and checks its index; two threads may read one page twice.
+   * of a small buffer, at most {@code MAX_PAGES}: 4 MiB are held). Slots are read and written
+   * without a lock on purpose: a {@link Page} is immutable (its bytes are filled before it is
+   * made), so a thread sees some complete page or none and checks its index; two threads may
+   * read one page twice.
    */
   private final Page[] slots;
 
