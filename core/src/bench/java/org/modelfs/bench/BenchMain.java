@@ -28,7 +28,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * ratios ({@link PairedMain}), then the commit and peak-heap programs — and writes {@code target/bench-results/summary.md} (ratios first) beside
  * JMH's {@code jmh.json}. Options ({@code -Dbench.args="..."} through Maven):
  * <pre>
- *   --only=open,dl4j,read,random,walk,edit,commit,heap   which parts (default: all)
+ *   --only=open,open-count,dl4j,read,random,walk,edit,commit,heap   which parts (default: all;
+ *                                                    open-count: 10,000 ÷ 100 arrays side by side)
  *   --only=shardcommit --shardcommit-formats=sdnb-sharded-1g,container-sharded-1g --shardcommit-reps=5
  *                                                    a 1 KiB change of a 4 GiB shard set (not in the default run: 4 GiB more disk)
  *   --forks=1 --warmup=2 --iterations=3 --time=1     JMH forks, iterations, seconds per iteration
@@ -62,7 +63,7 @@ public final class BenchMain {
         opt.put(kv[0], kv.length > 1 ? kv[1] : "true");
       }
     }
-    Set<String> only = Set.of(opt.getOrDefault("only", "open,dl4j,read,random,walk,edit,commit,heap").split(","));
+    Set<String> only = Set.of(opt.getOrDefault("only", "open,open-count,dl4j,read,random,walk,edit,commit,heap").split(","));
     Path out = Path.of("target", "bench-results").toAbsolutePath();
     Files.createDirectories(out);
     long started = System.nanoTime();

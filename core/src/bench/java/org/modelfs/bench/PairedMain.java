@@ -104,15 +104,28 @@ public final class PairedMain {
   // ---- the pairs ---------------------------------------------------------------------------------
 
   private static Pair open(String format) throws Exception {
-    OpenBench big = new OpenBench();
-    big.model = "a100-1GiB";
-    big.format = format;
-    big.setup();
-    OpenBench small = new OpenBench();
-    small.model = "a100-1MiB";
-    small.format = format;
-    small.setup();
-    return new Pair("1 open", format, "1 GiB", "1 MiB", big::open, small::open, () -> {});
+    return opens(format, "a100-1GiB", "1 GiB", "a100-1MiB", "1 MiB");
+  }
+
+  /**
+   * Item 1, the cost per array: 10,000 arrays in 32 MiB against 100 arrays in 32 MiB, same
+   * format; {@code (ratio − 1) × time(100) / 9,900} is the cost of one array at open.
+   */
+  private static Pair openCount(String format) throws Exception {
+    return opens(format, "a10000-32MiB", "10,000 arrays", "a100-32MiB", "100 arrays");
+  }
+
+  /** Opening model {@code a} against opening model {@code b}, both in {@code format}. */
+  private static Pair opens(String format, String a, String labelA, String b, String labelB) throws Exception {
+    OpenBench x = new OpenBench();
+    x.model = a;
+    x.format = format;
+    x.setup();
+    OpenBench y = new OpenBench();
+    y.model = b;
+    y.format = format;
+    y.setup();
+    return new Pair("1 open", format, labelA, labelB, x::open, y::open, () -> {});
   }
 
   private static Pair dl4j() throws Exception {
@@ -227,6 +240,11 @@ public final class PairedMain {
     if (only.contains("open")) {
       for (String f : BenchModels.FORMATS) {
         todo.add(() -> open(f));
+      }
+    }
+    if (only.contains("open-count")) {
+      for (String f : List.of("fb", "sdnb", "sdz")) {
+        todo.add(() -> openCount(f));
       }
     }
     if (only.contains("dl4j")) {

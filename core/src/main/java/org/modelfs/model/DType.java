@@ -1,7 +1,5 @@
 package org.modelfs.model;
 
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The element types a SameDiff array can have: the FlatBuffers {@code DType} byte code, the ND4J
@@ -26,11 +24,12 @@ public enum DType {
   BFLOAT16(17, "BFLOAT16", 2, 2048L),
   UTF8(50, "UTF8", 0, 1048576L);
 
-  private static final Map<Integer, DType> BY_CODE = new HashMap<>();
+  /** The type of each code byte ({@code null}: not a type): an array, no boxing per lookup. */
+  private static final DType[] BY_CODE = new DType[256];
 
   static {
     for (DType t : values()) {
-      BY_CODE.put(t.code, t);
+      BY_CODE[t.code] = t; // codes are distinct, 1 to 50
     }
   }
 
@@ -86,7 +85,7 @@ public enum DType {
 
   /** The type for a FlatBuffers {@code DType} byte, or {@code null} if the byte is not a known type. */
   public static DType fromCode(int code) {
-    return BY_CODE.get(code);
+    return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
   }
 
   /** The type with this ND4J {@code DataType} name ({@code FLOAT}, …, any case), or {@code null}. */

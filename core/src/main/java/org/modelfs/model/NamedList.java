@@ -162,6 +162,21 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
    * bound) in name order, while {@code visit} returns true.
    */
   public void range(String from, String to, BiPredicate<String, T> visit) {
+    rangeWithOrder(from, to, (name, element, order) -> visit.test(name, element));
+  }
+
+  /** Visits one element of a range with its {@link #order}. */
+  @FunctionalInterface
+  public interface OrderedVisit<T> {
+    /** Returns whether to go on. */
+    boolean visit(String name, T element, long order);
+  }
+
+  /**
+   * As {@link #range(String, String, BiPredicate)}, each element with what {@link #order} says
+   * of its name — without looking the name up again.
+   */
+  public void rangeWithOrder(String from, String to, OrderedVisit<T> visit) {
     Delta.Cursor<T> changes = new Delta.Cursor<>(delta, from);
     int[] sorted = base.sorted();
     int i = base.lowerBound(from);
@@ -176,12 +191,14 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
       }
       int cmp = bn == null ? 1 : dc == null ? -1 : bn.compareTo(dc.name);
       if (cmp < 0) {
-        if (!visit.test(bn, base.item(sorted[i]))) {
+        // a second element of one name answers to the first one's order, as order(name) does
+        long order = base.duplicates ? base.indexOf(bn) : sorted[i];
+        if (!visit.visit(bn, base.item(sorted[i]), order)) {
           return;
         }
         i++;
       } else {
-        if (dc.value != null && !visit.test(dc.name, dc.value)) {
+        if (dc.value != null && !visit.visit(dc.name, dc.value, dc.seq)) {
           return;
         }
         if (cmp == 0) {
@@ -274,6 +291,8 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
     final Function<Object, String> name;
     /** Open addressing: index + 1 of the first element with a name, 0 for an empty slot. */
     final int[] table;
+    /** Whether two elements share a name (only a broken file has that). */
+    final boolean duplicates;
     private volatile int[] sorted;
 
     Base(Object[] items, Function<Object, String> name) {
@@ -281,11 +300,13 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
       this.name = name;
       int cap = Integer.highestOneBit(Math.max(4, items.length * 2 - 1)) << 1;
       this.table = new int[cap];
+      boolean dup = false;
       for (int i = 0; i < items.length; i++) {
         String n = name.apply(items[i]);
         int slot = slot(n);
         while (table[slot] != 0) {
           if (nameAt(table[slot] - 1).equals(n)) {
+            dup = true;
             break; // the first of two with one name stays the one found
           }
           slot = (slot + 1) & (table.length - 1);
@@ -294,6 +315,7 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
           table[slot] = i + 1;
         }
       }
+      this.duplicates = dup;
     }
 
     private int slot(String n) {

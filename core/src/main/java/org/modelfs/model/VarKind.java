@@ -13,9 +13,12 @@ public enum VarKind {
     return ordinal();
   }
 
+  /** Every kind by code (one array: {@code values()} copies its array at each call). */
+  private static final VarKind[] KINDS = values();
+
   /** The kind for a {@code VarType} byte, or {@code null} if unknown. */
   public static VarKind fromCode(int code) {
-    return code >= 0 && code < values().length ? values()[code] : null;
+    return code >= 0 && code < KINDS.length ? KINDS[code] : null;
   }
 
   /** Whether variables of this kind hold an array that a model file must store. */

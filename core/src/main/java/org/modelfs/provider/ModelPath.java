@@ -51,6 +51,13 @@ final class ModelPath implements Path {
     this.path = absolute ? "/" + String.join("/", names) : String.join("/", this.names);
   }
 
+  /** A path of {@code names} whose string form {@code path} the caller has joined already. */
+  private ModelPath(ModelFileSystem fs, String[] names, String path) {
+    this.fs = fs;
+    this.names = names;
+    this.path = path;
+  }
+
   private static String[] split(String path) {
     int nul = path.indexOf('\0');
     if (nul >= 0) {
@@ -222,6 +229,9 @@ final class ModelPath implements Path {
    */
   @Override
   public ModelPath normalize() {
+    if (!hasDots()) {
+      return this;
+    }
     String[] kept = new String[names.length];
     int k = 0;
     for (String name : names) {
@@ -243,6 +253,15 @@ final class ModelPath implements Path {
     return k == names.length ? this : new ModelPath(fs, isAbsolute(), Arrays.copyOf(kept, k));
   }
 
+  private boolean hasDots() {
+    for (String name : names) {
+      if (name.equals(".") || name.equals("..")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** An absolute or empty-based result is {@code other}, rebound to this file system. */
   @Override
   public ModelPath resolve(Path other) {
@@ -258,9 +277,19 @@ final class ModelPath implements Path {
     return new ModelPath(fs, isAbsolute(), joined);
   }
 
+  /**
+   * As {@code resolve(getFileSystem().getPath(other))}; a single name (what a directory stream
+   * resolves for every entry) is checked the same way but joined without parsing the path again.
+   */
   @Override
   public ModelPath resolve(String other) {
-    return resolve(new ModelPath(fs, other));
+    if (isEmpty() || other.isEmpty() || other.indexOf('/') >= 0 || other.indexOf('\0') >= 0) {
+      return resolve(new ModelPath(fs, other));
+    }
+    checkName(other, other, 0);
+    String[] joined = Arrays.copyOf(names, names.length + 1);
+    joined[names.length] = other;
+    return new ModelPath(fs, joined, names.length == 0 ? "/" + other : path + "/" + other);
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A directory of the tree. Its entries are worked out when asked for — from the tag's index for
@@ -28,7 +29,7 @@ public final class Dir implements Node {
      * The node at {@code segments[i..]} below this directory, whose canonical path is
      * {@code canonical}, or {@code null}.
      */
-    ModelTree.Found find(List<String> canonical, List<String> segments, int i);
+    ModelTree.Found find(Supplier<List<String>> canonical, List<String> segments, int i);
   }
 
   private final String tag;
@@ -85,18 +86,28 @@ public final class Dir implements Node {
     return l != null ? l.isEmpty() : contents.isEmpty();
   }
 
-  ModelTree.Found find(List<String> canonical, List<String> segments, int i) {
+  /**
+   * The node at {@code segments[i..]} below this directory, whose canonical path
+   * {@code canonical} gives (asked only if the caller wants it), or {@code null}.
+   */
+  ModelTree.Found find(Supplier<List<String>> canonical, List<String> segments, int i) {
     if (i == segments.size()) {
-      return new ModelTree.Found(this, List.copyOf(canonical));
+      return new ModelTree.Found(this, canonical);
     }
     return contents.find(canonical, segments, i);
   }
 
+  /** {@code a} then {@code b}, as an unmodifiable list ({@link List#copyOf} of it copies nothing). */
   static List<String> append(List<String> a, List<String> b) {
-    List<String> out = new ArrayList<>(a.size() + b.size());
-    out.addAll(a);
-    out.addAll(b);
-    return out;
+    String[] out = new String[a.size() + b.size()];
+    int k = 0;
+    for (String s : a) {
+      out[k++] = s;
+    }
+    for (String s : b) {
+      out[k++] = s;
+    }
+    return List.of(out);
   }
 
   /** The entries of a directory that does not grow with the model. */
@@ -107,19 +118,20 @@ public final class Dir implements Node {
     }
 
     @Override
-    public ModelTree.Found find(List<String> canonical, List<String> segments, int i) {
-      String seg = segments.get(i);
-      String name = children.containsKey(seg) ? seg : null;
-      if (name == null && folded != null) {
-        name = folded.get(seg.toLowerCase(Locale.ROOT));
+    public ModelTree.Found find(Supplier<List<String>> canonical, List<String> segments, int i) {
+      String name = segments.get(i);
+      Node child = children.get(name);
+      if (child == null && folded != null) {
+        name = folded.get(name.toLowerCase(Locale.ROOT));
+        child = name == null ? null : children.get(name);
       }
-      if (name == null) {
+      if (child == null) {
         return null;
       }
-      Node child = children.get(name);
-      List<String> at = append(canonical, List.of(name));
+      String found = name;
+      Supplier<List<String>> at = () -> append(canonical.get(), List.of(found));
       if (i + 1 == segments.size()) {
-        return new ModelTree.Found(child, List.copyOf(at));
+        return new ModelTree.Found(child, at);
       }
       return child instanceof Dir d ? d.find(at, segments, i + 1) : null;
     }

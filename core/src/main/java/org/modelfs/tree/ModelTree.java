@@ -3,7 +3,7 @@ package org.modelfs.tree;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.modelfs.model.NamedList;
 import java.util.List;
 import java.util.Map;
@@ -107,7 +107,7 @@ public final class ModelTree {
       NameSpace.Names names = NameSpace.ofMap(values, (name, canonical) -> {
         String v = values.get(name);
         byte[] b = v == null ? new byte[0] : v.getBytes(StandardCharsets.UTF_8);
-        return new FileNode(tag, BytesContent.of(b), null, canonical);
+        return new FileNode(tag, BytesContent.of(b), null, canonical.get());
       });
       dir.put(METADATA, NameSpace.root(tag, METADATA, Dir.append(at, List.of(METADATA)), names, overlay.kept(METADATA)));
     }
@@ -126,19 +126,14 @@ public final class ModelTree {
       }
 
       @Override
-      public Node leaf(String name, List<String> canonical) {
+      public Node leaf(String name, Supplier<List<String>> canonical) {
         Variable v = vars.byName(name);
         return arrayFile(tag, v.kind().name(), v.array(), storedOrder);
       }
 
       @Override
-      public long order(String name) {
-        return vars.order(name);
-      }
-
-      @Override
-      public void range(String from, String to, Predicate<String> visit) {
-        vars.range(from, to, (n, v) -> v.array() == null || visit.test(n));
+      public void range(String from, String to, NameSpace.Visit visit) {
+        vars.rangeWithOrder(from, to, (n, v, o) -> v.array() == null || visit.name(n, o));
       }
     };
   }
@@ -154,20 +149,15 @@ public final class ModelTree {
       }
 
       @Override
-      public Node leaf(String name, List<String> canonical) {
+      public Node leaf(String name, Supplier<List<String>> canonical) {
         Map<String, ArrayData> keys = states.byName(name).arrays();
-        return NameSpace.root(tag, UPDATER + "/" + name, canonical,
+        return NameSpace.root(tag, UPDATER + "/" + name, canonical.get(),
             NameSpace.ofMap(keys, (k, c) -> arrayFile(tag, UPDATER_KIND, keys.get(k), storedOrder)), TagOverlay.NONE.kept(UPDATER));
       }
 
       @Override
-      public long order(String name) {
-        return states.order(name);
-      }
-
-      @Override
-      public void range(String from, String to, Predicate<String> visit) {
-        states.range(from, to, (n, u) -> visit.test(n));
+      public void range(String from, String to, NameSpace.Visit visit) {
+        states.rangeWithOrder(from, to, (n, u, o) -> visit.name(n, o));
       }
     };
   }
@@ -194,8 +184,36 @@ public final class ModelTree {
     return root;
   }
 
-  /** A node found by {@link #lookup}, with the canonical spelling of its path. */
-  public record Found(Node node, List<String> canonical) {}
+  /**
+   * A node found by {@link #lookup}, with the canonical spelling of its path — worked out when
+   * first asked for: reading a node's attributes needs the node only.
+   */
+  public static final class Found {
+    private final Node node;
+    private final Supplier<List<String>> spell;
+    /** The canonical path once worked out (an immutable list: safe to share without a lock). */
+    private List<String> canonical;
+
+    Found(Node node, Supplier<List<String>> canonical) {
+      this.node = node;
+      this.spell = canonical;
+    }
+
+    /** The node. */
+    public Node node() {
+      return node;
+    }
+
+    /** The canonical spelling of the node's path, names from the root. */
+    public List<String> canonical() {
+      List<String> c = canonical;
+      if (c == null) {
+        c = List.copyOf(spell.get());
+        canonical = c;
+      }
+      return c;
+    }
+  }
 
   /**
    * Finds the node at {@code segments} (an absolute, normalized path split into names), or
@@ -209,6 +227,6 @@ public final class ModelTree {
     if (!segments.isEmpty() && newest != null && ALIASES.contains(segments.get(0))) {
       segments = Dir.append(List.of(TAGS, newest), segments);
     }
-    return root.find(List.of(), segments, 0);
+    return root.find(List::of, segments, 0);
   }
 }

@@ -56,32 +56,46 @@ public final class NameMapping {
     if (name.indexOf('/') < 0) {
       return false;
     }
-    String[] parts = name.split("/", -1);
-    StringBuilder prefix = new StringBuilder();
-    for (int i = 0; i < parts.length; i++) {
-      String p = parts[i];
-      if (p.isEmpty() || p.equals(".") || p.equals("..")) {
+    // every part first (no lookups), then the proper prefixes, shortest first
+    for (int start = 0, end; start <= name.length(); start = end + 1) {
+      end = name.indexOf('/', start);
+      if (end < 0) {
+        end = name.length();
+      }
+      if (!ordinary(name, start, end)) {
         return false;
       }
-      if (i < parts.length - 1) {
-        if (i > 0) {
-          prefix.append('/');
-        }
-        prefix.append(p);
-        if (isName.test(prefix.toString())) {
-          return false;
-        }
+    }
+    for (int end = name.indexOf('/'); end >= 0; end = name.indexOf('/', end + 1)) {
+      if (isName.test(name.substring(0, end))) {
+        return false;
       }
     }
     return true;
   }
 
+  /** Whether {@code name[start, end)} may be a segment of a split name: not empty, {@code .} or {@code ..}. */
+  private static boolean ordinary(String name, int start, int end) {
+    int n = end - start;
+    return n > 2 || n == 1 && name.charAt(start) != '.'
+        || n == 2 && !(name.charAt(start) == '.' && name.charAt(start + 1) == '.');
+  }
+
   private static List<String> split(String name) {
-    List<String> segs = new ArrayList<>();
-    for (String p : name.split("/", -1)) {
-      segs.add(encode(p, false));
+    List<String> segs = new ArrayList<>(4);
+    for (int start = 0, end; start <= name.length(); start = end + 1) {
+      end = name.indexOf('/', start);
+      if (end < 0) {
+        end = name.length();
+      }
+      segs.add(encode(name.substring(start, end), false));
     }
     return segs;
+  }
+
+  /** One part of a name laid out split on {@code /}, as its segment. */
+  static String part(String part) {
+    return encode(part, false);
   }
 
   /** The name as a single segment: {@code /} too is escaped. */
@@ -99,6 +113,9 @@ public final class NameMapping {
     if (s.equals("..")) {
       return "%2E%2E";
     }
+    if (plain(s, slash)) {
+      return s;
+    }
     StringBuilder sb = new StringBuilder(s.length() + 8);
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -110,6 +127,17 @@ public final class NameMapping {
       }
     }
     return sb.toString();
+  }
+
+  /** Whether {@code s} has nothing to escape: no {@code %}, NUL, or ({@code slash}) {@code /}. */
+  private static boolean plain(String s, boolean slash) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '%' || c == '\0' || slash && c == '/') {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.modelfs.model.NamedList;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The names of one area ({@code params/}, {@code updater/}, a parameter's state directory,
@@ -26,13 +27,20 @@ final class NameSpace {
     boolean has(String name);
 
     /** The node of name {@code name} (a file, or a parameter's state directory), at {@code canonical}. */
-    Node leaf(String name, List<String> canonical);
+    Node leaf(String name, Supplier<List<String>> canonical);
 
-    /** Where {@code name} comes in listings: smaller first. */
-    long order(String name);
+    /**
+     * Visits the names in {@code [from, to)} ({@code to == null}: unbounded) in name order, each
+     * with where it comes in listings (smaller first), while {@code visit} says so.
+     */
+    void range(String from, String to, Visit visit);
+  }
 
-    /** Visits the names in {@code [from, to)} ({@code to == null}: unbounded) in name order while {@code visit} says so. */
-    void range(String from, String to, Predicate<String> visit);
+  /** One name of a range, with its place in listings. */
+  @FunctionalInterface
+  interface Visit {
+    /** Returns whether to go on. */
+    boolean name(String name, long order);
   }
 
   private final String tag;
@@ -52,7 +60,41 @@ final class NameSpace {
     this.base = List.copyOf(base);
     this.names = names;
     this.kept = kept;
-    this.isName = names::has;
+    this.isName = new Memo(names);
+  }
+
+  /**
+   * {@link Names#has} remembered for the last name asked at each depth (number of {@code /}):
+   * a walk or a listing asks again and again whether the same directory prefixes ({@code a},
+   * {@code a/b}) are names, for every name below them, and names come in order, so the last
+   * prefix of each depth is the one asked next. Exact: a tree never changes, so neither does an
+   * answer. Slots are written racily on purpose — each holds an immutable entry, so a reader
+   * sees some complete answer or none.
+   */
+  private static final class Memo implements Predicate<String> {
+    private record Entry(String name, boolean is) {}
+
+    private final Names names;
+    private final Entry[] slots = new Entry[16];
+
+    Memo(Names names) {
+      this.names = names;
+    }
+
+    @Override
+    public boolean test(String name) {
+      int depth = 0;
+      for (int i = name.indexOf('/'); i >= 0 && depth < slots.length - 1; i = name.indexOf('/', i + 1)) {
+        depth++;
+      }
+      Entry e = slots[depth];
+      if (e != null && e.name.equals(name)) {
+        return e.is;
+      }
+      boolean is = names.has(name);
+      slots[depth] = new Entry(name, is);
+      return is;
+    }
   }
 
   /** The directory of area {@code area} of {@code tag} at {@code base}. */
@@ -68,14 +110,6 @@ final class NameSpace {
     return new Dir(tag, new DirKey(tag, area, base, prefix), new At(prefix));
   }
 
-  /** The node whose decoded name is {@code d}, or {@code null}. */
-  private Node node(String d, List<String> canonical) {
-    if (names.has(d)) {
-      return names.leaf(d, canonical);
-    }
-    return isDir(d) ? dir(d) : null;
-  }
-
   private List<String> segments(String d) {
     return NameMapping.segments(d, isName);
   }
@@ -83,7 +117,7 @@ final class NameSpace {
   /** Whether a directory lives at decoded prefix {@code p} (not a name itself). */
   private boolean isDir(String p) {
     boolean[] found = {false};
-    names.range(p + "/", p + "0", n -> {
+    names.range(p + "/", p + "0", (n, o) -> {
       found[0] = NameMapping.splittable(n, isName);
       return !found[0];
     });
@@ -117,14 +151,26 @@ final class NameSpace {
       List<String> segs = new ArrayList<>();
       LongList order = new LongList();
       Map<String, Integer> dirAt = new HashMap<>();
-      Predicate<String> visit = n -> {
-        List<String> s = segments(n);
-        if (depth > 0 && s.size() == 1) {
-          return true; // laid out at the area's top
+      Visit visit = (n, o) -> {
+        // segment `depth` of the name's canonical segments, and whether it is the last one
+        String seg;
+        boolean last;
+        if (!NameMapping.splittable(n, isName)) {
+          if (depth > 0) {
+            return true; // laid out at the area's top
+          }
+          seg = NameMapping.oneSegment(n);
+          last = true;
+        } else { // n lies below prefix + "/": it has more than `depth` parts
+          int start = 0;
+          for (int k = 0; k < depth; k++) {
+            start = n.indexOf('/', start) + 1;
+          }
+          int end = n.indexOf('/', start);
+          last = end < 0;
+          seg = NameMapping.part(n.substring(start, last ? n.length() : end));
         }
-        String seg = s.get(depth);
-        long o = names.order(n);
-        if (s.size() == depth + 1) {
+        if (last) {
           segs.add(seg);
           order.add(o);
         } else {
@@ -165,14 +211,14 @@ final class NameSpace {
     public boolean isEmpty() {
       if (top) {
         boolean[] any = {false};
-        names.range("", null, n -> {
+        names.range("", null, (n, o) -> {
           any[0] = true;
           return false;
         });
         return !any[0] && kept.isEmpty();
       }
       boolean[] any = {false};
-      names.range(prefix + "/", prefix + "0", n -> !(any[0] = NameMapping.splittable(n, isName)));
+      names.range(prefix + "/", prefix + "0", (n, o) -> !(any[0] = NameMapping.splittable(n, isName)));
       if (!any[0]) {
         kept.range(prefix + "/", prefix + "0", (k, x) -> !(any[0] = NameMapping.splittable(k, isName)));
       }
@@ -180,25 +226,32 @@ final class NameSpace {
     }
 
     @Override
-    public ModelTree.Found find(List<String> canonical, List<String> segs, int i) {
-      StringBuilder joined = new StringBuilder();
-      List<String> candidates = new ArrayList<>();
+    public ModelTree.Found find(Supplier<List<String>> canonical, List<String> segs, int i) {
+      // the decoded names segs[i..j) stand for, below the prefix: one string, cut at each end
+      StringBuilder joined = new StringBuilder(top ? "" : prefix + "/");
+      int[] ends = new int[segs.size() - i];
       for (int j = i; j < segs.size(); j++) {
         if (j > i) {
           joined.append('/');
         }
         joined.append(NameMapping.decode(segs.get(j)));
-        candidates.add(join(top, prefix, joined.toString()));
+        ends[j - i] = joined.length();
       }
+      String all = joined.toString();
       for (int j = segs.size(); j > i; j--) { // the longest name first
-        String d = candidates.get(j - i - 1);
-        List<String> at = Dir.append(base, segments(d));
-        Node n = node(d, at);
-        if (n == null) {
+        int end = ends[j - i - 1];
+        String d = end == all.length() ? all : all.substring(0, end);
+        Supplier<List<String>> at = () -> Dir.append(base, segments(d));
+        Node n;
+        if (names.has(d)) {
+          n = names.leaf(d, at);
+        } else if (isDir(d)) {
+          n = dir(d);
+        } else {
           continue;
         }
         if (j == segs.size()) {
-          return new ModelTree.Found(n, List.copyOf(at));
+          return new ModelTree.Found(n, at);
         }
         if (n instanceof Dir dir) {
           ModelTree.Found f = dir.find(at, segs, j);
@@ -243,28 +296,23 @@ final class NameSpace {
       }
 
       @Override
-      public Node leaf(String name, List<String> canonical) {
+      public Node leaf(String name, Supplier<List<String>> canonical) {
         return leaf.node(name, canonical);
       }
 
       @Override
-      public synchronized long order(String name) {
-        index();
-        Long o = order.get(name);
-        return o == null ? -1 : o;
-      }
-
-      @Override
-      public void range(String from, String to, Predicate<String> visit) {
+      public void range(String from, String to, Visit visit) {
         List<String> s;
+        Map<String, Long> o;
         synchronized (this) {
           index();
           s = sorted;
+          o = order;
         }
         int i = java.util.Collections.binarySearch(s, from);
         for (i = i < 0 ? -i - 1 : i; i < s.size(); i++) {
           String n = s.get(i);
-          if (to != null && n.compareTo(to) >= 0 || !visit.test(n)) {
+          if (to != null && n.compareTo(to) >= 0 || !visit.name(n, o.get(n))) {
             return;
           }
         }
@@ -275,7 +323,7 @@ final class NameSpace {
   /** Makes the node of a name. */
   @FunctionalInterface
   interface BiLeaf {
-    Node node(String name, List<String> canonical);
+    Node node(String name, Supplier<List<String>> canonical);
   }
 
 

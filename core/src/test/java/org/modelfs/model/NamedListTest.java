@@ -166,4 +166,20 @@ class NamedListTest {
     NamedList<Item> base = NamedList.of(List.copyOf(nl), NAME);
     assertEquals(7, base.byName(names.get(7)).value());
   }
+
+  /** A range visits each element with what order(name) says — after changes, and for a name two elements share. */
+  @Test
+  void rangeWithOrderGivesEachNamesOrder() {
+    NamedList<Item> l = NamedList.of(List.of(new Item("b", 0), new Item("a", 1), new Item("b", 2), new Item("c", 3),
+        new Item("d", 4)), NAME);
+    l = l.with(new Item("a", 9)).without("c").with(new Item("e", 5)).renamed("d", new Item("aa", 4));
+    List<String> seen = new ArrayList<>();
+    NamedList<Item> list = l;
+    list.rangeWithOrder("", null, (name, item, order) -> {
+      assertEquals(list.order(name), order, name);
+      seen.add(name);
+      return true;
+    });
+    assertEquals(List.of("a", "aa", "b", "b", "e"), seen);
+  }
 }

@@ -1,13 +1,14 @@
 package org.modelfs.format.fb;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.Arrays;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
 
@@ -19,18 +20,25 @@ import org.modelfs.io.ByteSource;
 public final class FbBuffer {
   private static final int PAGE = 4096;
   private static final int MAX_PAGES = 1024;
+  /** Most pages read ahead at once (64 KiB). */
+  private static final int READ_AHEAD = 16;
 
   private final ByteSource source;
   private final long base;
   private final long size;
   private final String file;
-  private final Map<Long, byte[]> pages =
-      new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, byte[]> e) {
-          return size() > MAX_PAGES;
-        }
-      };
+  private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * The page cache: page {@code i} lives in slot {@code i % slots.length} (one slot per page
+   * of a small buffer, at most {@code MAX_PAGES}: 4 MiB are held). Slots are read and written
+   * without a lock on purpose: a {@link Page} is immutable (its bytes are filled before it is
+   * made), so a thread sees some complete page or none and checks its index; two threads may
+   * read one page twice.
+   */
+  private final Page[] slots;
 
   /**
    * @param source the bytes
@@ -43,6 +51,7 @@ public final class FbBuffer {
     this.base = base;
     this.size = size;
     this.file = file;
+    this.slots = new Page[(int) Math.max(1, Math.min(MAX_PAGES, (size + PAGE - 1) / PAGE))];
   }
 
   /** The source this buffer is in. */
@@ -119,10 +128,20 @@ public final class FbBuffer {
   }
 
   int getShort(long pos) throws ModelFormatException {
+    int in = (int) (pos % PAGE);
+    byte[] p = page(pos);
+    if (in + 2 <= p.length) {
+      return (short) SHORT.get(p, in);
+    }
     return (short) ((getByte(pos) & 0xff) | (getByte(pos + 1) & 0xff) << 8);
   }
 
   int getInt(long pos) throws ModelFormatException {
+    int in = (int) (pos % PAGE);
+    byte[] p = page(pos);
+    if (in + 4 <= p.length) {
+      return (int) INT.get(p, in);
+    }
     return (getShort(pos) & 0xffff) | (getShort(pos + 2) << 16);
   }
 
@@ -131,6 +150,11 @@ public final class FbBuffer {
   }
 
   long getLong(long pos) throws ModelFormatException {
+    int in = (int) (pos % PAGE);
+    byte[] p = page(pos);
+    if (in + 8 <= p.length) {
+      return (long) LONG.get(p, in);
+    }
     return (getInt(pos) & 0xffffffffL) | ((long) getInt(pos + 4) << 32);
   }
 
@@ -163,6 +187,9 @@ public final class FbBuffer {
   /** Decodes UTF-8 at {@code pos}, rejecting malformed bytes. */
   String getUtf8(long pos, int len, String what) throws ModelFormatException {
     byte[] b = getBytes(pos, len, what);
+    if (ascii(b)) {
+      return new String(b, StandardCharsets.ISO_8859_1); // the same characters, without a decoder
+    }
     try {
       return StandardCharsets.UTF_8
           .newDecoder()
@@ -175,24 +202,71 @@ public final class FbBuffer {
     }
   }
 
-  private synchronized byte[] page(long pos) throws ModelFormatException {
+  private static boolean ascii(byte[] b) {
+    for (byte x : b) {
+      if (x < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The page holding buffer position {@code pos}, from the cache or read now. */
+  private byte[] page(long pos) throws ModelFormatException {
     if (pos < 0 || pos >= size) {
       throw error(Math.max(pos, 0), "FlatBuffer", "read past the end of the buffer (" + (base + size) + ")");
     }
     long index = pos / PAGE;
-    byte[] p = pages.get(index);
-    if (p == null) {
-      long start = index * PAGE;
-      int len = (int) Math.min(PAGE, size - start);
-      ByteBuffer bb = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
-      try {
-        source.readFully(bb, base + start);
-      } catch (IOException e) {
-        throw new ModelFormatException(file, "FlatBuffer", base + start, "cannot read: " + e.getMessage(), e);
-      }
-      p = bb.array();
-      pages.put(index, p);
+    Page p = slots[(int) (index % slots.length)];
+    return p != null && p.index == index ? p.bytes : load(index);
+  }
+
+  /** A page that was read: immutable once made. */
+  private record Page(long index, byte[] bytes) {}
+
+  private boolean cached(long index) {
+    Page p = index < 0 ? null : slots[(int) (index % slots.length)];
+    return p != null && p.index == index;
+  }
+
+  /**
+   * Reads page {@code index} into the cache — with read-ahead when the pages just before it
+   * (or just after it: FlatBuffers are built back to front) are cached: as many more pages in
+   * that direction as the run already cached, at most {@link #READ_AHEAD}. A walk over tables
+   * laid out one after another then costs one read per 64 KiB instead of one per page, while
+   * scattered lookups (tables between large arrays) read their pages only: what is read ahead
+   * is never more than what that run has read already.
+   */
+  private byte[] load(long index) throws ModelFormatException {
+    long last = (size - 1) / PAGE;
+    int behind = 0;
+    while (behind < READ_AHEAD && cached(index - 1 - behind)) {
+      behind++;
     }
-    return p;
+    int after = 0;
+    while (behind == 0 && after < READ_AHEAD && index + 1 + after <= last && cached(index + 1 + after)) {
+      after++;
+    }
+    long first = behind == 0 ? Math.max(0, index - after) : index;
+    long end = behind == 0 ? index : Math.min(last, index + behind);
+    long start = first * PAGE;
+    int len = (int) (Math.min(size, (end + 1) * PAGE) - start);
+    ByteBuffer bb = ByteBuffer.allocate(len);
+    try {
+      source.readFully(bb, base + start);
+    } catch (IOException e) {
+      throw new ModelFormatException(file, "FlatBuffer", base + start, "cannot read: " + e.getMessage(), e);
+    }
+    byte[] all = bb.array();
+    byte[] wanted = null;
+    for (long k = first; k <= end; k++) {
+      int from = (int) ((k - first) * PAGE);
+      byte[] page = first == end ? all : Arrays.copyOfRange(all, from, Math.min(len, from + PAGE));
+      slots[(int) (k % slots.length)] = new Page(k, page);
+      if (k == index) {
+        wanted = page;
+      }
+    }
+    return wanted;
   }
 }

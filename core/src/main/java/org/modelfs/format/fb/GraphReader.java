@@ -57,9 +57,11 @@ public final class GraphReader {
 
     List<Variable> variables = new ArrayList<>();
     Map<String, ArrayDecoder.Header> stubs = new HashMap<>();
-    Set<String> seen = new HashSet<>();
     FbVector vars = root.getVector(G_VARIABLES, "variables", 4);
     int n = vars == null ? 0 : vars.length();
+    // sized up front for up to 2^16 variables (no rehashing): not more, as n is the file's claim,
+    // checked only as each element is charged to the budget
+    Set<String> seen = new HashSet<>(Math.min(1 << 16, n) * 4 / 3 + 1);
     for (int i = 0; i < n; i++) {
       FbTable v = vars.getTable(i);
       budget.element(v.position(), v.what());
