@@ -127,15 +127,24 @@ class ContainerTest {
       ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 42.5f);
       Files.write(p, written);
     }
-    // the commit packs the shards again by the mount's limit (1 GiB by default, as for SDNB): one
-    // weight shard now, and none of the old shards is left
+    // without a limit the set keeps its packing (FILESYSTEM.md §7.4): the same shards, one of them new
     assertTrue(before > 2, "written as " + before + " shards");
+    assertEquals(before, files("m.shard").size());
+    assertFalse(Files.exists(m));
+    // a limit asked for packs the shards again by it: one weight shard now, none of the old ones left
+    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m, java.util.Map.of("maxShardBytes", Long.toString(1L << 30)))) {
+      Files.write(fs.getPath("/tags/default/params/" + param), written);
+      Files.writeString(fs.getPath("/tags/default/metadata/note"), "repacked");
+      Path p = fs.getPath("/tags/default/params/" + param);
+      written = Files.readAllBytes(p);
+      ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 43.5f);
+      Files.write(p, written);
+    }
     assertEquals(List.of("m.shard0-of-2.sdmc", "m.shard1-of-2.sdmc"), files("m.shard"));
     assertFalse(Files.exists(m));
     try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
-      assertEquals(ByteBuffer.wrap(written).order(ByteOrder.LITTLE_ENDIAN).getFloat(0),
-          ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/tags/default/params/" + param)))
-              .order(ByteOrder.LITTLE_ENDIAN).getFloat(0));
+      assertEquals(43.5f, ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/tags/default/params/" + param)))
+          .order(ByteOrder.LITTLE_ENDIAN).getFloat(0));
     }
   }
 
