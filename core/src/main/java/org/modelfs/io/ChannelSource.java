@@ -326,24 +326,32 @@ public final class ChannelSource implements ByteSource {
     if (hit != null) {
       return hit; // the common case: no size() or mappable() system call per read
     }
-    Mappable m = mappable(position);
-    if (m == null) {
-      return null;
-    }
-    long size = size();
-    if (position >= size) {
-      return null;
-    }
-    MappedWindows w = windows;
-    if (w == null) {
-      synchronized (this) {
-        if (windows == null) {
-          windows = new MappedWindows();
-        }
-        w = windows;
+    try {
+      Mappable m = mappable(position);
+      if (m == null) {
+        return null;
       }
+      long size = size();
+      if (position >= size) {
+        return null;
+      }
+      MappedWindows w = windows;
+      if (w == null) {
+        synchronized (this) {
+          if (windows == null) {
+            windows = new MappedWindows();
+          }
+          w = windows;
+        }
+      }
+      return w.view(m.channel(), size, position, length);
+    } catch (java.nio.channels.ClosedByInterruptException e) {
+      throw e;
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // a pooled descriptor closed by another reader between lending and mapping: no window this
+      // time; the caller reads instead (which reopens the file as every pooled read does)
+      return null;
     }
-    return w.view(m.channel(), size, position, length);
   }
 
   @Override

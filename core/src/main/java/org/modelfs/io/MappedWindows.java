@@ -39,18 +39,22 @@ final class MappedWindows {
     synchronized (this) {
       m = windows.get(w);
     }
-    if (m == null) {
+    long want = Math.min(WINDOW, size - start);
+    if (m == null || m.capacity() < want) {
+      // not mapped yet, or mapped when the file was shorter (a journal file that grew since)
       if (position >= size) {
         return null;
       }
-      m = ch.map(FileChannel.MapMode.READ_ONLY, start, Math.min(WINDOW, size - start));
+      m = ch.map(FileChannel.MapMode.READ_ONLY, start, want);
       synchronized (this) {
         windows.put(w, m);
       }
     }
     int from = (int) (position - start);
-    int n = (int) Math.min(length, m.capacity() - from);
-    return m.slice(from, Math.max(0, n));
+    if (from >= m.capacity()) {
+      return null;
+    }
+    return m.slice(from, (int) Math.min(length, m.capacity() - from));
   }
 
   /**

@@ -79,32 +79,42 @@ final class CrossMountCopy {
       }
       target.getFileSystem().edits().delete(target);
     }
-    List<FileAttribute<?>> attrs = new ArrayList<>();
-    ArrayData a = ((FileNode) src.node()).array();
-    ArrayData old = dst != null && dst.node() instanceof FileNode f ? f.array() : null;
-    if (a != null && !flatOnto(a, old)) {
-      attrs.add(org.modelfs.ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
-      attrs.add(org.modelfs.ModelFileSystems.attribute("shape", a.shape()));
-      attrs.add(org.modelfs.ModelFileSystems.attribute("order", String.valueOf(a.order())));
-      String kind = ((FileNode) src.node()).kind();
-      if (kind != null && !kind.equals(ModelTree.UPDATER_KIND) && target.toAbsolutePath().normalize().names()
-          .contains(ModelTree.PARAMS)) {
-        attrs.add(org.modelfs.ModelFileSystems.attribute("kind", kind));
-      }
-    }
-    // the bytes are taken in the order the target file shows: swapped when it differs from the source's
-    boolean swap = a != null && a.dtype().width() > 1 && showsBigEndian(src.node()) != showsBigEndian(
-        dst != null ? dst.node() : null);
-    try (FileChannel out = target.getFileSystem().newFileChannel(target,
-        Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
-        ArrayAttributes.of(attrs.toArray(new FileAttribute<?>[0])))) {
-      if (swap) {
-        try (SeekableByteChannel in = Files.newByteChannel(source)) {
-          copySwapped(in, out, a.dtype().width());
+    copyFile(source, target);
+  }
+
+  /**
+   * Copies the file {@code source} to {@code target}: its bytes, their attributes and their byte
+   * order all from one tree of the source mount (the read channel's), so a commit of that mount
+   * meanwhile — which may change the order a file shows — cannot mix two.
+   */
+  private static void copyFile(ModelPath source, ModelPath target) throws IOException {
+    ModelFileSystem.OpenRead r = source.getFileSystem().openForRead(source);
+    try (FileChannel in = r.channel()) {
+      ModelTree.Found dst = target.getFileSystem().lookup(target);
+      FileNode file = r.file();
+      List<FileAttribute<?>> attrs = new ArrayList<>();
+      ArrayData a = file.array();
+      ArrayData old = dst != null && dst.node() instanceof FileNode f ? f.array() : null;
+      if (a != null && !flatOnto(a, old)) {
+        attrs.add(org.modelfs.ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
+        attrs.add(org.modelfs.ModelFileSystems.attribute("shape", a.shape()));
+        attrs.add(org.modelfs.ModelFileSystems.attribute("order", String.valueOf(a.order())));
+        String kind = file.kind();
+        if (kind != null && !kind.equals(ModelTree.UPDATER_KIND) && target.toAbsolutePath().normalize().names()
+            .contains(ModelTree.PARAMS)) {
+          attrs.add(org.modelfs.ModelFileSystems.attribute("kind", kind));
         }
-      } else {
-        try (InputStream in = Files.newInputStream(source)) {
-          in.transferTo(java.nio.channels.Channels.newOutputStream(out));
+      }
+      // the bytes are taken in the order the target file shows: swapped when it differs from the source's
+      boolean swap = a != null && a.dtype().width() > 1 && showsBigEndian(file) != showsBigEndian(
+          dst != null ? dst.node() : null);
+      try (FileChannel out = target.getFileSystem().newFileChannel(target,
+          Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING),
+          ArrayAttributes.of(attrs.toArray(new FileAttribute<?>[0])))) {
+        if (swap) {
+          copySwapped(in, out, a.dtype().width());
+        } else {
+          java.nio.channels.Channels.newInputStream(in).transferTo(java.nio.channels.Channels.newOutputStream(out));
         }
       }
     }

@@ -79,8 +79,17 @@ final class JournalWrites {
       Shared shared = writing.get(key);
       Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT), path.toString());
       // bytes are taken in the order the file shows (samediff:byteOrder); a new file is little-endian
-      boolean bigEndian = shared != null ? shared.bigEndian : found != null && found.node() instanceof FileNode f
+      boolean shows = found != null && found.node() instanceof FileNode f
           && f.content() instanceof org.modelfs.tree.ArrayContent c && c.showsBigEndian();
+      if (shared != null && shared.bigEndian != shows) {
+        // a channel opened before a commit changed the order the file shows (byteOrder=stored):
+        // one file cannot take bytes in two orders
+        throw new FileSystemException(path.toString(), null, "a write channel opened before the last commit is"
+            + " still open on this file and takes " + (shared.bigEndian ? "big" : "little") + "-endian elements,"
+            + " but the file now shows them " + (shows ? "big" : "little") + "-endian (samediff:byteOrder); close"
+            + " that channel first");
+      }
+      boolean bigEndian = shared != null ? shared.bigEndian : shows;
       FileChannel ch = openJournalFile(data, path.toString());
       try {
         if (shared != null) {

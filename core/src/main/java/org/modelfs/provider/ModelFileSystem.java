@@ -550,6 +550,18 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     if (write) {
       return writes.openForWrite(path, options, attrs);
     }
+    return openForRead(path).channel();
+  }
+
+  /** A read channel and the file it reads: both from one lookup of one tree. */
+  record OpenRead(FileChannel channel, FileNode file) {}
+
+  /**
+   * Opens {@code path} for reading, with the file node the channel reads (its attributes, its
+   * byte order) — from the same tree, whatever a commit swaps in meanwhile.
+   */
+  OpenRead openForRead(ModelPath path) throws IOException {
+    ensureOpen();
     // pin first, then look up: the pin then covers every resource the looked-up tree reads, unless
     // something was retired in between (then look again)
     for (;;) {
@@ -562,7 +574,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
         }
         if (lifetimes.current(pin)) {
           ch = new ModelFileChannel(this, file.content(), path.toString(), pin);
-          return resources.add(ch);
+          return new OpenRead(resources.add(ch), file);
         }
       } finally {
         if (ch == null) {

@@ -51,7 +51,7 @@ class StoredByteOrderTest {
   }
 
   /** {@code little} with every element's bytes reversed (4-byte floats). */
-  private static byte[] big(byte[] little) {
+  static byte[] big(byte[] little) {
     byte[] out = little.clone();
     for (int i = 0; i + 4 <= out.length; i += 4) {
       for (int k = 0; k < 4; k++) {
