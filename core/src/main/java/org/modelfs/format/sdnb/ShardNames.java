@@ -96,7 +96,14 @@ public final class ShardNames {
             "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
       }
       count = s.count();
-      found.put(s.index(), item);
+      T twin = found.put(s.index(), item);
+      if (twin != null) {
+        // two spellings of one shard (m.shard1-of-5 and m.shard01-of-05): which one is the model's
+        // cannot be told, and reading either could hide the other's data
+        throw new org.modelfs.format.ModelFormatException(at, "shard file name", 0, "is shard " + s.index() + " of "
+            + s.count() + " of '" + base + "', and so is " + where.apply(name.apply(twin))
+            + "; remove or rename one of them");
+      }
     }
     java.util.List<T> out = new java.util.ArrayList<>();
     for (int k = 0; k < count; k++) {
