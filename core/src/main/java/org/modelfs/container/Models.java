@@ -81,7 +81,7 @@ public final class Models {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return shardSet(location, shards, closer);
+      return shardSet(location, shards, List.of(), closer);
     });
   }
 
@@ -154,18 +154,21 @@ public final class Models {
       Path n = p.getFileName();
       names.add(n != null && Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? n.toString() : null);
     }
-    Model m = shardSet(location, sources, closer);
-    return new Model(m.location(), m.format(), m.tags(), m.shards().withFiles(names), closer);
+    return shardSet(location, sources, names, closer);
   }
 
-  /** The model of open shards, shard 0 first: a container's (by its magic) or an SDNB's. */
-  private static Model shardSet(String location, List<ByteSource> shards, Closer closer) throws IOException {
+  /**
+   * The model of open shards, shard 0 first: a container's (by its magic) or an SDNB's; {@code files}
+   * are the file names they were read from (ShardLayout#files), empty when they are not files.
+   */
+  private static Model shardSet(String location, List<ByteSource> shards, List<String> files, Closer closer)
+      throws IOException {
     if (ContainerReader.sniff(shards.get(0))) {
       ContainerReader.ShardSet set = ContainerReader.readShardSet(shards);
-      return new Model(location, ModelFormat.SHARDED_CONTAINER, set.tags(), set.layout(), closer);
+      return new Model(location, ModelFormat.SHARDED_CONTAINER, set.tags(), set.layout().withFiles(files), closer);
     }
     ShardedFormat.Read set = ShardedFormat.readSet(shards, DEFAULT_TAG);
-    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(set.tag()), set.layout(), closer);
+    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(set.tag()), set.layout().withFiles(files), closer);
   }
 
   /**

@@ -52,11 +52,6 @@ public record ShardLayout(List<Set<String>> weightShards, boolean graphHoldsArra
     return k < files.size() && name.equals(files.get(k));
   }
 
-  /** The number of files of the set (the graph shard and the weight shards). */
-  public int count() {
-    return weightShards.size() + 1;
-  }
-
   /**
    * One shard as it is stored in a zip entry: {@code length} bytes at {@code offset} of
    * {@code file}, deflated or not, {@code size} bytes and CRC-32 {@code crc} once inflated;

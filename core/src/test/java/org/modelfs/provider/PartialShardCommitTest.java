@@ -63,6 +63,13 @@ class PartialShardCommitTest {
     Map<String, Object> env() {
       return deflate ? Map.of("compression", "deflate") : Map.of();
     }
+
+    /** {@link #env()} with the mount option {@code maxShardBytes}. */
+    Map<String, Object> env(long maxShardBytes) {
+      Map<String, Object> env = new java.util.HashMap<>(env());
+      env.put("maxShardBytes", Long.toString(maxShardBytes));
+      return env;
+    }
   }
 
   private Path create(Kind kind) throws IOException {
@@ -162,8 +169,7 @@ class PartialShardCommitTest {
   void aChangeThePackingCannotHoldPacksAfresh(Kind kind) throws Exception {
     Path model = create(kind);
     Map<String, String> before = identities(model);
-    Map<String, Object> env = new java.util.HashMap<>(kind.env());
-    env.put("maxShardBytes", Long.toString(TWO_A_SHARD));
+    Map<String, Object> env = kind.env(TWO_A_SHARD);
     try (FileSystem fs = ModelFileSystems.open(model, env)) {
       Files.write(fs.getPath("/params/big/w2"), floats(3 * ELEMENTS, 4f));
     }
@@ -184,8 +190,7 @@ class PartialShardCommitTest {
   void anExplicitLimitThePackingKeepsToKeepsShards(Kind kind) throws Exception {
     Path model = create(kind);
     Map<String, String> before = identities(model);
-    Map<String, Object> env = new java.util.HashMap<>(kind.env());
-    env.put("maxShardBytes", Long.toString(TWO_A_SHARD));
+    Map<String, Object> env = kind.env(TWO_A_SHARD);
     try (FileSystem fs = ModelFileSystems.open(model, env)) {
       Files.write(fs.getPath("/params/big/w0"), floats(ELEMENTS, 5f));
     }
