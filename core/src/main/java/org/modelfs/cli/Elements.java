@@ -7,6 +7,7 @@ import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import org.modelfs.model.DType;
+import org.modelfs.model.Float16;
 
 /**
  * Element access for the streaming commands ({@code avg}, {@code diff}): the elements of a

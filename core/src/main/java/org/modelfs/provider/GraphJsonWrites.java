@@ -2,57 +2,64 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import java.nio.file.FileSystemException;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import org.modelfs.format.fb.GraphJson;
+import org.modelfs.format.fb.GraphJsonReader;
 import org.modelfs.model.Tag;
 import org.modelfs.tree.Content;
-import org.modelfs.tree.ModelTree;
-import org.modelfs.tree.TagOverlay;
 
 /**
- * {@code graph.json} written through a mount (docs/FILESYSTEM.md §7.1): it is a rendering of
- * {@code graph}, so a write is accepted only with the bytes the tag's graph renders to — a
- * recursive copy of a tag copies it like any file — and changes nothing else. Checked when the
- * write closes if the tag already has its graph, and again at commit (the graph may arrive after).
+ * {@code graph.json} written through a mount (docs/GRAPH.md §3, FILESYSTEM.md §7.1): when the
+ * file is closed, its JSON replaces the tag's graph — checked whole first by
+ * {@link GraphJsonReader}, refused with every problem and nothing changed — and the variables
+ * keep their arrays and updater state by name (by id when the JSON renamed one), as when a
+ * {@code graph} is written. A graph.json that describes the graph the tag already has changes
+ * nothing at all: the tag keeps its stored graph, byte for byte.
  */
 final class GraphJsonWrites {
-  /** graph.json of a graph this large is refused as a write (the rendering is bounded the same way). */
-  static final long MAX_BYTES = 256L << 20;
+  /**
+   * graph.json written larger than this is refused: 3 bytes for each character a rendering may
+   * take (GraphJson.MAX_CHARS, at most 3 UTF-8 bytes each), so every rendering can be written back.
+   */
+  static final long MAX_BYTES = 96L << 20;
 
   private GraphJsonWrites() {}
 
-  /** Why {@code written} cannot be {@code tag}'s graph.json, or {@code null} when it can. */
-  static String problem(Tag tag, Content written, String file) throws IOException {
+  /**
+   * {@code tag} with the graph {@code written} describes; {@code tag} itself when that is the graph
+   * it has.
+   *
+   * @param path the path written, for messages
+   * @param file the container's name, for errors in the tag's own graph
+   * @throws org.modelfs.format.fb.GraphJsonException naming every problem
+   */
+  static Tag apply(Tag tag, Content written, String path, String file) throws IOException {
+    byte[] json = bytes(written, path);
     byte[] now = GraphJson.render(tag, file);
-    if (written.size() != now.length || !Arrays.equals(now, bytes(written))) {
-      return "graph.json differs from what the tag's graph renders to: graph.json shows graph and cannot change it"
-          + " (write graph instead" + (tag.graph() == null ? "; this tag has no graph" : "") + ")";
+    if (Arrays.equals(now, json)) {
+      return tag;
     }
-    return null;
+    Tag t = applied(tag, GraphJsonReader.read(json, tag, path), path);
+    return Arrays.equals(GraphJson.render(t, file), now) ? tag : t;
   }
 
-  /** The problems of every graph.json written in this session, each naming its path. */
-  static List<String> problems(List<Tag> tags, Map<String, TagOverlay> overlays, String file) throws IOException {
-    List<String> out = new ArrayList<>();
-    for (Tag t : tags) {
-      TagOverlay o = overlays.get(t.name());
-      if (o != null && o.graphJson() != null) {
-        String p = problem(t, o.graphJson(), file);
-        if (p != null) {
-          out.add("/" + ModelTree.TAGS + "/" + t.name() + "/" + ModelTree.GRAPH_JSON + ": " + p);
-        }
-      }
-    }
-    return out;
+  /** Whether {@code written} is exactly what {@code tag}'s graph.json reads. */
+  static boolean rendersTo(Tag tag, Content written, String path, String file) throws IOException {
+    return Arrays.equals(GraphJson.render(tag, file), bytes(written, path));
   }
 
-  private static byte[] bytes(Content c) throws IOException {
+  /** {@code tag} with {@code r}'s renames and graph, always (no check that anything changed). */
+  static Tag applied(Tag tag, GraphJsonReader.Result r, String path) throws IOException {
+    Tag t = r.renames().isEmpty() ? tag : TagEdits.renamed(tag, r.renames());
+    return TagEdits.withGraph(t, r.graph(), path);
+  }
+
+  private static byte[] bytes(Content c, String path) throws IOException {
     long size = c.size();
     if (size > MAX_BYTES) {
-      throw new IOException("graph.json: " + size + " bytes written; at most " + MAX_BYTES);
+      throw new FileSystemException(path, null, "graph.json holds at most " + MAX_BYTES + " bytes; " + size
+          + " were written");
     }
     ByteBuffer b = ByteBuffer.allocate((int) size);
     long pos = 0;

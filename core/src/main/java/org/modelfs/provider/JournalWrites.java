@@ -259,18 +259,25 @@ final class JournalWrites {
           tag = TagEdits.withState(tag, t.name(), t.key(), array(base, null, null, open, size, attrs));
           overlay = overlay.withArea(ModelTree.UPDATER, true);
         }
-        case GRAPH -> tag = TagEdits.withGraph(tag, new GraphRef(source(open), 0, size, GraphRef.Convention.SDNB),
-            path);
+        case GRAPH -> {
+          tag = TagEdits.withGraph(tag, new GraphRef(source(open), 0, size, GraphRef.Convention.SDNB), path);
+          overlay = overlay.withArea(ModelTree.GRAPH, true);
+        }
         case GRAPH_JSON -> {
           if (size > GraphJsonWrites.MAX_BYTES) {
             throw new FileSystemException(path, null, "graph.json holds at most " + GraphJsonWrites.MAX_BYTES + " bytes");
           }
           Content written = new SourceContent(source(open), size);
-          String problem = tag.graph() == null ? null : GraphJsonWrites.problem(tag, written, fs.container());
-          if (problem != null) {
-            throw new AccessDeniedException(path, null, problem);
+          if (!overlay.graphJsonAbsent() && overlay.graphJson() == null
+              && GraphJsonWrites.rendersTo(tag, written, path, fs.container())) {
+            return; // written back as it reads: nothing changes, and nothing is left to commit (docs/GRAPH.md §3)
           }
+          boolean hadGraph = tag.graph() != null;
+          tag = GraphJsonWrites.apply(tag, written, path, fs.container());
           overlay = overlay.withGraphJson(false, written);
+          if (!hadGraph && tag.graph() != null) {
+            overlay = overlay.withArea(ModelTree.GRAPH, false); // graph appears when written, or at the commit
+          }
         }
         case METADATA -> {
           tag = TagEdits.withMetadata(tag, t.name(), text(data, size, path));

@@ -188,7 +188,6 @@ final class ModelChanges {
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
       List<String> problems = new ArrayList<>();
       List<Tag> tags = Deletions.settle(fs.tags(), fs.model().tags(), fs.container(), problems);
-      problems.addAll(GraphJsonWrites.problems(tags, fs.overlays(), fs.container()));
       problems.addAll(Validation.problems(tags, format));
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
       if (o.maxShardBytes() > 0) {

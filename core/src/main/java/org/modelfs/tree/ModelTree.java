@@ -85,7 +85,7 @@ public final class ModelTree {
     String tag = t.name();
     List<String> at = List.of(TAGS, tag);
     LinkedHashMap<String, Node> dir = new LinkedHashMap<>();
-    if (t.graph() != null) {
+    if (t.graph() != null && !overlay.absentAreas().contains(GRAPH)) {
       dir.put(GRAPH, new FileNode(tag, new BytesContent(() -> stubGraph(t, file)), null));
     }
     if (overlay.graphJson() != null) {

@@ -15,7 +15,10 @@ import java.util.TreeSet;
  * {@link #NONE}.
  *
  * @param absentAreas the area directories ({@link ModelTree#PARAMS}, {@link ModelTree#UPDATER},
- *     {@link ModelTree#METADATA}) that do not exist
+ *     {@link ModelTree#METADATA}) that do not exist; and {@link ModelTree#GRAPH} when the tag has
+ *     a graph that {@code graph} does not show yet: one a graph.json written into a tag without a
+ *     graph gave it (a tag copied file by file, which writes {@code graph} too), shown when
+ *     {@code graph} is written or at the commit
  * @param keptDirs per area, the decoded names of directories kept without files below them
  * @param graphJsonAbsent whether {@code graph.json} does not exist (a new tag, or a deleted
  *     {@code graph.json}); otherwise it shows {@code graphJson}, or what the tag renders to —

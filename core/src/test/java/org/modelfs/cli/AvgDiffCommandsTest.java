@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.model.Float16;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

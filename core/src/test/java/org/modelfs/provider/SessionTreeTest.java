@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.format.fb.GraphJsonException;
 
 /**
  * The rules of docs/FILESYSTEM.md §7.1–§7.3 one by one, on the mlp_adam.fb fixture (fb, and SDZ
@@ -113,24 +114,27 @@ class SessionTreeTest {
   // ---- §7.1 graph.json --------------------------------------------------------------------
 
   @Test
-  void graphJsonTakesOnlyWhatTheGraphRendersTo() throws IOException {
+  void graphJsonIsCheckedWhenClosedAndGivesANewTagItsGraph() throws IOException {
     Path m = sdz();
     try (FileSystem fs = ModelFileSystems.open(m, Map.of("commitOnClose", false))) {
       byte[] json = Files.readAllBytes(fs.getPath("/graph.json"));
       Files.write(fs.getPath("/graph.json"), json); // the same bytes: accepted, nothing changes
-      AccessDeniedException e = assertThrows(AccessDeniedException.class,
-          () -> Files.writeString(fs.getPath("/graph.json"), "{}"));
-      assertTrue(e.getMessage().contains("write graph instead"), e.getMessage());
+      assertFalse(((JournaledFileSystem) fs).hasPendingChanges(), "nothing to commit");
+      GraphJsonException e = assertThrows(GraphJsonException.class,
+          () -> Files.writeString(fs.getPath("/graph.json"), "{\"variables\": [], \"ops\": 3}"));
+      assertTrue(e.getMessage().contains("graph.json ops: expected an array, found 3"), e.getMessage());
       assertArrayEquals(json, Files.readAllBytes(fs.getPath("/graph.json")));
 
-      // written before its graph: checked at the commit
+      // written into a new tag before its graph: it gives the tag its graph, which `graph` shows
+      // once written (a copy writes it too) or at the commit
       Files.createDirectory(fs.getPath("/tags/v2"));
-      Files.writeString(fs.getPath("/tags/v2/graph.json"), "{}");
-      Files.copy(fs.getPath("/tags/default/graph"), fs.getPath("/tags/v2/graph"));
-      IOException refused = commitRefused(fs);
-      assertTrue(refused.getMessage().contains("/tags/v2/graph.json"), refused.getMessage());
-      Files.delete(fs.getPath("/tags/v2/graph.json"));
+      assertThrows(GraphJsonException.class, () -> Files.writeString(fs.getPath("/tags/v2/graph.json"), "{}"));
+      assertFalse(Files.exists(fs.getPath("/tags/v2/graph.json")), "a refused write leaves nothing");
       Files.write(fs.getPath("/tags/v2/graph.json"), json);
+      assertEquals(List.of("graph.json"), list(fs, "/tags/v2"));
+      Files.copy(fs.getPath("/tags/default/graph"), fs.getPath("/tags/v2/graph"));
+      assertArrayEquals(Files.readAllBytes(fs.getPath("/tags/default/graph")),
+          Files.readAllBytes(fs.getPath("/tags/v2/graph")));
       Files.delete(fs.getPath("/tags/v2/graph.json"));
       assertFalse(Files.exists(fs.getPath("/tags/v2/graph.json")));
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import org.modelfs.format.fb.GraphJsonException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
@@ -110,7 +111,10 @@ class TagOpsTest {
       byte[] graph = Files.readAllBytes(fs.getPath("/graph"));
       Files.write(fs.getPath("/graph"), graph);
       assertEquals(original, TreeTsv.of(fs.getPath("/")));
-      assertThrows(AccessDeniedException.class, () -> Files.writeString(fs.getPath("/graph.json"), "{}"));
+      // not a graph: refused whole, naming what is missing (docs/GRAPH.md §3)
+      GraphJsonException refused = assertThrows(GraphJsonException.class,
+          () -> Files.writeString(fs.getPath("/graph.json"), "{}"));
+      assertTrue(refused.getMessage().contains("graph.json variables: expected an array"), refused.getMessage());
       Files.write(fs.getPath("/graph.json"), Files.readAllBytes(fs.getPath("/graph.json"))); // its own rendering: fine
       assertThrows(IOException.class, () -> {
         Files.write(fs.getPath("/tags/default/graph"), new byte[] {1, 2, 3});

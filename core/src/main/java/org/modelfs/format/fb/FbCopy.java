@@ -121,6 +121,14 @@ public final class FbCopy {
   }
 
   /**
+   * Copies {@code src} (a table of {@code schema}), writing every FlatArray inside it through
+   * {@code rewrite} (when not {@code null}) instead of copying it; returns its offset.
+   */
+  public int table(FbTable src, Schema schema, ArrayRewrite rewrite) throws ModelFormatException {
+    return table(src, schema, rewrite, 0);
+  }
+
+  /**
    * Copies a vector of tables, writing every FlatArray inside them through {@code rewrite}
    * (when not {@code null}) instead of copying it; returns the vector's offset.
    */

@@ -18,10 +18,10 @@ import org.modelfs.model.Variable;
  */
 public final class GraphJson {
   /** How a vector field is shown. */
-  private enum Kind { DOUBLES, LONGS, INTS, BOOLS, DTYPES, STRINGS, VAR_NAMES }
+  enum Kind { DOUBLES, LONGS, INTS, BOOLS, DTYPES, STRINGS, VAR_NAMES }
 
   /** A vector field of a table: its slot (docs/FORMATS.md §3), JSON key and element kind. */
-  private record Field(int slot, String key, Kind kind) {
+  record Field(int slot, String key, Kind kind) {
     int width() {
       return switch (kind) {
         case DOUBLES, LONGS -> 8;
@@ -31,29 +31,28 @@ public final class GraphJson {
     }
   }
 
-  private static final Field[] VARIABLE_DEPS = {
+  static final Field[] VARIABLE_DEPS = {
     new Field(V_CONTROL_DEPS, "controlDeps", Kind.STRINGS),
     new Field(V_CONTROL_DEP_FOR_OP, "controlDepForOp", Kind.STRINGS),
     new Field(V_CONTROL_DEPS_FOR_VAR, "controlDepsForVar", Kind.VAR_NAMES)};
-  private static final Field[] NODE_ARGS = {
-    new Field(17, "outputTypes", Kind.DTYPES), new Field(8, "extraParams", Kind.DOUBLES),
-    new Field(9, "extraInteger", Kind.LONGS), new Field(10, "extraBools", Kind.BOOLS),
-    new Field(11, "dimensions", Kind.INTS), new Field(22, "extraTypes", Kind.DTYPES),
-    new Field(23, "extraStrings", Kind.STRINGS)};
-  private static final Field[] NODE_DEPS = {
+  static final Field OUTPUT_TYPES = new Field(17, "outputTypes", Kind.DTYPES);
+  static final Field DIMENSIONS = new Field(11, "dimensions", Kind.INTS);
+  /** {@code FlatNode.input} and {@code .output}: int vectors of the oldest layout, which DL4J M2.1 writes empty. */
+  static final Field[] NODE_IDS = {new Field(5, "inputIds", Kind.INTS), new Field(7, "outputIds", Kind.INTS)};
+  static final Field[] NODE_DEPS = {
     new Field(19, "controlDeps", Kind.STRINGS), new Field(GraphNames.N_VAR_CONTROL_DEPS, "varControlDeps", Kind.VAR_NAMES),
     new Field(21, "controlDepFor", Kind.STRINGS)};
-  private static final Field[] PROPERTY_VALUES = {
+  static final Field[] PROPERTY_VALUES = {
     new Field(1, "i", Kind.INTS), new Field(2, "l", Kind.LONGS), new Field(3, "d", Kind.DOUBLES),
     new Field(5, "b", Kind.BOOLS), new Field(6, "s", Kind.STRINGS), new Field(7, "shape", Kind.INTS)};
 
   // Enums (docs/FORMATS.md §3.6), indexed by their byte value.
-  private static final Map<Integer, String> OP_TYPES = opTypes();
-  private static final String[] EXECUTION_MODES = {"SEQUENTIAL", "STRICT", "AUTO"};
-  private static final String[] PROFILING_MODES = {"NONE", "NAN_PANIC", "INF_PANIC", "ANY_PANIC"};
-  private static final String[] OUTPUT_MODES =
+  static final Map<Integer, String> OP_TYPES = opTypes();
+  static final String[] EXECUTION_MODES = {"SEQUENTIAL", "STRICT", "AUTO"};
+  static final String[] PROFILING_MODES = {"NONE", "NAN_PANIC", "INF_PANIC", "ANY_PANIC"};
+  static final String[] OUTPUT_MODES =
       {"IMPLICIT", "EXPLICIT", "EXPLICIT_AND_IMPLICIT", "VARIABLE_SPACE", "OPTIMIZED"};
-  private static final String[] DIRECTIONS = {"FORWARD_ONLY", "FORWARD_AND_BACKWARD", "BACKWARD_ONLY"};
+  static final String[] DIRECTIONS = {"FORWARD_ONLY", "FORWARD_AND_BACKWARD", "BACKWARD_ONLY"};
 
   /**
    * Output may take this many characters per byte of the FlatGraph, plus a fixed allowance, and
@@ -72,6 +71,8 @@ public final class GraphJson {
   private final Map<Long, String> byId = new HashMap<>();
   /** Variables renamed since the graph was read: stored name → shown name. */
   private Map<String, String> renames = Map.of();
+  /** What decoding the op arrays may cost (their chunk indexes); null without a graph. */
+  private Budget budget;
 
   private GraphJson(JsonOut out, Convention convention) {
     this.out = out;
@@ -92,6 +93,7 @@ public final class GraphJson {
     long limit = g == null ? MAX_CHARS : Math.min(MAX_CHARS, ALLOWANCE + EXPANSION * g.length());
     JsonOut out = new JsonOut(limit, file, g == null ? 0 : g.offset());
     GraphJson r = new GraphJson(out, g == null ? null : g.convention());
+    r.budget = root == null ? null : Budget.read(root.buffer());
     r.graph(tag, root);
     return out.toBytes();
   }
@@ -148,6 +150,9 @@ public final class GraphJson {
         byId.putIfAbsent(key(node, index), v.name());
         out.key("id").beginArray(true).value(node).value(index).endArray();
       }
+      if (fv.has(V_DEVICE)) {
+        out.key("device").value(fv.getInt(V_DEVICE, 0));
+      }
       fields(fv, VARIABLE_DEPS);
     }
     out.endObject();
@@ -171,7 +176,9 @@ public final class GraphJson {
       out.value(names.getString(i));
     }
     out.endArray();
-    fields(n, NODE_ARGS);
+    fields(n, new Field[] {OUTPUT_TYPES});
+    OpArgs.render(out, n, OpArgs.naming(type, n.getString(16, "opName")));
+    fields(n, new Field[] {DIMENSIONS});
     FbVector props = n.getVector(4, "properties", 4);
     if (props != null) {
       out.key("properties").beginArray(false);
@@ -195,6 +202,7 @@ public final class GraphJson {
     if (n.has(12)) {
       out.key("device").value(n.getInt(12, 0));
     }
+    fields(n, NODE_IDS);
     out.endObject();
   }
 
@@ -214,14 +222,9 @@ public final class GraphJson {
     out.endObject();
   }
 
-  /** A FlatArray as its dtype and shape; its data is never read. */
+  /** An op's array argument with its values (docs/GRAPH.md §2.4). */
   private void array(FbTable a) throws ModelFormatException {
-    ArrayDecoder.Header h = ArrayDecoder.header(a, convention);
-    out.beginObject();
-    out.key("dtype").value(h.dtype().nd4jName());
-    out.key("shape");
-    shape(h.shape());
-    out.endObject();
+    OpArrays.render(out, a, convention, budget);
   }
 
   private void shape(long[] shape) throws ModelFormatException {
@@ -239,6 +242,9 @@ public final class GraphJson {
   /** The FlatConfiguration (slots per docs/FORMATS.md §3.5), every field with its default when absent. */
   private void configuration(FbTable c) throws ModelFormatException {
     out.key("configuration").beginObject();
+    if (c.has(0)) {
+      out.key("id").value(c.getLong(0, 0));
+    }
     out.key("executionMode");
     named(EXECUTION_MODES, c.getByte(1, (byte) 0));
     out.key("profilingMode");

@@ -274,23 +274,7 @@ public final class GraphWriter {
   }
 
   private int legacyArray(ArrayData a) throws ModelFormatException {
-    long[] dims = a.shape();
-    int r = dims.length;
-    long[] si = new long[2 * r + 4];
-    si[0] = r;
-    long[] strides = a.empty() ? new long[r] : Shapes.strides(dims, a.order());
-    for (int i = 0; i < r; i++) {
-      si[1 + i] = dims[i];
-      si[1 + r + i] = strides[i];
-    }
-    if (a.dtype().legacyExtras() == 0) {
-      throw new ModelFormatException(file, "FlatArray", 0,
-          "data type " + a.dtype() + " cannot be stored in the legacy fb format");
-    }
-    si[2 * r + 1] = a.dtype().legacyExtras() | (a.empty() ? 8 : 0);
-    si[2 * r + 2] = a.empty() && r > 0 ? 0 : 1;
-    si[2 * r + 3] = a.order() == 'f' ? 102 : 99;
-    int shape = FlatArray.createShapeVector(b, si);
+    int shape = FlatArray.createShapeVector(b, legacyShapeInfo(a.shape(), a.dtype(), a.order(), a.empty(), file));
     int buffer = a.empty() ? 0 : tailVector(a);
     FlatArray.startFlatArray(b);
     FlatArray.addShape(b, shape);
@@ -300,6 +284,33 @@ public final class GraphWriter {
     FlatArray.addDtype(b, (byte) a.dtype().code());
     FlatArray.addByteOrder(b, (byte) 1);
     return FlatArray.endFlatArray(b);
+  }
+
+  /**
+   * The legacy (format A) {@code FlatArray.shape} of an array: the full shapeInfo — rank,
+   * dimensions, strides, extras (the data type's bits, 8 when empty), element-wise stride, order
+   * (docs/FORMATS.md §3.3).
+   *
+   * @throws ModelFormatException if the legacy format cannot hold {@code dtype}
+   */
+  static long[] legacyShapeInfo(long[] dims, DType dtype, char order, boolean empty, String file)
+      throws ModelFormatException {
+    int r = dims.length;
+    long[] si = new long[2 * r + 4];
+    si[0] = r;
+    long[] strides = empty ? new long[r] : Shapes.strides(dims, order);
+    for (int i = 0; i < r; i++) {
+      si[1 + i] = dims[i];
+      si[1 + r + i] = strides[i];
+    }
+    if (dtype.legacyExtras() == 0) {
+      throw new ModelFormatException(file, "FlatArray", 0,
+          "data type " + dtype + " cannot be stored in the legacy fb format");
+    }
+    si[2 * r + 1] = dtype.legacyExtras() | (empty ? 8 : 0);
+    si[2 * r + 2] = empty && r > 0 ? 0 : 1;
+    si[2 * r + 3] = order == 'f' ? 102 : 99;
+    return si;
   }
 
   private int sdnbArray(String name, ArrayData a, boolean appendable) {

@@ -90,6 +90,16 @@ final class JsonOut {
     return check();
   }
 
+  /** A float as Java prints it (the shortest text that reads back to the same float); NaN and the infinities as strings. */
+  JsonOut value(float v) throws ModelFormatException {
+    if (Float.isNaN(v) || Float.isInfinite(v)) {
+      return value(Float.toString(v));
+    }
+    separate();
+    sb.append(v);
+    return check();
+  }
+
   /** The finished document as UTF-8, ending with a newline. */
   byte[] toBytes() {
     return (sb + "\n").getBytes(StandardCharsets.UTF_8);

@@ -147,12 +147,13 @@ class GraphJsonTest {
       assertEquals(-273014250715117663L, matmul.get("opNum"));
       assertEquals(List.of("multiply", "layer1/W"), matmul.get("inputs"));
       assertEquals(List.of("matmul_1"), matmul.get("outputs"));
-      assertEquals(List.of(0L, 0L, 0L), matmul.get("extraInteger"));
-      assertEquals(List.of(1.0, 0.0), matmul.get("extraParams"));
+      assertEquals(Map.of("transX", 0L, "transY", 0L, "transZ", 0L), matmul.get("iArgs")); // named by its descriptor
+      assertEquals(List.of("alpha", "beta"), List.copyOf(object(matmul.get("tArgs")).keySet()));
+      assertEquals(Map.of("alpha", 1.0, "beta", 0.0), matmul.get("tArgs"));
       assertEquals(List.of("FLOAT"), matmul.get("outputTypes"));
       assertEquals(List.of(false), property(matmul, "transposeB").get("b"));
       Map<String, Object> softmax = op(json, "softmax");
-      assertEquals(List.of(1L), softmax.get("extraInteger"));
+      assertEquals(Map.of("dimension", 1L), softmax.get("iArgs"));
       assertEquals(List.of(1L), property(softmax, "dimension").get("l"));
       Map<String, Object> config = object(json.get("configuration"));
       assertEquals("VARIABLE_SPACE", config.get("outputMode"));
@@ -162,7 +163,8 @@ class GraphJsonTest {
       // op arguments are re-encoded in the SDNB FlatArray convention when converting (not copied)
       Map<String, Object> relu = op(render("mlp_adam.fb", format), "relu");
       assertEquals("SCALAR", relu.get("opType"));
-      assertEquals(Map.of("dtype", "FLOAT", "shape", List.of()), relu.get("scalar"), format);
+      assertEquals(Map.of("dtype", "FLOAT", "shape", List.of(), "values", List.of(0.0)), relu.get("scalar"), format);
+      assertEquals(List.of(), relu.get("tArgs"), "a legacy op: positional");
     }
   }
 
@@ -170,16 +172,16 @@ class GraphJsonTest {
   void showsReduceDimensionsAndPropertyArrays() throws IOException {
     for (String format : List.of("legacy", "sdnb")) {
       Map<String, Object> reduce = op(render("tf-import/reduce_all_rank2_d0_keep.fb", format), "all");
-      assertEquals(List.of(Map.of("dtype", "INT", "shape", List.of(1L))), property(reduce, "dimensionz").get("a"),
+      assertEquals(List.of(Map.of("dtype", "INT", "shape", List.of(1L), "values", List.of(0L))), property(reduce, "dimensionz").get("a"),
           format);
     }
     Map<String, Object> reduce = op(render("tf-import/reduce_all_rank2_d0_keep.fb", "legacy"), "all");
     assertEquals("REDUCE_BOOL", reduce.get("opType"));
     assertEquals(List.of(0L), reduce.get("dimensions"));
-    assertEquals(List.of(true, true), reduce.get("extraBools"));
-    assertFalse(reduce.containsKey("extraStrings"), "absent field shown");
+    assertEquals(List.of(true, true), reduce.get("bArgs"), "a legacy op type: positional");
+    assertFalse(reduce.containsKey("sArgs"), "absent field shown");
     assertEquals(List.of(true), property(reduce, "keepDims").get("b"));
-    assertEquals(List.of(Map.of("dtype", "INT", "shape", List.of(1L))), property(reduce, "dimensionz").get("a"));
+    assertEquals(List.of(Map.of("dtype", "INT", "shape", List.of(1L), "values", List.of(0L))), property(reduce, "dimensionz").get("a"));
   }
 
   @Test
@@ -368,10 +370,10 @@ class GraphJsonTest {
       assertEquals(99L, op.get("opType"));
       assertEquals(List.of("#7:1"), op.get("inputs"));
       assertEquals(List.of(), op.get("outputs"));
-      assertEquals(List.of("NaN", "-Infinity", 2.5), op.get("extraParams"));
+      assertEquals(List.of("NaN", "-Infinity", 2.5), op.get("tArgs"));
       assertEquals(List.of(0L, "INT"), op.get("outputTypes"));
       assertEquals(3L, op.get("scopeId"));
-      assertFalse(op.containsKey("extraInteger") || op.containsKey("device") || op.containsKey("properties"));
+      assertFalse(op.containsKey("iArgs") || op.containsKey("device") || op.containsKey("properties"));
       assertEquals(List.of("#8:0"), json.get("outputs"));
       assertEquals(List.of(), json.get("placeholders"));
       assertFalse(json.containsKey("configuration"));

@@ -1,4 +1,4 @@
-package org.modelfs.cli;
+package org.modelfs.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

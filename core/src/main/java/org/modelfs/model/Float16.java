@@ -1,15 +1,15 @@
-package org.modelfs.cli;
+package org.modelfs.model;
 
 /**
  * Conversions between the 16-bit float types (IEEE binary16 "HALF" and BFLOAT16) and Java's
  * float/double: widening is exact; narrowing rounds once, to nearest with ties to even, and keeps
  * signed zeros, subnormals, infinities and NaN (made quiet).
  */
-final class Float16 {
+public final class Float16 {
   private Float16() {}
 
   /** The value of the binary16 bits {@code h}. */
-  static float halfToFloat(short h) {
+  public static float halfToFloat(short h) {
     int sign = (h & 0x8000) << 16;
     int exp = (h >>> 10) & 0x1F;
     int mant = h & 0x3FF;
@@ -24,17 +24,17 @@ final class Float16 {
   }
 
   /** The binary16 nearest to {@code v} (one rounding, ties to even); beyond 65504 rounds to infinity. */
-  static short toHalf(double v) {
+  public static short toHalf(double v) {
     return narrow(v, 10, -14, 0x7C00);
   }
 
   /** The value of the BFLOAT16 bits {@code b}: the upper half of a float. */
-  static float bfloat16ToFloat(short b) {
+  public static float bfloat16ToFloat(short b) {
     return Float.intBitsToFloat((b & 0xFFFF) << 16);
   }
 
   /** The BFLOAT16 nearest to {@code v} (one rounding, ties to even). */
-  static short toBfloat16(double v) {
+  public static short toBfloat16(double v) {
     return narrow(v, 7, -126, 0x7F80);
   }
 
