@@ -112,15 +112,7 @@ class RenameInteropTest {
 
   /** The fb DL4J loads for {@code s.model()}: the file itself, or ModelFS's conversion of it to fb. */
   private Path dl4jFile(Setup s, String name) throws IOException {
-    if (s.format() == ModelFormat.FB) {
-      return s.model();
-    }
-    Path out = tmp.resolve(name + ".fb");
-    Files.deleteIfExists(out);
-    try (Model m = Models.open(s.model())) {
-      ModelFiles.write(m.newest(), out, WriteOptions.of(ModelFormat.FB).withDropMetadata(true));
-    }
-    return out;
+    return Dl4jFiles.fbFor(s.model(), s.format(), tmp.resolve(name + ".fb"));
   }
 
   @ParameterizedTest(name = "{0}")
