@@ -273,8 +273,13 @@ final class JournalWrites {
             return; // written back as it reads: nothing changes, and nothing is left to commit (docs/GRAPH.md §3)
           }
           boolean hadGraph = tag.graph() != null;
+          Tag before = tag;
           tag = GraphJsonWrites.apply(tag, written, path, fs.container());
           overlay = overlay.withGraphJson(false, written);
+          if (tag == before) {
+            changes.show(tagName, overlay); // the graph it describes is the tag's: shown as written, nothing to commit
+            return;
+          }
           if (!hadGraph && tag.graph() != null) {
             overlay = overlay.withArea(ModelTree.GRAPH, false); // graph appears when written, or at the commit
           }

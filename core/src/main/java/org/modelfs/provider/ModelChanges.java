@@ -156,6 +156,17 @@ final class ModelChanges {
     apply(TagEdits.replace(fs.tags(), changed), o);
   }
 
+  /**
+   * Replaces one tag's overlay — what its files show — with nothing to commit: a graph.json that
+   * describes the graph the tag has (hold {@link #lock}).
+   */
+  void show(String tagName, TagOverlay overlay) throws IOException {
+    Map<String, TagOverlay> o = new HashMap<>(fs.overlays());
+    o.put(tagName, overlay);
+    fs.swap(fs.tags(), o);
+    fs.journalSources().edited(fs.tags(), fs.overlays());
+  }
+
   /** The tag named {@code name} as it is now. */
   Tag tag(String name, String path) throws NoSuchFileException {
     for (Tag t : fs.tags()) {
