@@ -551,15 +551,21 @@ public final class GraphJsonReader {
   private FbCopy copy;
 
   /** One copier from the tag's graph into the builder (it copies a shared table once); null without a graph. */
-  FbCopy copy() {
+  FbCopy copy() throws ModelFormatException {
     if (copy == null && root != null) {
-      try {
-        copy = new FbCopy(b, root.buffer(), GraphNames.renames(tag, root));
-      } catch (ModelFormatException e) {
-        throw new IllegalStateException(e);
-      }
+      copy = new FbCopy(b, root.buffer(), GraphNames.renames(tag, root));
     }
     return copy;
+  }
+
+  private Budget decode;
+
+  /** What decoding the stored graph's op arrays may cost, for every copy of this read (docs/FORMATS.md §12). */
+  Budget decodeBudget() {
+    if (decode == null && root != null) {
+      decode = Budget.read(root.buffer());
+    }
+    return decode;
   }
 
   Tag tag() {

@@ -100,6 +100,11 @@ final class JsonOut {
     return check();
   }
 
+  /** How many more characters the document may take. */
+  long room() {
+    return limit - sb.length();
+  }
+
   /** The finished document as UTF-8, ending with a newline. */
   byte[] toBytes() {
     return (sb + "\n").getBytes(StandardCharsets.UTF_8);

@@ -50,6 +50,11 @@ final class OpArrays {
       out.key("order").value("f");
     }
     out.key("values").beginArray(true);
+    long n = Shapes.elementCount(h.shape());
+    if (n > out.room() / 2) { // each value takes two characters at least: refused before its bytes are read
+      throw arr.buffer().error(arr.position(), arr.what(), "op argument array of " + n
+          + " elements renders past graph.json's bound (docs/GRAPH.md §2.4)");
+    }
     ArrayData a = ArrayDecoder.inline(arr, conv, budget);
     if (a == null) {
       throw arr.buffer().error(arr.position(), arr.what(), "op argument array has no inline data");
@@ -60,7 +65,7 @@ final class OpArrays {
             + " bytes is larger than graph.json can show (" + GraphJson.MAX_CHARS + " characters)");
       }
       ByteBuffer le = read(a, arr);
-      values(out, h.dtype(), le, Shapes.elementCount(h.shape()), arr);
+      values(out, h.dtype(), le, n, arr);
     }
     out.endArray();
     out.endObject();

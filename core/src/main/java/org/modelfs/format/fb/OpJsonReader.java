@@ -278,7 +278,7 @@ final class OpJsonReader {
     if (!arr.has(A_BUFFER_CHUNKS) && (conv != Convention.LEGACY || arr.getLong(A_APPENDED_OFFSET, 0) == 0)) {
       return FbCopy.ArrayRewrite.COPY;
     }
-    return OpArrays.build(b, OpArrays.values(arr, conv, Budget.read(arr.buffer())), conv, g.file());
+    return OpArrays.build(b, OpArrays.values(arr, conv, g.decodeBudget()), conv, g.file());
   }
 
   private int opType(Object v, String where) {
