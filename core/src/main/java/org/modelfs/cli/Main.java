@@ -28,6 +28,7 @@ public final class Main {
       Map.entry("rm", new RmCommand()),
       Map.entry("meta", new MetaCommand()),
       Map.entry("cat", new CatCommand()),
+      Map.entry("graph", new GraphCommand()),
       Map.entry("tag", new TagCommand()),
       Map.entry("extract", new ExtractCommand()),
       Map.entry("avg", new AvgCommand()),
