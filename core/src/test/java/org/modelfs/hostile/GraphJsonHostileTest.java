@@ -254,6 +254,69 @@ public class GraphJsonHostileTest {
     assertEquals(JsonTrees.write(array), JsonTrees.write(op(back, "relu").get("scalar")));
   }
 
+  // ---- renames ------------------------------------------------------------------------------
+
+  /**
+   * A rotation of names in one edit — layer0/W takes the name layer1/W and layer1/W the name
+   * layer2/W, ids kept, the matmuls' inputs following — moves each array and its updater state
+   * with its variable, or is refused; it never gives one variable's array to another nor drops one.
+   *
+   * <p><b>FAILS</b>: the write is accepted, and then /params/layer1/W holds layer0/W's old bytes,
+   * layer1/W's old array is gone and layer2/W has none (the commit is then refused: "layer2/W:
+   * VARIABLE has no array; updater/layer1/W/M: shape [8, 3] differs from its parameter's [4, 8]").
+   * Cause: {@code GraphJsonReader.renames} (GraphJsonReader.java:303) takes a rename old → new only
+   * when {@code old} is no name of the JSON ({@code !byName.containsKey(old)}); layer1/W → layer2/W
+   * is skipped because layer1/W is now the renamed layer0/W's name, and the one rename left,
+   * layer0/W → layer1/W, lands on a name the tag still holds ({@code TagEdits.renamed}'s general
+   * path, TagEdits.java:178–188, then lists two layer1/W). Fix: decide renames by id alone — old →
+   * new whenever the stored variable of that id is named differently in the JSON and no JSON
+   * variable has both the old name and the old id — and refuse a rename onto a name whose stored
+   * variable is not itself renamed away; {@code TagEdits.renamed}'s one-pass map already applies
+   * a rotation at once.
+   */
+  @Test
+  void aRotationOfNamesMovesEveryArrayOrIsRefused() throws IOException {
+    Path m = model("rotation");
+    byte[] before = Files.readAllBytes(m);
+    Map<String, byte[]> old;
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("readOnly", true))) {
+      old = HostileSupport.files(fs, "/tags/default");
+    }
+    byte[] json = edited(m, d -> {
+      variable(d, "layer1/W").put("name", "layer2/W");
+      variable(d, "layer0/W").put("name", "layer1/W");
+      list(op(d, "matmul"), "inputs").set(1, "layer1/W");
+      list(op(d, "matmul_1"), "inputs").set(1, "layer2/W");
+    });
+    boolean refused = false;
+    try (FileSystem fs = ModelFileSystems.open(m)) {
+      try {
+        Files.write(fs.getPath("/graph.json"), json);
+      } catch (GraphJsonException e) {
+        refused = true;
+      }
+      if (refused) {
+        assertFalse(((JournaledFileSystem) fs).hasPendingChanges());
+        return;
+      }
+      assertFalse(Files.exists(fs.getPath("/params/layer0/W")));
+      assertArrayEquals(old.get("/tags/default/params/layer0/W"), Files.readAllBytes(fs.getPath("/params/layer1/W")),
+          "layer1/W holds layer0/W's array");
+      assertTrue(Files.exists(fs.getPath("/params/layer2/W")), "layer2/W holds layer1/W's array");
+      assertArrayEquals(old.get("/tags/default/params/layer1/W"), Files.readAllBytes(fs.getPath("/params/layer2/W")));
+      assertArrayEquals(old.get("/tags/default/updater/layer1/W/M"),
+          Files.readAllBytes(fs.getPath("/updater/layer2/W/M")), "updater state follows");
+    } finally {
+      if (refused) {
+        assertArrayEquals(before, Files.readAllBytes(m), "refused: the model is byte-identical");
+      }
+    }
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("readOnly", true))) {
+      assertArrayEquals(old.get("/tags/default/params/layer1/W"), Files.readAllBytes(fs.getPath("/params/layer2/W")),
+          "committed");
+    }
+  }
+
   // ---- writes against the mount's structure -------------------------------------------------
 
   /** A read-only mount refuses the write before any byte, as for every other file. */

@@ -57,6 +57,25 @@ import org.modelfs.testing.JsonTrees;
  * the length; fix: decode with {@code decode(in, out, true)} and, on an error result, say the byte
  * offset {@code in.position()} and the line and column of the characters decoded so far).
  *
+ * <p><b>FAILS: "an output another op gives too"</b> — {@code add_1}'s output set to {@code add},
+ * which op {@code add} gives: accepted and committed. DL4J M2.1 wires a variable named like the
+ * op first (docs/GRAPH.md §1.7: variable {@code add_1} stays {@code add_1}'s output), so the
+ * graph.json says one thing and DL4J computes another; had the op another name, two ops would
+ * produce {@code add}. Cause: {@code OpJsonReader.op} (OpJsonReader.java:205–214) checks only that
+ * each output names a variable. Fix: refuse a variable that two ops give as an output (one map
+ * variable → producing op while building), naming both ops.
+ *
+ * <p><b>FAILS: "a variable's dtype as a code of no data type"</b> — {@code "dtype": 200}
+ * (graph.json shows an unknown stored code as a number, so {@code JsonFields.dtypeCode} takes any
+ * 0–255) is refused, but by a {@code ModelFormatException} "/graph.json:
+ * FlatGraph.variables[1].dtype at offset 4100: unknown data type code 200" from reading the built
+ * graph — no variable named, an offset of a buffer the user never saw, not a
+ * {@link GraphJsonException}. <b>"an op's outputTypes as a code of no data type"</b>: {@code [99]}
+ * is accepted and committed. Cause: {@code JsonFields.dtypeCode} (JsonFields.java:119–121) accepts
+ * every code. Fix: accept a number only where the tag's graph shows the same one at that place
+ * (as {@code "#node:index"} names are), else record "no data type has code 200; expected one
+ * of …" at {@code where}.
+ *
  * <p>The table, case by case, is in {@link #cases()}; the "#n" case needs an op that holds more
  * values than its descriptor names, which no fixture has, so it is a test of its own
  * ({@code GraphJsonBeyondTheDescriptorTest}).
@@ -145,12 +164,21 @@ class GraphJsonBadEditTest {
     t.add(row("an op renamed to another variable's name", tree(d -> op(d, "matmul_1").put("name", "layer0/W")),
         Outcome.refused("op 'layer0/W' (matmul), name", "'layer0/W' is the name of a variable that is not this op's output")));
 
+    t.add(row("an output another op gives too (FAILS: accepted)", tree(d -> list(op(d, "add_1"), "outputs").set(0, "add")),
+        Outcome.refused("op 'add_1' (add), outputs[0]", "'add'")));
+
     // --- variables against their arrays, lists -----------------------------------------------
     t.add(row("a variable's dtype that disagrees with its array", tree(d -> variable(d, "layer0/W").put("dtype", "DOUBLE")),
         Outcome.refused("variable 'layer0/W', dtype", "expected FLOAT, the type of its array, found DOUBLE")));
     t.add(row("a variable's shape that disagrees with its array",
         tree(d -> variable(d, "layer0/W").put("shape", listOf(8L, 4L))),
         Outcome.refused("variable 'layer0/W', shape", "expected [4, 8], the shape of its array, found [8, 4]")));
+    t.add(row("a variable's dtype as a code of no data type (FAILS: ModelFormatException)",
+        tree(d -> variable(d, "add").put("dtype", 200L)),
+        Outcome.refused("variable 'add', dtype", "200")));
+    t.add(row("an op's outputTypes as a code of no data type (FAILS: accepted)",
+        tree(d -> op(d, "add").put("outputTypes", listOf(99L))),
+        Outcome.refused("op 'add' (add), outputTypes[0]", "99")));
     t.add(row("PLACEHOLDER for a variable with an array", tree(d -> variable(d, "layer0/W").put("kind", "PLACEHOLDER")),
         Outcome.refused("variable 'layer0/W', kind", "PLACEHOLDER holds no array", "params/layer0/W")));
     t.add(row("placeholders naming a non-placeholder", tree(d -> list(d, "placeholders").add("layer0/W")),
