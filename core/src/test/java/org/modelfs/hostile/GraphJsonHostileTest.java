@@ -43,6 +43,11 @@ import org.modelfs.testing.JsonTrees;
  * arrays of every data type, and writes that race the mount's own structure (a read-only mount,
  * two channels, a deleted tag, a tag copied file by file with graph.json first). A refused write
  * leaves the model byte-identical; an accepted one reads back as written after the commit.
+ *
+ * <p>Tests whose Javadoc says <b>FAILS</b> fail on 7ab3a5c, each for the cause it names:
+ * {@link #aNinetyMegabyteNameIsRefusedWithABoundedMessage}, {@link #idsAtTheEndsOfIntSurviveACommit}
+ * (MIN_VALUE), {@link #opArraysOfEveryDtypeReadBackAsWritten} (fb FLOAT8, QINT8, QINT16),
+ * {@link #aRotationOfNamesMovesEveryArrayOrIsRefused}.
  */
 public class GraphJsonHostileTest {
   @TempDir
@@ -81,6 +86,7 @@ public class GraphJsonHostileTest {
       assertFalse(((JournaledFileSystem) fs).hasPendingChanges());
     }
     assertArrayEquals(before, Files.readAllBytes(model), "the model is byte-identical");
+    assertEquals(List.of(model.getFileName().toString()), HostileSupport.names(model.getParent()), "nothing left beside it");
     return msg;
   }
 
@@ -314,6 +320,31 @@ public class GraphJsonHostileTest {
     try (FileSystem fs = ModelFileSystems.open(m, Map.of("readOnly", true))) {
       assertArrayEquals(old.get("/tags/default/params/layer1/W"), Files.readAllBytes(fs.getPath("/params/layer2/W")),
           "committed");
+    }
+  }
+
+  /**
+   * A refused graph.json takes back only itself: the session's other changes — a parameter
+   * written before it, and an accepted graph.json edit before that — stay pending and are committed.
+   */
+  @Test
+  void aRefusedGraphJsonKeepsTheSessionsOtherChanges() throws IOException {
+    Path m = model("others");
+    byte[] w = HostileSupport.fill(32, 0.25f);
+    try (FileSystem fs = ModelFileSystems.open(m)) {
+      Path gj = fs.getPath("/graph.json");
+      Files.writeString(gj, JsonTrees.edit(Files.readString(gj), d -> object(op(d, "matmul"), "tArgs").put("alpha", 0.5)));
+      Files.write(fs.getPath("/params/layer0/W"), w);
+      String accepted = Files.readString(gj);
+      assertThrows(GraphJsonException.class, () -> Files.writeString(gj,
+          JsonTrees.edit(accepted, d -> object(op(d, "matmul"), "tArgs").put("alpha", "half"))));
+      assertEquals(accepted, Files.readString(gj));
+      assertTrue(((JournaledFileSystem) fs).hasPendingChanges());
+    }
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("readOnly", true))) {
+      assertArrayEquals(w, Files.readAllBytes(fs.getPath("/params/layer0/W")));
+      assertEquals(0.5, object(op(JsonTrees.parse(Files.readString(fs.getPath("/graph.json"))), "matmul"), "tArgs")
+          .get("alpha"));
     }
   }
 

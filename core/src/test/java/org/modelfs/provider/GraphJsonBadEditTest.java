@@ -264,6 +264,9 @@ class GraphJsonBadEditTest {
     try (FileSystem fs = FileSystems.newFileSystem(model)) {
       after = Files.readString(fs.getPath("/graph.json"));
     }
+    try (Stream<Path> left = Files.list(dir)) {
+      assertEquals(List.of(model), left.toList(), "nothing beside the model: no journal, lock or temporary left");
+    }
     if (c.outcome().check() == null) {
       assertArrayEquals(before, Files.readAllBytes(model), "the model file is byte-identical");
       assertEquals(shown, after, "graph.json after the mount closed");
