@@ -44,7 +44,7 @@ import org.modelfs.testing.JsonTrees;
  * two channels, a deleted tag, a tag copied file by file with graph.json first). A refused write
  * leaves the model byte-identical; an accepted one reads back as written after the commit.
  *
- * <p>Tests whose Javadoc says <b>FAILS</b> fail on 7ab3a5c, each for the cause it names:
+ * <p>Tests whose Javadoc says <b>FAILED</b> on 7ab3a5c (fixed in the next commits), each for the cause it names:
  * {@link #aNinetyMegabyteNameIsRefusedWithABoundedMessage}, {@link #idsAtTheEndsOfIntSurviveACommit}
  * (MIN_VALUE), {@link #opArraysOfEveryDtypeReadBackAsWritten} (fb FLOAT8, QINT8, QINT16),
  * {@link #aRotationOfNamesMovesEveryArrayOrIsRefused}.
@@ -128,7 +128,7 @@ public class GraphJsonHostileTest {
    * A 90 MB op name (under the 96 MiB graph.json may hold): refused, and the refusal's message
    * stays small — it names the op, but a name is cut short, as {@code JsonFields.show} cuts a value.
    *
-   * <p><b>FAILS</b>: the message repeats the whole name in each problem's "op '…'" label
+   * <p><b>FAILED on 7ab3a5c</b> (fixed): the message repeats the whole name in each problem's "op '…'" label
    * ({@code OpJsonReader.label}, OpJsonReader.java:138–143, and every {@code where} string built
    * from it), so the exception's message is hundreds of MB: a log line, a CLI error, an IDE's
    * test report each get the whole document again. Fix: cut names in labels (and the
@@ -183,7 +183,7 @@ public class GraphJsonHostileTest {
    * Op and variable ids at {@code Integer.MIN_VALUE} and {@code MAX_VALUE} — the range graph.json
    * accepts — are kept through a commit.
    *
-   * <p><b>FAILS</b> for {@code -2147483648}: {@code OpJsonReader}'s constructor
+   * <p><b>FAILED on 7ab3a5c</b> (fixed) for {@code -2147483648}: {@code OpJsonReader}'s constructor
    * (OpJsonReader.java:94 and 98) uses {@code Integer.MIN_VALUE} as its "no id given" mark, so an op
    * written with that id is silently given a new one ({@code ++maxId}) — the write is accepted and
    * the id the user wrote is gone. Fix: keep "no id" apart (a {@code boolean[]} or
@@ -235,7 +235,7 @@ public class GraphJsonHostileTest {
    * SDNB (sdz), reads back with the same values — except the types the legacy fb layout cannot
    * hold (FLOAT8, QINT8, QINT16), which an fb model refuses as a graph.json problem naming the op.
    *
-   * <p><b>FAILS</b> for fb FLOAT8, QINT8, QINT16: the write is refused, but with a bare
+   * <p><b>FAILED on 7ab3a5c</b> (fixed) for fb FLOAT8, QINT8, QINT16: the write is refused, but with a bare
    * {@code ModelFormatException} "/graph.json: FlatArray at offset 0: data type FLOAT8 cannot be
    * stored in the legacy fb format" — not a {@link GraphJsonException}, and naming no op or
    * argument (the offset is of the half-built buffer, meaningless to the user). Cause:
@@ -253,7 +253,7 @@ public class GraphJsonHostileTest {
     Map<String, Object> array = objectOf("dtype", dtype, "shape", listOf((long) values.size()), "values", values);
     if (format.equals("fb") && List.of("FLOAT8", "QINT8", "QINT16").contains(dtype)) {
       refused(m, edited(m, d -> op(d, "relu").put("scalar", array)), "op 'relu' (relu), scalar", dtype,
-          "legacy fb format");
+          "cannot hold");
       return;
     }
     Map<String, Object> back = committed(m, d -> op(d, "relu").put("scalar", array));
@@ -267,7 +267,7 @@ public class GraphJsonHostileTest {
    * layer2/W, ids kept, the matmuls' inputs following — moves each array and its updater state
    * with its variable, or is refused; it never gives one variable's array to another nor drops one.
    *
-   * <p><b>FAILS</b>: the write is accepted, and then /params/layer1/W holds layer0/W's old bytes,
+   * <p><b>FAILED on 7ab3a5c</b> (fixed): the write is accepted, and then /params/layer1/W holds layer0/W's old bytes,
    * layer1/W's old array is gone and layer2/W has none (the commit is then refused: "layer2/W:
    * VARIABLE has no array; updater/layer1/W/M: shape [8, 3] differs from its parameter's [4, 8]").
    * Cause: {@code GraphJsonReader.renames} (GraphJsonReader.java:303) takes a rename old → new only

@@ -50,14 +50,14 @@ import org.modelfs.testing.JsonTrees;
  * byte-identical and its graph.json still the one it had. A few good edits go through the same
  * machinery to show the boundary: they are accepted and the reopened model shows them.
  *
- * <p><b>FAILS: "malformed: not UTF-8"</b> — the refusal says "graph.json is UTF-8 text: Input
+ * <p><b>FAILED on 7ab3a5c (fixed): "malformed: not UTF-8"</b> — the refusal says "graph.json is UTF-8 text: Input
  * length = 1", the JDK decoder's words, with no line, column or byte offset: a user with a
  * 30 000-line file cannot find the byte (cause: {@code GraphJsonReader.read}, GraphJsonReader.java:103–104, decodes with
  * {@code CharsetDecoder.decode(ByteBuffer)}, whose {@code MalformedInputException} carries only
  * the length; fix: decode with {@code decode(in, out, true)} and, on an error result, say the byte
  * offset {@code in.position()} and the line and column of the characters decoded so far).
  *
- * <p><b>FAILS: "an output another op gives too"</b> — {@code add_1}'s output set to {@code add},
+ * <p><b>FAILED on 7ab3a5c (fixed): "an output another op gives too"</b> — {@code add_1}'s output set to {@code add},
  * which op {@code add} gives: accepted and committed. DL4J M2.1 wires a variable named like the
  * op first (docs/GRAPH.md §1.7: variable {@code add_1} stays {@code add_1}'s output), so the
  * graph.json says one thing and DL4J computes another; had the op another name, two ops would
@@ -65,7 +65,7 @@ import org.modelfs.testing.JsonTrees;
  * each output names a variable. Fix: refuse a variable that two ops give as an output (one map
  * variable → producing op while building), naming both ops.
  *
- * <p><b>FAILS: "a variable's dtype as a code of no data type"</b> — {@code "dtype": 200}
+ * <p><b>FAILED on 7ab3a5c (fixed): "a variable's dtype as a code of no data type"</b> — {@code "dtype": 200}
  * (graph.json shows an unknown stored code as a number, so {@code JsonFields.dtypeCode} takes any
  * 0–255) is refused, but by a {@code ModelFormatException} "/graph.json:
  * FlatGraph.variables[1].dtype at offset 4100: unknown data type code 200" from reading the built
@@ -149,13 +149,13 @@ class GraphJsonBadEditTest {
     t.add(row("an output naming no variable", tree(d -> list(op(d, "softmax"), "outputs").set(0, "outputx")),
         Outcome.refused("op 'softmax' (softmax), outputs[0]", "\"outputx\" names no variable")));
     t.add(row("a duplicate op name", tree(d -> op(d, "add_1").put("name", "softmax")),
-        Outcome.refused("op 'softmax'", "two ops are named 'softmax'")));
+        Outcome.refused("op 'softmax'", "ops[5] and ops[6] are both named 'softmax'")));
     t.add(row("a duplicate op id", tree(d -> op(d, "add_1").put("id", 2L)),
         Outcome.refused("op 'add_1' (add), id", "2 is the id of another op too")));
     t.add(row("a duplicate variable name", tree(d -> list(d, "variables").add(copy(variable(d, "layer0/W")))),
         Outcome.refused("variable 'layer0/W'", "named twice")));
     t.add(row("a duplicate variable id", tree(d -> variable(d, "layer0/b").put("id", listOf(6L, 0L))),
-        Outcome.refused("variable 'layer0/b'", "id 6:0", "'layer0/W'")));
+        Outcome.refused("variable 'layer0/b'", "id [6, 0] is also the id of variable 'layer0/W'", "'layer0/W'")));
     t.add(row("an unknown opName on a CUSTOM op added", tree(d -> {
       list(d, "variables").add(objectOf("name", "extra", "kind", "ARRAY", "dtype", "FLOAT"));
       list(d, "ops").add(objectOf("name", "extra", "opName", "Softmax", "opType", "CUSTOM",
@@ -164,7 +164,7 @@ class GraphJsonBadEditTest {
     t.add(row("an op renamed to another variable's name", tree(d -> op(d, "matmul_1").put("name", "layer0/W")),
         Outcome.refused("op 'layer0/W' (matmul), name", "'layer0/W' is the name of a variable that is not this op's output")));
 
-    t.add(row("an output another op gives too (FAILS: accepted)", tree(d -> list(op(d, "add_1"), "outputs").set(0, "add")),
+    t.add(row("an output another op gives too", tree(d -> list(op(d, "add_1"), "outputs").set(0, "add")),
         Outcome.refused("op 'add_1' (add), outputs[0]", "'add'")));
 
     // --- variables against their arrays, lists -----------------------------------------------
@@ -173,10 +173,10 @@ class GraphJsonBadEditTest {
     t.add(row("a variable's shape that disagrees with its array",
         tree(d -> variable(d, "layer0/W").put("shape", listOf(8L, 4L))),
         Outcome.refused("variable 'layer0/W', shape", "expected [4, 8], the shape of its array, found [8, 4]")));
-    t.add(row("a variable's dtype as a code of no data type (FAILS: ModelFormatException)",
+    t.add(row("a variable's dtype as a code of no data type",
         tree(d -> variable(d, "add").put("dtype", 200L)),
         Outcome.refused("variable 'add', dtype", "200")));
-    t.add(row("an op's outputTypes as a code of no data type (FAILS: accepted)",
+    t.add(row("an op's outputTypes as a code of no data type",
         tree(d -> op(d, "add").put("outputTypes", listOf(99L))),
         Outcome.refused("op 'add' (add), outputTypes[0]", "99")));
     t.add(row("PLACEHOLDER for a variable with an array", tree(d -> variable(d, "layer0/W").put("kind", "PLACEHOLDER")),
@@ -215,7 +215,7 @@ class GraphJsonBadEditTest {
     t.add(row("malformed: a duplicate key", text("\"transX\": 0,", "\"transX\": 0,\n        \"transX\": 1,"),
         Outcome.refusedAt(s -> List.of("malformed JSON", "the key \"transX\" twice in one object",
             at(s, s.indexOf("\"transX\"", s.indexOf("\"transX\"") + 1) + "\"transX\"".length())))));
-    t.add(row("malformed: not UTF-8 (FAILS: no line and column)", GraphJsonBadEditTest::notUtf8,
+    t.add(row("malformed: not UTF-8", GraphJsonBadEditTest::notUtf8,
         Outcome.refusedAt(s -> List.of("UTF-8", at(s, s.indexOf("\"scopeName\": \"") + "\"scopeName\": \"".length())))));
 
     // --- good edits through the same machinery -----------------------------------------------

@@ -4,7 +4,9 @@ import static org.modelfs.format.fb.Slots.*;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -98,13 +100,7 @@ public final class GraphJsonReader {
    * @throws ModelFormatException if the tag's own graph cannot be read
    */
   public static Result read(byte[] json, Tag tag, String file) throws ModelFormatException, GraphJsonException {
-    String text;
-    try {
-      text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(json)).toString();
-    } catch (CharacterCodingException e) {
-      throw new GraphJsonException(file, List.of("graph.json is UTF-8 text: " + e.getMessage()));
-    }
+    String text = utf8(json, file);
     Object doc;
     try {
       doc = JsonText.parse(text, MAX_DEPTH, true);
@@ -112,6 +108,34 @@ public final class GraphJsonReader {
       throw new GraphJsonException(file, List.of("malformed JSON: " + e.getMessage()));
     }
     return new GraphJsonReader(tag, file).run(doc);
+  }
+
+  /** {@code json} decoded as UTF-8; bytes that are not refused, naming their offset, line and column. */
+  private static String utf8(byte[] json, String file) throws GraphJsonException {
+    CharsetDecoder d = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(json);
+    CharBuffer out = CharBuffer.allocate(json.length);
+    CoderResult r = d.decode(in, out, true);
+    if (!r.isError()) {
+      r = d.flush(out);
+    }
+    if (r.isError()) {
+      int at = in.position();
+      int line = 1;
+      int column = 1;
+      for (int i = 0; i < at; i++) {
+        if (json[i] == '\n') {
+          line++;
+          column = 1;
+        } else if ((json[i] & 0xC0) != 0x80) {
+          column++; // a character starts here
+        }
+      }
+      throw new GraphJsonException(file, List.of("graph.json is UTF-8 text, but byte " + at + " (0x"
+          + Integer.toHexString(json[at] & 0xff) + ") is not UTF-8 there (line " + line + ", column " + column + ")"));
+    }
+    return out.flip().toString();
   }
 
   private Result run(Object doc) throws ModelFormatException, GraphJsonException {
@@ -122,7 +146,7 @@ public final class GraphJsonReader {
     Map<String, Var> byName = new LinkedHashMap<>();
     for (Var v : vars) {
       if (byName.putIfAbsent(v.name(), v) != null) {
-        f.problem("variable '" + v.name() + "'", "named twice");
+        f.problem(label("variable", v.name()), "named twice");
       }
     }
     List<Object> ops = f.array(top.get("ops"), "graph.json ops");
@@ -130,16 +154,18 @@ public final class GraphJsonReader {
 
     OpJsonReader opReader = new OpJsonReader(this, byName, ops);
     assignIds(vars, opReader);
-    Map<String, String> renames = renames(vars, byName);
-    arrays(vars, renames);
     Map<Long, Var> byId = new HashMap<>();
+    boolean twins = false;
     for (Var v : vars) {
       Var twin = byId.putIfAbsent(key(v.id()[0], v.id()[1]), v);
       if (twin != null) {
-        f.problem("variable '" + v.name() + "'", "id " + v.id()[0] + ":" + v.id()[1] + " is also variable '"
-            + twin.name() + "''s");
+        twins = true;
+        f.problem(label("variable", v.name()), "id [" + v.id()[0] + ", " + v.id()[1] + "] is also the id of "
+            + label("variable", twin.name()));
       }
     }
+    Map<String, String> renames = twins ? Map.of() : renames(vars, byName); // renames are by id: only with unique ids
+    arrays(vars, renames);
     f.problems().throwIfAny(file);
 
     int[] varOffs = new int[vars.size()];
@@ -182,7 +208,7 @@ public final class GraphJsonReader {
         f.problem(where, "needs a \"name\" (a string), found " + JsonFields.show(m.get("name")));
         continue;
       }
-      where = "variable '" + name + "'";
+      where = label("variable", name);
       f.onlyKeys(m, VARIABLE_KEYS, where);
       VarKind kind = null;
       String k = f.string(m.get("kind"), where + ", kind");
@@ -191,7 +217,7 @@ public final class GraphJsonReader {
           kind = c.name().equals(k) ? c : kind;
         }
         if (kind == null) {
-          f.problem(where + ", kind", "\"" + k + "\" is no variable kind; expected VARIABLE, CONSTANT, ARRAY, PLACEHOLDER"
+          f.problem(where + ", kind", JsonFields.show(k) + " is no variable kind; expected VARIABLE, CONSTANT, ARRAY, PLACEHOLDER"
               + " or SEQUENCE");
         }
       }
@@ -287,7 +313,12 @@ public final class GraphJsonReader {
     }
   }
 
-  /** Variables whose id is a variable's of the tag under another name, that name no longer in the JSON. */
+  /**
+   * The renames the JSON makes: a variable whose id the tag's graph shows for a variable of another
+   * name is that variable renamed, and takes its array and updater state — decided by id alone,
+   * so chains (a→b, b→c) and swaps are renames too. A rename onto a name the tag holds and does
+   * not rename away is refused: the two variables would claim one name.
+   */
   private Map<String, String> renames(List<Var> vars, Map<String, Var> byName) {
     Map<Long, String> stored = new HashMap<>();
     for (Object o : listOf(shown.get("variables"))) {
@@ -300,11 +331,29 @@ public final class GraphJsonReader {
     Map<String, String> out = new LinkedHashMap<>();
     for (Var v : vars) {
       String old = stored.get(key(v.id()[0], v.id()[1]));
-      if (old != null && !old.equals(v.name()) && !byName.containsKey(old) && tag.variable(old) != null) {
+      if (old != null && !old.equals(v.name()) && tag.variable(old) != null) {
         out.put(old, v.name());
       }
     }
+    for (Map.Entry<String, String> e : out.entrySet()) {
+      if (tag.variable(e.getValue()) != null && !out.containsKey(e.getValue())) {
+        f.problem(label("variable", e.getValue()) + ", id", "this is the id of " + label("variable", e.getKey())
+            + ", so this renames it, but the tag's " + label("variable", e.getValue())
+            + " keeps its name (its id is not in the document): two variables would hold one name — give the"
+            + " renamed one another name, or " + label("variable", e.getValue()) + " its id");
+      }
+    }
     return out;
+  }
+
+  /** {@code kind 'name'} for a message, a long name cut (a hostile name cannot make the message unbounded). */
+  static String label(String kind, String name) {
+    return kind + " '" + cut(name) + "'";
+  }
+
+  /** A name as messages show it: at most 80 characters, then an ellipsis. */
+  static String cut(String name) {
+    return name.length() > 80 ? name.substring(0, 80) + "…" : name;
   }
 
   /** Each variable against the array it will hold (its own, or its old name's when renamed). */
@@ -317,7 +366,7 @@ public final class GraphJsonReader {
       if (a == null) {
         continue;
       }
-      String where = "variable '" + v.name() + "'";
+      String where = label("variable", v.name());
       if (!v.kind().holdsArray() && v.kind() != old.kind()) {
         f.problem(where + ", kind", v.kind() + " holds no array, but the tag holds one for it (params/"
             + old.name() + "): delete that first, or keep kind " + old.kind());
@@ -356,10 +405,10 @@ public final class GraphJsonReader {
       GraphJson.Field field = GraphJson.VARIABLE_DEPS[d];
       List<String> l = v.json().containsKey(field.key()) ? strings(v.json().get(field.key()), "") : null;
       if (l != null) {
-        String where = "variable '" + v.name() + "', " + field.key();
+        String where = label("variable", v.name()) + ", " + field.key();
         for (String s : l) {
           if (d == 2 ? !byName.containsKey(s) : !ops.hasOp(s) && !byName.containsKey(s)) {
-            f.problem(where, "\"" + s + "\" names no " + (d == 2 ? "variable" : "op or variable"));
+            f.problem(where, JsonFields.show(s) + " names no " + (d == 2 ? "variable" : "op or variable"));
           }
         }
         deps[d] = stringVector(l);
@@ -432,9 +481,9 @@ public final class GraphJsonReader {
     for (String n : names) {
       Var v = byName.get(n);
       if (v == null) {
-        f.problem("graph.json " + key, "\"" + n + "\" names no variable");
+        f.problem("graph.json " + key, JsonFields.show(n) + " names no variable");
       } else if (placeholders && v.kind() != VarKind.PLACEHOLDER) {
-        f.problem("graph.json " + key, "\"" + n + "\" is a " + v.kind() + ", not a PLACEHOLDER");
+        f.problem("graph.json " + key, JsonFields.show(n) + " is a " + v.kind() + ", not a PLACEHOLDER");
       }
     }
     if (names.equals(shown.get(key))) {
@@ -485,7 +534,7 @@ public final class GraphJsonReader {
           return i;
         }
       }
-      f.problem(at + ", " + key, "\"" + s + "\" is not one of " + String.join(", ", names));
+      f.problem(at + ", " + key, JsonFields.show(s) + " is not one of " + String.join(", ", names));
       return 0;
     }
     return (int) orZero(f.integer(v, 0, 255, at + ", " + key));
@@ -514,7 +563,7 @@ public final class GraphJsonReader {
         // falls through to the problem below
       }
     }
-    f.problem(where, "\"" + name + "\" names no variable");
+    f.problem(where, JsonFields.show(name) + " names no variable");
     return null;
   }
 

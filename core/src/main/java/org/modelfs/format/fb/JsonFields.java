@@ -29,7 +29,7 @@ final class JsonFields {
   void onlyKeys(Map<String, Object> m, Set<String> known, String where) {
     for (String k : m.keySet()) {
       if (!known.contains(k)) {
-        problem(where, "unknown key \"" + k + "\" (known: " + String.join(", ", known) + ")");
+        problem(where, "unknown key " + show(k) + " (known: " + String.join(", ", known) + ")");
       }
     }
   }
@@ -105,18 +105,26 @@ final class JsonFields {
     return null;
   }
 
-  /** A data type by its ND4J name ({@code FLOAT}, {@code INT}, …) or, as graph.json shows an unknown one, its code. */
+  /** A data type by its ND4J name ({@code FLOAT}, {@code INT}, …) or a known type's code. */
   Integer dtypeCode(Object v, String where) {
+    return dtypeCode(v, where, List.of());
+  }
+
+  /**
+   * A data type by its ND4J name or a known type's code; also a code no type has where
+   * {@code shown} holds it (graph.json shows a stored unknown code as its number: it may stay).
+   */
+  Integer dtypeCode(Object v, String where, java.util.Collection<?> shown) {
     if (v instanceof String s) {
       for (DType t : DType.values()) {
         if (t.nd4jName().equals(s)) {
           return t.code();
         }
       }
-      problem(where, "\"" + s + "\" is no data type; expected one of " + dtypeNames());
+      problem(where, show(s) + " is no data type; expected one of " + dtypeNames());
       return null;
     }
-    if (v instanceof Long l && l >= 0 && l <= 255) {
+    if (v instanceof Long l && l >= 0 && l <= 255 && (DType.fromCode(l.intValue()) != null || shown.contains(l))) {
       return l.intValue();
     }
     problem(where, "expected a data type name (" + dtypeNames() + "), found " + show(v));

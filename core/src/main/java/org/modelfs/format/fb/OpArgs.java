@@ -109,9 +109,12 @@ final class OpArgs {
    * @param op the descriptor naming this op's arguments, if any
    * @param beyond how many values past the descriptor's last position are accepted: as many as
    *     the op of the same id already held (DL4J writes some ops so: GRAPH.md §1.6), else none
+   * @param shown the values the tag's graph shows for this list of this op (a data type code no
+   *     type has is accepted only as it was)
    * @param where the op, for messages ({@code op 'clip' (clipbyvalue)})
    */
-  static List<Object> parse(Field f, Object json, Optional<Op> op, int beyond, String where, JsonFields jf) {
+  static List<Object> parse(Field f, Object json, Optional<Op> op, int beyond, java.util.Collection<?> shown,
+      String where, JsonFields jf) {
     String at = where + ", " + f.key();
     List<Arg> names = op.map(o -> o.args(f.type)).orElse(List.of());
     String declared = op.map(o -> declared(o, f)).orElse("");
@@ -133,7 +136,7 @@ final class OpArgs {
           jf.problem(at, "no argument \"" + key + "\"; " + declared);
           ok = false;
         } else if (pos >= byPos.length) {
-          jf.problem(at, "\"" + key + "\" is position " + pos + ", but " + m.size() + " values are given: positions"
+          jf.problem(at, JsonFields.show(key) + " is position " + pos + ", but " + m.size() + " values are given: positions"
               + " 0 to " + pos + " must all be given (" + declared + ")");
           ok = false;
         } else {
@@ -157,7 +160,7 @@ final class OpArgs {
     List<Object> out = new ArrayList<>(raw.size());
     for (int i = 0; i < raw.size(); i++) {
       String name = i < names.size() ? "\"" + names.get(i).name() + "\" (position " + i + ")" : "position " + i;
-      Object v = typed(f, raw.get(i), at + " " + name, jf);
+      Object v = typed(f, raw.get(i), at + " " + name, shown, jf);
       if (v == null) {
         return null;
       }
@@ -195,12 +198,12 @@ final class OpArgs {
     return sb.toString();
   }
 
-  private static Object typed(Field f, Object v, String at, JsonFields jf) {
+  private static Object typed(Field f, Object v, String at, java.util.Collection<?> shown, JsonFields jf) {
     return switch (f) {
       case I -> jf.integer(v, Long.MIN_VALUE, Long.MAX_VALUE, at);
       case T -> jf.number(v, at);
       case B -> jf.bool(v, at);
-      case D -> jf.dtypeCode(v, at);
+      case D -> jf.dtypeCode(v, at, shown);
       case S -> jf.string(v, at);
     };
   }

@@ -257,7 +257,7 @@ final class OpArrays {
             try {
               b.putLong(Long.parseUnsignedLong(s));
             } catch (NumberFormatException e) {
-              f.problem(at, "\"" + s + "\" is no UINT64 value");
+              f.problem(at, JsonFields.show(s) + " is no UINT64 value");
             }
           } else {
             b.putLong(whole(v, 0, Long.MAX_VALUE, t, at, f));

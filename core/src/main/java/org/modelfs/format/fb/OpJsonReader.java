@@ -47,6 +47,8 @@ final class OpJsonReader {
   private final Set<String> names = new HashSet<>();
   private final Map<Long, Map<String, Object>> shownById = new HashMap<>();
   private final Map<Long, FbTable> storedById = new HashMap<>();
+  /** For each variable some op outputs, the first such op. */
+  private final Map<String, Integer> producers = new HashMap<>();
   private int maxId;
 
   @SuppressWarnings("unchecked")
@@ -70,6 +72,8 @@ final class OpJsonReader {
       }
     }
     ids = new int[list.size()];
+    boolean[] given = new boolean[list.size()];
+    Map<String, Integer> named = new HashMap<>();
     Set<Integer> seen = new HashSet<>();
     for (int i = 0; i < list.size(); i++) {
       Map<String, Object> m = f.object(list.get(i), "ops[" + i + "]");
@@ -79,24 +83,36 @@ final class OpJsonReader {
       }
       String where = label(m, i);
       if (m.get("name") instanceof String s && !names.add(s)) {
-        f.problem(where, "two ops are named '" + s + "'");
+        f.problem(where, "ops[" + named.get(s) + "] and ops[" + i + "] are both named '" + GraphJsonReader.cut(s)
+            + "' (DL4J keeps one op per name)");
+      }
+      if (m.get("name") instanceof String s) {
+        named.putIfAbsent(s, i);
       }
       if (m.containsKey("id")) {
         Long id = f.integer(m.get("id"), Integer.MIN_VALUE, Integer.MAX_VALUE, where + ", id");
         if (id != null) {
           ids[i] = id.intValue();
+          given[i] = true;
           maxId = Math.max(maxId, ids[i]);
           if (!seen.add(ids[i])) {
             f.problem(where + ", id", ids[i] + " is the id of another op too");
           }
         }
-      } else {
-        ids[i] = Integer.MIN_VALUE; // assigned below
       }
     }
     for (int i = 0; i < ids.length; i++) {
-      if (ids[i] == Integer.MIN_VALUE) {
+      if (!given[i] && ops.get(i) != null) {
         ids[i] = ++maxId;
+      }
+    }
+    for (int i = 0; i < ops.size(); i++) {
+      if (ops.get(i) != null && ops.get(i).get("outputs") instanceof List<?> outs) {
+        for (Object o : outs) {
+          if (o instanceof String name) {
+            producers.putIfAbsent(name, i);
+          }
+        }
       }
     }
   }
@@ -138,8 +154,8 @@ final class OpJsonReader {
   private static String label(Map<String, Object> m, int i) {
     Object name = m.get("name");
     Object opName = m.get("opName");
-    return "op " + (name instanceof String s ? "'" + s + "'" : "#" + i)
-        + (opName instanceof String s ? " (" + s + ")" : "");
+    return (name instanceof String s ? GraphJsonReader.label("op", s) : "op #" + i)
+        + (opName instanceof String s ? " (" + GraphJsonReader.cut(s) + ")" : "");
   }
 
   private int op(Map<String, Object> m, int i) throws ModelFormatException {
@@ -162,7 +178,7 @@ final class OpJsonReader {
     // what a graph.json changes in an existing graph is held to them.
     boolean whole = g.root() == null;
     if (opType == OpArgs.CUSTOM && opName != null && desc.isEmpty() && !sameOp && !whole) {
-      f.problem(where + ", opName", "\"" + opName + "\" is no op of DL4J 1.0.0-M2.1 (its " + OpDescriptors.size()
+      f.problem(where + ", opName", JsonFields.show(opName) + " is no op of DL4J 1.0.0-M2.1 (its " + OpDescriptors.size()
           + " op descriptors; names are case-sensitive)");
     }
     if (sameOp && desc.isPresent() && m.get("properties") instanceof List<?>) {
@@ -195,7 +211,7 @@ final class OpJsonReader {
       if (m.containsKey(field.key())) {
         int beyond = whole ? Integer.MAX_VALUE / 2 : sameOp
             ? Math.max(0, count(shown.get(field.key())) - desc.map(o -> o.args(field.type).size()).orElse(0)) : 0;
-        List<Object> values = OpArgs.parse(field, m.get(field.key()), desc, beyond, where, f);
+        List<Object> values = OpArgs.parse(field, m.get(field.key()), desc, beyond, shownValues(shown, field), where, f);
         args[field.ordinal()] = values == null ? 0 : OpArgs.build(b, field, values);
       }
     }
@@ -205,8 +221,13 @@ final class OpJsonReader {
     if (m.containsKey("outputs")) {
       List<String> out = g.strings(m.get("outputs"), where + ", outputs");
       for (int k = 0; out != null && k < out.size(); k++) {
+        Integer other = producers.get(out.get(k));
+        if (other != null && other != i && !whole) {
+          f.problem(where + ", outputs[" + k + "]", JsonFields.show(out.get(k)) + " is an output of ops[" + other + "] "
+              + label(ops.get(other), other) + " too: a variable has one producing op");
+        }
         if (!vars.containsKey(out.get(k)) && !shownOutputs.contains(out.get(k))) {
-          f.problem(where + ", outputs[" + k + "]", "\"" + out.get(k) + "\" names no variable (an op's outputs are"
+          f.problem(where + ", outputs[" + k + "]", JsonFields.show(out.get(k)) + " names no variable (an op's outputs are"
               + " variables of kind ARRAY: add it to \"variables\")");
         }
       }
@@ -217,16 +238,13 @@ final class OpJsonReader {
       List<Object> l = f.array(m.get("outputTypes"), where + ", outputTypes");
       byte[] codes = new byte[l == null ? 0 : l.size()];
       for (int k = 0; k < codes.length; k++) {
-        Integer c = f.dtypeCode(l.get(k), where + ", outputTypes[" + k + "]");
+        Integer c = f.dtypeCode(l.get(k), where + ", outputTypes[" + k + "]",
+            shown == null ? List.of() : GraphJsonReader.listOf(shown.get("outputTypes")));
         codes[k] = c == null ? 0 : (byte) (int) c;
       }
       outputTypes = FlatNode.createOutputTypesVector(b, codes);
     }
-    int scalar = 0;
-    if (m.containsKey("scalar")) {
-      OpArrays.Values v = OpArrays.parse(m.get("scalar"), where + ", scalar", f);
-      scalar = v == null ? 0 : OpArrays.build(b, v, g.convention(), g.file());
-    }
+    int scalar = m.containsKey("scalar") ? array(m.get("scalar"), where + ", scalar") : 0;
     int controlDeps = deps(m, "controlDeps", where, false);
     int varControlDeps = deps(m, "varControlDeps", where, true);
     int controlDepFor = deps(m, "controlDepFor", where, false);
@@ -291,7 +309,7 @@ final class OpJsonReader {
           return e.getKey();
         }
       }
-      f.problem(where + ", opType", "\"" + s + "\" is no op type; expected one of "
+      f.problem(where + ", opType", JsonFields.show(s) + " is no op type; expected one of "
           + String.join(", ", new java.util.TreeSet<>(GraphJson.OP_TYPES.values())));
       return 0;
     }
@@ -356,8 +374,7 @@ final class OpJsonReader {
         List<Object> a = f.array(p.get("a"), at + ", a");
         int[] arrays = new int[a == null ? 0 : a.size()];
         for (int j = 0; j < arrays.length; j++) {
-          OpArrays.Values v = OpArrays.parse(a.get(j), at + ", a[" + j + "]", f);
-          arrays[j] = v == null ? 0 : OpArrays.build(b, v, g.convention(), g.file());
+          arrays[j] = array(a.get(j), at + ", a[" + j + "]");
         }
         av = FlatProperties.createAVector(b, arrays);
       }
@@ -375,6 +392,20 @@ final class OpJsonReader {
     return FlatNode.createPropertiesVector(b, offs);
   }
 
+  /** An array argument, built in the FlatArray layout of the tag's graph; 0 after a problem. */
+  private int array(Object json, String where) throws ModelFormatException {
+    OpArrays.Values v = OpArrays.parse(json, where, f);
+    if (v == null) {
+      return 0;
+    }
+    if (g.convention() == Convention.LEGACY && v.dtype().legacyExtras() == 0) {
+      f.problem(where + ".dtype", "an fb model (DL4J's legacy layout) cannot hold " + v.dtype().nd4jName()
+          + " arrays: write another type, or convert the model to sdnb first");
+      return 0;
+    }
+    return OpArrays.build(b, v, g.convention(), g.file());
+  }
+
   /** {@code controlDeps} and {@code controlDepFor} name ops, {@code varControlDeps} variables. */
   private int deps(Map<String, Object> m, String key, String where, boolean variables) {
     if (!m.containsKey(key)) {
@@ -387,7 +418,7 @@ final class OpJsonReader {
     for (String s : l) {
       // DL4J's control dependencies between ops also name variables (a while loop's constants)
       if (variables ? !vars.containsKey(s) : !names.contains(s) && !vars.containsKey(s)) {
-        f.problem(where + ", " + key, "\"" + s + "\" names no " + (variables ? "variable" : "op or variable"));
+        f.problem(where + ", " + key, JsonFields.show(s) + " names no " + (variables ? "variable" : "op or variable"));
       }
     }
     return g.stringVector(l);
@@ -434,6 +465,12 @@ final class OpJsonReader {
     if (offset != 0) {
       b.addOffset(slot, offset, 0);
     }
+  }
+
+  /** The values the tag's graph shows for this op's list {@code field} (data type codes it shows as numbers). */
+  private static java.util.Collection<?> shownValues(Map<String, Object> shown, OpArgs.Field field) {
+    Object v = shown == null ? null : shown.get(field.key());
+    return v instanceof Map<?, ?> m ? m.values() : v instanceof List<?> l ? l : List.of();
   }
 
   private static int count(Object shownArgs) {
