@@ -64,7 +64,7 @@ class ExamplesTest {
   static final Path MODEL = Path.of("examples", "mlp.fb");
   static final Path SOURCES = Path.of("examples", "src", "org", "modelfs", "examples");
   static final List<String> PROGRAMS = List.of("ReadParameter", "CopyParameters", "RenameLayer",
-      "AverageCheckpoints", "EditMetadata");
+      "AverageCheckpoints", "EditMetadata", "EditGraph");
   static final List<String> PARAMS = List.of("layer0/W", "layer0/b", "layer1/W", "layer1/b");
   static final Map<String, long[]> SHAPES = Map.of("layer0/W", new long[] {4, 16}, "layer0/b", new long[] {16},
       "layer1/W", new long[] {16, 3}, "layer1/b", new long[] {3});
@@ -322,6 +322,27 @@ class ExamplesTest {
     assertArrayEquals(Files.readAllBytes(MODEL), Files.readAllBytes(fb));
   }
 
+  @Test
+  void editGraphChangesOneArgumentAndRefusesABadOne() throws Exception {
+    String out = run(EditGraph::main);
+    assertTrue(out.contains("now shows relu scalar: 0.1"), out);
+    Path m = Files.copy(MODEL, tmp.resolve("m.fb"));
+    out = run(EditGraph::main, m.toString(), "matmul", "tArgs.alpha=2.0");
+    assertTrue(out.contains("matmul tArgs.alpha: 1.0 -> 2.0"), out);
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("readOnly", true))) {
+      String json = Files.readString(fs.getPath("/graph.json"));
+      assertTrue(json.contains("\"alpha\": 2.0"), "the first matmul's alpha");
+      for (String p : PARAMS) {
+        assertArrayEquals(bytes(MODEL, "/params/" + p), Files.readAllBytes(fs.getPath("/params", p)), p);
+      }
+    }
+    byte[] before = Files.readAllBytes(m);
+    out = run(EditGraph::main, m.toString(), "softmax", "iArgs.dimension=\"one\"");
+    assertTrue(out.contains("refused: ") && out.contains("op 'softmax' (softmax), iArgs \"dimension\" (position 0):"
+        + " expected an integer, found \"one\""), out);
+    assertArrayEquals(before, Files.readAllBytes(m), "a refused edit changes nothing");
+  }
+
   // ------------------------------------------------------------------------------------------
   // all of them
 
@@ -335,6 +356,7 @@ class ExamplesTest {
     programs.put("RenameLayer", RenameLayer::main);
     programs.put("AverageCheckpoints", AverageCheckpoints::main);
     programs.put("EditMetadata", EditMetadata::main);
+    programs.put("EditGraph", EditGraph::main);
     assertEquals(PROGRAMS, List.copyOf(programs.keySet()));
     for (Map.Entry<String, Program> e : programs.entrySet()) {
       String out = run(e.getValue());

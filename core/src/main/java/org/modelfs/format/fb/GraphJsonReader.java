@@ -243,23 +243,7 @@ public final class GraphJsonReader {
 
   /** A variable's declared shape: integers, -1 for a dimension not known until run time. */
   private long[] declaredShape(Object json, String where) {
-    List<Object> l = f.array(json, where);
-    if (l == null) {
-      return null;
-    }
-    if (l.size() > ArrayDecoder.MAX_RANK) {
-      f.problem(where, "rank " + l.size() + " is more than " + ArrayDecoder.MAX_RANK);
-      return null;
-    }
-    long[] s = new long[l.size()];
-    for (int i = 0; i < s.length; i++) {
-      Long d = f.integer(l.get(i), -1, Long.MAX_VALUE, where + "[" + i + "]");
-      if (d == null) {
-        return null;
-      }
-      s[i] = d;
-    }
-    return s;
+    return f.dims(json, where, -1, Long.MAX_VALUE);
   }
 
   int[] pair(Object json, String where) {

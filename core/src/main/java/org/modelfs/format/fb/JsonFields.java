@@ -81,6 +81,27 @@ final class JsonFields {
     return null;
   }
 
+  /** A shape: an array of at most {@link ArrayDecoder#MAX_RANK} integers in {@code [min, max]}. */
+  long[] dims(Object json, String where, long min, long max) {
+    List<Object> l = array(json, where);
+    if (l == null) {
+      return null;
+    }
+    if (l.size() > ArrayDecoder.MAX_RANK) {
+      problem(where, "rank " + l.size() + " is more than " + ArrayDecoder.MAX_RANK);
+      return null;
+    }
+    long[] s = new long[l.size()];
+    for (int i = 0; i < s.length; i++) {
+      Long d = integer(l.get(i), min, max, where + "[" + i + "]");
+      if (d == null) {
+        return null;
+      }
+      s[i] = d;
+    }
+    return s;
+  }
+
   /** A number; also the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"} graph.json writes for those. */
   Double number(Object v, String where) {
     if (v instanceof Long l) {

@@ -183,23 +183,12 @@ final class OpArrays {
 
   /** A shape: an array of non-negative integers. */
   static long[] shape(Object json, String where, JsonFields f) {
-    List<Object> l = f.array(json, where);
-    if (l == null) {
+    long[] s = f.dims(json, where, 0, Integer.MAX_VALUE);
+    if (s == null) {
       return null;
     }
-    if (l.size() > ArrayDecoder.MAX_RANK) {
-      f.problem(where, "rank " + l.size() + " is more than " + ArrayDecoder.MAX_RANK);
-      return null;
-    }
-    long[] s = new long[l.size()];
-    for (int i = 0; i < s.length; i++) {
-      Long d = f.integer(l.get(i), 0, Integer.MAX_VALUE, where + "[" + i + "]");
-      if (d == null) {
-        return null;
-      }
-      s[i] = d;
-    }
-    if (Shapes.elementCount(s) > GraphJson.MAX_CHARS) {
+    long n = Shapes.elementCount(s);
+    if (n < 0 || n > GraphJson.MAX_CHARS) {
       f.problem(where, java.util.Arrays.toString(s) + " is more elements than graph.json can hold");
       return null;
     }

@@ -40,8 +40,8 @@ final class PropertyEcho {
         Object before = shownArgs.get(a.name());
         int at = index(props, a.name());
         int shownAt = index(shownProps, a.name());
-        if (now == null || before == null || at < 0 || shownAt < 0) {
-          continue;
+        if (now == null || before == null || at < 0 || shownAt < 0 || !sameKind(now, before)) {
+          continue; // nothing to follow (a value of another kind is the argument's own problem)
         }
         Object prop = ((Map<String, Object>) props.get(at)).get(key);
         Object shownProp = ((Map<String, Object>) shownProps.get(shownAt)).get(key);
@@ -89,6 +89,10 @@ final class PropertyEcho {
       }
     }
     return -1;
+  }
+
+  private static boolean sameKind(Object a, Object b) {
+    return a instanceof Number ? b instanceof Number : a.getClass() == b.getClass();
   }
 
   /** JSON values equal, numbers by value (an edit may write 1 for 1.0). */
