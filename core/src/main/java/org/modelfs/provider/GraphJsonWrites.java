@@ -1,13 +1,11 @@
 package org.modelfs.provider;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.FileSystemException;
 import java.util.Arrays;
 import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonReader;
 import org.modelfs.model.Tag;
-import org.modelfs.tree.Content;
 
 /**
  * {@code graph.json} written through a mount (docs/GRAPH.md §3, FILESYSTEM.md §7.1): when the
@@ -34,8 +32,11 @@ final class GraphJsonWrites {
    * @param file the container's name, for errors in the tag's own graph
    * @throws org.modelfs.format.fb.GraphJsonException naming every problem
    */
-  static Tag apply(Tag tag, Content written, String path, String file) throws IOException {
-    byte[] json = bytes(written, path);
+  static Tag apply(Tag tag, byte[] json, String path, String file) throws IOException {
+    if (json.length > MAX_BYTES) {
+      throw new FileSystemException(path, null, "graph.json holds at most " + MAX_BYTES + " bytes; " + json.length
+          + " were written");
+    }
     byte[] now = GraphJson.render(tag, file);
     if (Arrays.equals(now, json)) {
       return tag;
@@ -44,32 +45,9 @@ final class GraphJsonWrites {
     return Arrays.equals(GraphJson.render(t, file), now) ? tag : t;
   }
 
-  /** Whether {@code written} is exactly what {@code tag}'s graph.json reads. */
-  static boolean rendersTo(Tag tag, Content written, String path, String file) throws IOException {
-    return Arrays.equals(GraphJson.render(tag, file), bytes(written, path));
-  }
-
   /** {@code tag} with {@code r}'s renames and graph, always (no check that anything changed). */
   static Tag applied(Tag tag, GraphJsonReader.Result r, String path) throws IOException {
     Tag t = r.renames().isEmpty() ? tag : TagEdits.renamed(tag, r.renames());
     return TagEdits.withGraph(t, r.graph(), path);
-  }
-
-  private static byte[] bytes(Content c, String path) throws IOException {
-    long size = c.size();
-    if (size > MAX_BYTES) {
-      throw new FileSystemException(path, null, "graph.json holds at most " + MAX_BYTES + " bytes; " + size
-          + " were written");
-    }
-    ByteBuffer b = ByteBuffer.allocate((int) size);
-    long pos = 0;
-    while (b.hasRemaining()) {
-      int n = c.read(b, pos);
-      if (n < 0) {
-        break;
-      }
-      pos += n;
-    }
-    return b.array();
   }
 }

@@ -12,8 +12,6 @@ import org.modelfs.io.ChannelSource;
 import org.modelfs.io.DescriptorPool;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
-import org.modelfs.tree.SourceContent;
-import org.modelfs.tree.TagOverlay;
 
 /**
  * The journal files a session's tree reads (written arrays, graphs, graph.json): each one a
@@ -67,15 +65,15 @@ final class JournalSources {
   }
 
   /** An edit swapped in {@code tags}: sweeps when it is due. */
-  void edited(List<Tag> tags, Map<String, TagOverlay> overlays) throws IOException {
+  void edited(List<Tag> tags) throws IOException {
     editsSinceSweep++;
     if (!live.isEmpty() && editsSinceSweep * SWEEP_RATIO >= arraysAtSweep) {
-      sweep(tags, overlays);
+      sweep(tags);
     }
   }
 
-  /** Retires every journal source {@code tags} and {@code overlays} do not read. */
-  void sweep(List<Tag> tags, Map<String, TagOverlay> overlays) throws IOException {
+  /** Retires every journal source {@code tags} do not read. */
+  void sweep(List<Tag> tags) throws IOException {
     editsSinceSweep = 0;
     if (live.isEmpty()) {
       return;
@@ -108,11 +106,6 @@ final class JournalSources {
       });
       if (t.graph() != null) {
         use.accept(t.graph().source());
-      }
-    }
-    for (TagOverlay o : overlays.values()) {
-      if (o.graphJson() instanceof SourceContent s) {
-        use.accept(s.source());
       }
     }
     arraysAtSweep = arrays[0];

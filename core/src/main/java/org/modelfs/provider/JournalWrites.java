@@ -25,9 +25,7 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
-import org.modelfs.tree.Content;
 import org.modelfs.tree.ModelTree;
-import org.modelfs.tree.SourceContent;
 import org.modelfs.tree.TagOverlay;
 
 /**
@@ -267,19 +265,20 @@ final class JournalWrites {
           if (size > GraphJsonWrites.MAX_BYTES) {
             throw new FileSystemException(path, null, "graph.json holds at most " + GraphJsonWrites.MAX_BYTES + " bytes");
           }
-          Content written = new SourceContent(source(open), size);
-          if (!overlay.graphJsonAbsent() && overlay.graphJson() == null
-              && GraphJsonWrites.rendersTo(tag, written, path, fs.container())) {
-            return; // written back as it reads: nothing changes, and nothing is left to commit (docs/GRAPH.md §3)
-          }
+          // read from the journal file itself: the bytes become a graph, and no source of the tree
+          // keeps them (another channel on this path shares the file and installs it again)
+          byte[] written = Files.readAllBytes(data);
           boolean hadGraph = tag.graph() != null;
           Tag before = tag;
           tag = GraphJsonWrites.apply(tag, written, path, fs.container());
-          overlay = overlay.withGraphJson(false, written);
           if (tag == before) {
-            changes.show(tagName, overlay); // the graph it describes is the tag's: shown as written, nothing to commit
+            // the graph it describes is the tag's: nothing to commit; graph.json exists from now on
+            if (overlay.graphJsonAbsent()) {
+              changes.show(tagName, overlay.withGraphJson(false));
+            }
             return;
           }
+          overlay = overlay.withGraphJson(false); // it shows the graph it made, as that renders (GRAPH.md §3.2)
           if (!hadGraph && tag.graph() != null) {
             overlay = overlay.withArea(ModelTree.GRAPH, false); // graph appears when written, or at the commit
           }

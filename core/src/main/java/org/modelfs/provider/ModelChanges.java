@@ -134,14 +134,14 @@ final class ModelChanges {
   void apply(List<Tag> tags) throws IOException {
     fs.swap(tags);
     dirty = true;
-    fs.journalSources().edited(fs.tags(), fs.overlays());
+    fs.journalSources().edited(fs.tags());
   }
 
   /** Swaps in changed tags and overlays as pending changes (hold {@link #lock}). */
   void apply(List<Tag> tags, Map<String, TagOverlay> overlays) throws IOException {
     fs.swap(tags, overlays);
     dirty = true;
-    fs.journalSources().edited(fs.tags(), fs.overlays());
+    fs.journalSources().edited(fs.tags());
   }
 
   /** Replaces one tag with its changed version (hold {@link #lock}). */
@@ -164,7 +164,7 @@ final class ModelChanges {
     Map<String, TagOverlay> o = new HashMap<>(fs.overlays());
     o.put(tagName, overlay);
     fs.swap(fs.tags(), o);
-    fs.journalSources().edited(fs.tags(), fs.overlays());
+    fs.journalSources().edited(fs.tags());
   }
 
   /** The tag named {@code name} as it is now. */
@@ -234,7 +234,7 @@ final class ModelChanges {
         throw e;
       }
       fs.swapModel(s.model(), s.generation());
-      fs.journalSources().sweep(fs.tags(), fs.overlays()); // the journal is empty once no channel reads it
+      fs.journalSources().sweep(fs.tags()); // the journal is empty once no channel reads it
     } finally {
       lock.unlock();
     }
@@ -251,7 +251,7 @@ final class ModelChanges {
         fs.swap(pending, overlays);
       }
       remount = false;
-      fs.journalSources().sweep(fs.tags(), fs.overlays());
+      fs.journalSources().sweep(fs.tags());
     }
   }
 
@@ -262,7 +262,7 @@ final class ModelChanges {
       fs.ensureOpen();
       remountIfNeeded(); // "the last commit" is the one installed, even if an interrupt stopped its re-reading
       discard();
-      fs.journalSources().sweep(fs.tags(), fs.overlays()); // the discarded journal files go
+      fs.journalSources().sweep(fs.tags()); // the discarded journal files go
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     } finally {

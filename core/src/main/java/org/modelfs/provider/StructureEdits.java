@@ -111,7 +111,14 @@ final class StructureEdits {
       }
       switch (first) {
         case ModelTree.GRAPH -> tag = TagEdits.withoutGraph(tag); // graph.json stays until deleted itself
-        case ModelTree.GRAPH_JSON -> o = o.withGraphJson(true, null);
+        case ModelTree.GRAPH_JSON -> {
+          o = o.withGraphJson(true);
+          if (o.absentAreas().contains(ModelTree.GRAPH)) {
+            // the graph this graph.json gave a tag that had none, not shown as graph yet: it goes with it
+            tag = TagEdits.withoutGraph(tag);
+            o = o.withArea(ModelTree.GRAPH, true);
+          }
+        }
         case ModelTree.TRAINING -> tag = TagEdits.withTraining(tag, null);
         default -> {
           Target t = changes.target(path);

@@ -88,9 +88,7 @@ public final class ModelTree {
     if (t.graph() != null && !overlay.absentAreas().contains(GRAPH)) {
       dir.put(GRAPH, new FileNode(tag, new BytesContent(() -> stubGraph(t, file)), null));
     }
-    if (overlay.graphJson() != null) {
-      dir.put(GRAPH_JSON, new FileNode(tag, overlay.graphJson(), null));
-    } else if (!overlay.graphJsonAbsent()) {
+    if (!overlay.graphJsonAbsent()) {
       dir.put(GRAPH_JSON, new FileNode(tag, new BytesContent(() -> GraphJson.render(t, file)), null));
     }
     if (!overlay.absentAreas().contains(PARAMS)) {

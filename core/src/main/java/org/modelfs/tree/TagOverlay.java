@@ -21,20 +21,19 @@ import java.util.TreeSet;
  *     {@code graph} is written or at the commit
  * @param keptDirs per area, the decoded names of directories kept without files below them
  * @param graphJsonAbsent whether {@code graph.json} does not exist (a new tag, or a deleted
- *     {@code graph.json}); otherwise it shows {@code graphJson}, or what the tag renders to —
- *     also after {@code graph} was deleted, until graph.json itself is
- * @param graphJson the bytes written to {@code graph.json} in this session, or {@code null}
+ *     {@code graph.json}); otherwise it shows what the tag's graph renders to — also after
+ *     {@code graph} was deleted, until graph.json itself is, and after it was written (it shows
+ *     the graph the write made, docs/GRAPH.md §3.2)
  */
-public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>> keptDirs, boolean graphJsonAbsent,
-    Content graphJson) {
+public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>> keptDirs, boolean graphJsonAbsent) {
   private static final java.util.function.Function<String, String> SELF = k -> k;
 
   /** A tag as it was committed: every area, no kept directory, graph.json as rendered. */
-  public static final TagOverlay NONE = new TagOverlay(Set.of(), Map.of(), false, null);
+  public static final TagOverlay NONE = new TagOverlay(Set.of(), Map.of(), false);
 
   /** A tag made by {@code createDirectory}: empty until something is written into it. */
   public static final TagOverlay NEW_TAG = new TagOverlay(
-      Set.of(ModelTree.PARAMS, ModelTree.UPDATER, ModelTree.METADATA), Map.of(), true, null);
+      Set.of(ModelTree.PARAMS, ModelTree.UPDATER, ModelTree.METADATA), Map.of(), true);
 
   public TagOverlay {
     absentAreas = Set.copyOf(absentAreas);
@@ -60,14 +59,14 @@ public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>>
     } else {
       a.add(area);
     }
-    return new TagOverlay(a, keptDirs, graphJsonAbsent, graphJson);
+    return new TagOverlay(a, keptDirs, graphJsonAbsent);
   }
 
   /** This overlay with the kept directories of {@code area} replaced. */
   public TagOverlay withKept(String area, java.util.Collection<String> names) {
     Map<String, NamedList<String>> k = new TreeMap<>(keptDirs);
     k.put(area, NamedList.of(new TreeSet<>(names), SELF));
-    return new TagOverlay(absentAreas, k, graphJsonAbsent, graphJson);
+    return new TagOverlay(absentAreas, k, graphJsonAbsent);
   }
 
   /** This overlay also keeping {@code names} in {@code area}: O(log n) each. */
@@ -87,11 +86,11 @@ public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>>
   private TagOverlay withKeptList(String area, NamedList<String> kept) {
     Map<String, NamedList<String>> k = new TreeMap<>(keptDirs);
     k.put(area, kept);
-    return new TagOverlay(absentAreas, k, graphJsonAbsent, graphJson);
+    return new TagOverlay(absentAreas, k, graphJsonAbsent);
   }
 
   /** This overlay with graph.json's state replaced. */
-  public TagOverlay withGraphJson(boolean absent, Content written) {
-    return new TagOverlay(absentAreas, keptDirs, absent, written);
+  public TagOverlay withGraphJson(boolean absent) {
+    return new TagOverlay(absentAreas, keptDirs, absent);
   }
 }

@@ -68,7 +68,7 @@ public final class GraphJsonReader {
 
   /** A variable as the JSON gives it. */
   record Var(String name, VarKind kind, Integer dtype, long[] shape, int[] id, Integer device,
-      Map<String, Object> json) {}
+      Map<String, Object> json, boolean idGiven) {}
 
   private final Tag tag;
   private final String file;
@@ -153,7 +153,7 @@ public final class GraphJsonReader {
     f.problems().throwIfAny(file);
 
     OpJsonReader opReader = new OpJsonReader(this, byName, ops);
-    assignIds(vars, opReader);
+    assignIds(vars, byName, opReader);
     Map<Long, Var> byId = new HashMap<>();
     boolean twins = false;
     for (Var v : vars) {
@@ -235,7 +235,7 @@ public final class GraphJsonReader {
         }
       }
       if (kind != null) {
-        out.add(new Var(name, kind, dtype, shape, id, device, m));
+        out.add(new Var(name, kind, dtype, shape, id, device, m, id != null));
       }
     }
     return out;
@@ -280,41 +280,59 @@ public final class GraphJsonReader {
    * Gives each variable without an {@code id} one: {@code [op id, k]} for the k-th output of an
    * op, else {@code [a new node id, 0]} (ids past every id in use).
    */
-  private void assignIds(List<Var> vars, OpJsonReader ops) {
+  private void assignIds(List<Var> vars, Map<String, Var> byName, OpJsonReader ops) {
     int next = Math.max(ops.maxId(), 0);
     for (Var v : vars) {
       if (v.id() != null) {
         next = Math.max(next, v.id()[0]);
       }
     }
+    for (long id : storedIds().keySet()) {
+      next = Math.max(next, (int) (id >> 32)); // never an id the tag's graph has: that would be a rename
+    }
     for (int i = 0; i < vars.size(); i++) {
       Var v = vars.get(i);
       if (v.id() == null) {
         int[] produced = ops.producer(v.name());
         int[] id = produced != null ? produced : new int[] {++next, 0};
-        vars.set(i, new Var(v.name(), v.kind(), v.dtype(), v.shape(), id, v.device(), v.json()));
+        Var given = new Var(v.name(), v.kind(), v.dtype(), v.shape(), id, v.device(), v.json(), false);
+        vars.set(i, given);
+        byName.put(v.name(), given);
       }
     }
   }
 
+  private Map<Long, String> storedIds;
+  private Map<String, List<Object>> storedIdsByName;
+
+  /** The ids of the variables the tag's graph shows: id → name (the first, for an id shown twice). */
+  private Map<Long, String> storedIds() {
+    if (storedIds == null) {
+      storedIds = new HashMap<>();
+      storedIdsByName = new HashMap<>();
+      for (Object o : listOf(shown.get("variables"))) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) o;
+        if (m.get("id") instanceof List<?> id && id.size() == 2) {
+          storedIds.putIfAbsent(key(((Long) id.get(0)).intValue(), ((Long) id.get(1)).intValue()), (String) m.get("name"));
+          storedIdsByName.put((String) m.get("name"), new ArrayList<>(id));
+        }
+      }
+    }
+    return storedIds;
+  }
+
   /**
-   * The renames the JSON makes: a variable whose id the tag's graph shows for a variable of another
-   * name is that variable renamed, and takes its array and updater state — decided by id alone,
+   * The renames the JSON makes: a variable given an id the tag's graph shows for a variable of
+   * another name is that variable renamed, and takes its array and updater state — decided by id alone,
    * so chains (a→b, b→c) and swaps are renames too. A rename onto a name the tag holds and does
    * not rename away is refused: the two variables would claim one name.
    */
   private Map<String, String> renames(List<Var> vars, Map<String, Var> byName) {
-    Map<Long, String> stored = new HashMap<>();
-    for (Object o : listOf(shown.get("variables"))) {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> m = (Map<String, Object>) o;
-      if (m.get("id") instanceof List<?> id && id.size() == 2) {
-        stored.putIfAbsent(key(((Long) id.get(0)).intValue(), ((Long) id.get(1)).intValue()), (String) m.get("name"));
-      }
-    }
+    Map<Long, String> stored = storedIds();
     Map<String, String> out = new LinkedHashMap<>();
     for (Var v : vars) {
-      String old = stored.get(key(v.id()[0], v.id()[1]));
+      String old = v.idGiven() ? stored.get(key(v.id()[0], v.id()[1])) : null; // an id left out renames nothing
       if (old != null && !old.equals(v.name()) && tag.variable(old) != null) {
         out.put(old, v.name());
       }
@@ -536,7 +554,7 @@ public final class GraphJsonReader {
    */
   int[] idOf(String name, Map<String, Var> byName, List<Object> shownList, String where) {
     Var v = byName.get(name);
-    if (v != null) {
+    if (v != null && v.id() != null) {
       return v.id();
     }
     if (name.startsWith("#") && shownList.contains(name)) {
@@ -553,17 +571,10 @@ public final class GraphJsonReader {
 
   /** Whether each of {@code names} has the same id in the JSON as in the tag's graph. */
   boolean sameIds(List<String> names, Map<String, Var> byName) {
-    Map<String, List<Object>> storedIds = new HashMap<>();
-    for (Object o : listOf(shown.get("variables"))) {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> m = (Map<String, Object>) o;
-      if (m.get("id") instanceof List<?> id) {
-        storedIds.put((String) m.get("name"), new ArrayList<>(id));
-      }
-    }
+    storedIds();
     for (String n : names) {
       Var v = byName.get(n);
-      List<Object> s = storedIds.get(n);
+      List<Object> s = storedIdsByName.get(n);
       if (v == null) {
         if (!n.startsWith("#")) {
           return false;

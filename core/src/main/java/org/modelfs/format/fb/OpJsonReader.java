@@ -47,8 +47,8 @@ final class OpJsonReader {
   private final Set<String> names = new HashSet<>();
   private final Map<Long, Map<String, Object>> shownById = new HashMap<>();
   private final Map<Long, FbTable> storedById = new HashMap<>();
-  /** For each variable some op outputs, the first such op. */
-  private final Map<String, Integer> producers = new HashMap<>();
+  /** For each variable some op outputs, the first such op and the output's position: {@code {op index, k}}. */
+  private final Map<String, int[]> producers = new HashMap<>();
   private int maxId;
 
   @SuppressWarnings("unchecked")
@@ -108,9 +108,9 @@ final class OpJsonReader {
     }
     for (int i = 0; i < ops.size(); i++) {
       if (ops.get(i) != null && ops.get(i).get("outputs") instanceof List<?> outs) {
-        for (Object o : outs) {
-          if (o instanceof String name) {
-            producers.putIfAbsent(name, i);
+        for (int k = 0; k < outs.size(); k++) {
+          if (outs.get(k) instanceof String name) {
+            producers.putIfAbsent(name, new int[] {i, k});
           }
         }
       }
@@ -124,16 +124,8 @@ final class OpJsonReader {
 
   /** {@code [op id, k]} when {@code var} is the k-th output of an op, else null. */
   int[] producer(String var) {
-    for (int i = 0; i < ops.size(); i++) {
-      Map<String, Object> m = ops.get(i);
-      if (m != null && m.get("outputs") instanceof List<?> outs) {
-        int k = outs.indexOf(var);
-        if (k >= 0) {
-          return new int[] {ids[i], k};
-        }
-      }
-    }
-    return null;
+    int[] p = producers.get(var);
+    return p == null ? null : new int[] {ids[p[0]], p[1]};
   }
 
   boolean hasOp(String name) {
@@ -163,6 +155,8 @@ final class OpJsonReader {
     f.onlyKeys(m, OP_KEYS, where);
     Map<String, Object> shown = shownById.get((long) ids[i]);
     FbTable stored = storedById.get((long) ids[i]);
+    boolean whole = g.root() == null;
+    wiring(m, where, i, whole); // also for an op copied as stored: what it names may have gone
     if (shown != null && stored != null && shown.equals(m) && unchangedWiring(m)) {
       return g.copy().table(stored, FbCopy.FLAT_NODE, this::rewrite);
     }
@@ -176,7 +170,6 @@ final class OpJsonReader {
     // A tag without a graph is being given one whole (a copied tag): the descriptors do not know
     // every op DL4J has (mmul), nor every value it writes past them (GRAPH.md §1.6), so only
     // what a graph.json changes in an existing graph is held to them.
-    boolean whole = g.root() == null;
     if (opType == OpArgs.CUSTOM && opName != null && desc.isEmpty() && !sameOp && !whole) {
       f.problem(where + ", opName", JsonFields.show(opName) + " is no op of DL4J 1.0.0-M2.1 (its " + OpDescriptors.size()
           + " op descriptors; names are case-sensitive)");
@@ -189,7 +182,6 @@ final class OpJsonReader {
           + " 1.0.0-M2.1 makes a variable named like an op that op's output (docs/GRAPH.md §1.7); choose another name");
     }
     List<Object> shownInputs = shown == null ? List.of() : GraphJsonReader.listOf(shown.get("inputs"));
-    List<Object> shownOutputs = shown == null ? List.of() : GraphJsonReader.listOf(shown.get("outputs"));
 
     int nameOff = name == null ? 0 : b.createString(name);
     int opNameOff = opName == null ? 0 : b.createString(opName);
@@ -220,17 +212,6 @@ final class OpJsonReader {
     int outputs = 0;
     if (m.containsKey("outputs")) {
       List<String> out = g.strings(m.get("outputs"), where + ", outputs");
-      for (int k = 0; out != null && k < out.size(); k++) {
-        Integer other = producers.get(out.get(k));
-        if (other != null && other != i && !whole) {
-          f.problem(where + ", outputs[" + k + "]", JsonFields.show(out.get(k)) + " is an output of ops[" + other + "] "
-              + label(ops.get(other), other) + " too: a variable has one producing op");
-        }
-        if (!vars.containsKey(out.get(k)) && !shownOutputs.contains(out.get(k))) {
-          f.problem(where + ", outputs[" + k + "]", JsonFields.show(out.get(k)) + " names no variable (an op's outputs are"
-              + " variables of kind ARRAY: add it to \"variables\")");
-        }
-      }
       outputs = out == null ? 0 : g.stringVector(out);
     }
     int outputTypes = 0;
@@ -245,9 +226,9 @@ final class OpJsonReader {
       outputTypes = FlatNode.createOutputTypesVector(b, codes);
     }
     int scalar = m.containsKey("scalar") ? array(m.get("scalar"), where + ", scalar") : 0;
-    int controlDeps = deps(m, "controlDeps", where, false);
-    int varControlDeps = deps(m, "varControlDeps", where, true);
-    int controlDepFor = deps(m, "controlDepFor", where, false);
+    int controlDeps = deps(m, "controlDeps", where);
+    int varControlDeps = deps(m, "varControlDeps", where);
+    int controlDepFor = deps(m, "controlDepFor", where);
 
     FlatNode.startFlatNode(b);
     FlatNode.addId(b, ids[i]);
@@ -406,22 +387,48 @@ final class OpJsonReader {
     return OpArrays.build(b, v, g.convention(), g.file());
   }
 
-  /** {@code controlDeps} and {@code controlDepFor} name ops, {@code varControlDeps} variables. */
-  private int deps(Map<String, Object> m, String key, String where, boolean variables) {
+  /**
+   * What an op names, checked for every op (a copied one too): each output a variable of the
+   * document and made by no other op; {@code controlDeps} and {@code controlDepFor} ops (or, as
+   * DL4J writes a while loop's constants, variables), {@code varControlDeps} variables.
+   */
+  private void wiring(Map<String, Object> m, String where, int i, boolean whole) {
+    if (m.get("outputs") instanceof List<?> out) {
+      for (int k = 0; k < out.size(); k++) {
+        if (!(out.get(k) instanceof String o)) {
+          continue; // the build reports the type
+        }
+        int[] other = producers.get(o);
+        if (other != null && other[0] != i && !whole) {
+          f.problem(where + ", outputs[" + k + "]", JsonFields.show(o) + " is an output of ops[" + other[0] + "] "
+              + label(ops.get(other[0]), other[0]) + " too: a variable has one producing op");
+        }
+        if (!vars.containsKey(o)) {
+          f.problem(where + ", outputs[" + k + "]", JsonFields.show(o) + " names no variable (an op's outputs are"
+              + " variables of kind ARRAY: add it to \"variables\")");
+        }
+      }
+    }
+    for (String key : List.of("controlDeps", "varControlDeps", "controlDepFor")) {
+      boolean variables = key.equals("varControlDeps");
+      if (!(m.get(key) instanceof List<?> l)) {
+        continue;
+      }
+      for (Object d : l) {
+        if (d instanceof String s && (variables ? !vars.containsKey(s) : !names.contains(s) && !vars.containsKey(s))) {
+          f.problem(where + ", " + key, JsonFields.show(s) + " names no " + (variables ? "variable" : "op or variable"));
+        }
+      }
+    }
+  }
+
+  /** A list of names ({@code controlDeps}, …) as a string vector; what they name is checked by {@link #wiring}. */
+  private int deps(Map<String, Object> m, String key, String where) {
     if (!m.containsKey(key)) {
       return 0;
     }
     List<String> l = g.strings(m.get(key), where + ", " + key);
-    if (l == null) {
-      return 0;
-    }
-    for (String s : l) {
-      // DL4J's control dependencies between ops also name variables (a while loop's constants)
-      if (variables ? !vars.containsKey(s) : !names.contains(s) && !vars.containsKey(s)) {
-        f.problem(where + ", " + key, JsonFields.show(s) + " names no " + (variables ? "variable" : "op or variable"));
-      }
-    }
-    return g.stringVector(l);
+    return l == null ? 0 : g.stringVector(l);
   }
 
   private int ints(Map<String, Object> m, String key, String where) {
