@@ -37,6 +37,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   --commit-reps=7 --drop-caches                    commit rounds; empty the page cache first (root)
  *   --commit-formats=sdnb,sdnb-sharded,sdz,fb,zip-tags,sdz-deflate,container,container-deflate   formats of the commit item
  *   --deflate-mib=256 --deflate-rounds=5             item "deflate" (only when named): one core vs every core
+ *   --only=graphjson                                  graph.json read and write as a graph grows (only when named)
  *   --heap-levels=64m,32m,16m,12m,8m,6m,4m                 heap sizes tried for item 6, largest first
  *   --heap-read-formats=sdnb,sdz,fb --heap-write-formats=sdnb,sdz,fb   (sdz-deflate possible)
  *   --jmh=false                                      skip the JMH benchmarks
@@ -116,6 +117,9 @@ public final class BenchMain {
     if (only.contains("shardcommit")) {
       shardCommits = ShardCommitMain.markdown(ShardCommitMain.run(List.of(opt.getOrDefault("shardcommit-formats",
           "sdnb-sharded-1g,container-sharded-1g").split(",")), Integer.parseInt(opt.getOrDefault("shardcommit-reps", "5"))));
+    }
+    if (only.contains("graphjson")) { // only when named
+      System.out.println(GraphJsonWriteMain.markdown(GraphJsonWriteMain.run(List.of(2000, 8000, 32000), 5)));
     }
     if (only.contains("deflate")) {
       DeflateMain.run(Integer.parseInt(opt.getOrDefault("deflate-mib", "256")),

@@ -619,35 +619,40 @@ class GraphJsonReviewTest {
 
   // ---------------------------------------------------------------- budgets
 
-  /** Many new ops with output variables whose id is left out (GRAPH.md §4 "Add an op"): time must stay linear. */
+  /**
+   * Many new ops with output variables whose id is left out (GRAPH.md §4 "Add an op"): each output
+   * gets {@code [op id, 0]}. (How the time grows with the ops — linear since the review's fix of a
+   * quadratic lookup — is measured by the benchmark {@code GraphJsonWriteMain}, not here: no timed
+   * unit tests.)
+   */
   @Test
-  void manyNewOpsWithoutVariableIdsAreReadInLinearTime() throws IOException {
-    long t1 = addOps(4000, false);
-    long t2 = addOps(16000, false);
-    System.err.println("add ops without ids: 4000 ops " + t1 + " ms, 16000 ops " + t2 + " ms");
-    assertTrue(t2 < 8 * t1 + 500, "4x the ops took " + t2 + " ms against " + t1 + " ms (quadratic)");
-  }
-
-  /** A large stored graph written back reformatted (every op unchanged): time must stay linear. */
-  @Test
-  void largeUnchangedGraphWrittenBackReformattedInLinearTime() throws IOException {
-    long t1 = rewriteReformatted(3000);
-    long t2 = rewriteReformatted(12000);
-    System.err.println("rewrite reformatted: 3000 ops " + t1 + " ms, 12000 ops " + t2 + " ms");
-    assertTrue(t2 < 8 * t1 + 500, "4x the ops took " + t2 + " ms against " + t1 + " ms (quadratic)");
-  }
-
-  /** A graph.json with {@code n} extra 'identity' ops; returns the ms GraphJsonReader takes. */
-  private long addOps(int n, boolean ids) throws IOException {
-    try (Model model = Models.open(FIXTURE)) {
-      Tag t = model.newest();
-      Map<String, Object> d = parse(new String(GraphJson.render(t, "f"), StandardCharsets.UTF_8));
-      grow(d, n, ids);
-      byte[] json = json(d).getBytes(StandardCharsets.UTF_8);
-      long start = System.nanoTime();
-      GraphJsonReader.read(json, t, "graph.json");
-      return (System.nanoTime() - start) / 1_000_000;
+  void manyNewOpsWithoutVariableIdsAreRead() throws IOException {
+    Path m = dir.resolve("many.fb");
+    Files.copy(FIXTURE, m);
+    editGraph(m, g -> grow(g, 16000, false));
+    try (FileSystem fs = FileSystems.newFileSystem(m)) {
+      Map<String, Object> back = parse(Files.readString(fs.getPath("/graph.json")));
+      assertEquals(List.of(1000L + 15999, 0L), find(back, "variables", "s15999").get("id"));
     }
+  }
+
+  /**
+   * A large graph (12,000 extra ops) written back reformatted: every op is unchanged, nothing is
+   * left to commit and the model stays byte-identical. (Its time: {@code GraphJsonWriteMain}.)
+   */
+  @Test
+  void largeUnchangedGraphWrittenBackReformattedChangesNothing() throws IOException {
+    Path m = dir.resolve("big.fb");
+    Files.copy(FIXTURE, m);
+    editGraph(m, g -> grow(g, 12000, true));
+    byte[] before = Files.readAllBytes(m);
+    try (FileSystem fs = FileSystems.newFileSystem(m)) {
+      Path g = fs.getPath("/graph.json");
+      String compact = json(parse(Files.readString(g)));
+      Files.writeString(g, compact);
+      assertFalse(((org.modelfs.JournaledFileSystem) fs).hasPendingChanges());
+    }
+    assertArrayEquals(before, Files.readAllBytes(m));
   }
 
   private static void grow(Map<String, Object> d, int n, boolean ids) {
@@ -667,20 +672,6 @@ class GraphJsonReviewTest {
         v.put("id", List.of(1000L + i, 0L));
       }
       list(d, "variables").add(v);
-    }
-  }
-
-  /** Commits a graph with {@code n} extra ops, then times the write-back of its graph.json reformatted. */
-  private long rewriteReformatted(int n) throws IOException {
-    Path m = dir.resolve("big" + n + ".fb");
-    Files.copy(FIXTURE, m);
-    editGraph(m, g -> grow(g, n, true));
-    try (FileSystem fs = FileSystems.newFileSystem(m)) {
-      Path g = fs.getPath("/graph.json");
-      String compact = json(parse(Files.readString(g)));
-      long start = System.nanoTime();
-      Files.writeString(g, compact);
-      return (System.nanoTime() - start) / 1_000_000;
     }
   }
 }
