@@ -323,26 +323,29 @@ public final class GraphJsonReader {
   }
 
   /**
-   * The renames the JSON makes: a variable given an id the tag's graph shows for a variable of
-   * another name is that variable renamed, and takes its array and updater state — decided by id alone,
-   * so chains (a→b, b→c) and swaps are renames too. A rename onto a name the tag holds and does
-   * not rename away is refused: the two variables would claim one name.
+   * The renames the JSON makes. Arrays follow names; a variable is renamed only when that is the
+   * one reading: it is given the id the tag's graph shows for another variable, that variable's
+   * name is gone from the document, and its own name is new to the tag. Ids are numbers local to
+   * one graph (DL4J numbers its variables afresh at each save), so a graph.json copied from
+   * another tag, whose ids differ, moves no array: every name the tag has keeps its array. A
+   * dropped variable whose id a name the tag has carries — a rename onto a taken name, or a chain
+   * of renames — is refused as ambiguous (rename such variables one at a time).
    */
   private Map<String, String> renames(List<Var> vars, Map<String, Var> byName) {
     Map<Long, String> stored = storedIds();
     Map<String, String> out = new LinkedHashMap<>();
     for (Var v : vars) {
       String old = v.idGiven() ? stored.get(key(v.id()[0], v.id()[1])) : null; // an id left out renames nothing
-      if (old != null && !old.equals(v.name()) && tag.variable(old) != null) {
-        out.put(old, v.name());
+      if (old == null || old.equals(v.name()) || tag.variable(old) == null || byName.containsKey(old)) {
+        continue; // the same variable, or its old name still in the document: arrays stay by name
       }
-    }
-    for (Map.Entry<String, String> e : out.entrySet()) {
-      if (tag.variable(e.getValue()) != null && !out.containsKey(e.getValue())) {
-        f.problem(label("variable", e.getValue()) + ", id", "this is the id of " + label("variable", e.getKey())
-            + ", so this renames it, but the tag's " + label("variable", e.getValue())
-            + " keeps its name (its id is not in the document): two variables would hold one name — give the"
-            + " renamed one another name, or " + label("variable", e.getValue()) + " its id");
+      if (tag.variable(v.name()) == null) {
+        out.put(old, v.name());
+      } else {
+        f.problem(label("variable", v.name()) + ", id", "this is the id of " + label("variable", old)
+            + ", which the document drops — a rename — but the tag has a variable of this name already, with its"
+            + " own array: which array it keeps is ambiguous. Rename one variable at a time (or give this one its"
+            + " own id to keep its array, and drop " + label("variable", old) + " with its array)");
       }
     }
     return out;
