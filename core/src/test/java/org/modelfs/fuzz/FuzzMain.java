@@ -41,7 +41,8 @@ public final class FuzzMain {
       "org.modelfs.format.sdnb.ManifestFuzzTest#parse",
       "org.modelfs.fuzz.ZipDirectoryFuzzTest#centralDirectory",
       "org.modelfs.fuzz.NameMappingFuzzTest#roundTripAndInjectivity",
-      "org.modelfs.fuzz.RecoveryFuzzTest#recover");
+      "org.modelfs.fuzz.RecoveryFuzzTest#recover",
+      "org.modelfs.provider.GraphJsonFuzzTest#write");
   private static final Pattern DONE = Pattern.compile("Done (\\d+) runs in (\\d+) second");
   private static final Pattern STAT = Pattern.compile("#(\\d+)\\s+(?:pulse|NEW|REDUCE|DONE)\\s+cov: (\\d+) ft: (\\d+) corp: (\\d+)");
 

@@ -23,7 +23,8 @@ import org.modelfs.store.ModelFiles;
  * Writes the seed corpus of every fuzz target into
  * {@code src/test/resources/<package>/<Class>Inputs/<method>/} (run from the project directory:
  * {@code java -cp <test class path> org.modelfs.fuzz.FuzzSeeds}): the DL4J fixtures as they are,
- * and each rewritten by our writers into every format (docs/RELIABILITY.md "Fuzzing"). Each
+ * each rewritten by our writers into every format, and edits of fixtures' graph.json
+ * ({@link org.modelfs.provider.GraphJsonFuzzSeeds}; docs/RELIABILITY.md "Fuzzing"). Each
  * seed is named by the SHA-1 of its bytes, as Jazzer names the inputs it keeps; crash inputs the
  * fuzzer finds are added beside them and kept.
  */
@@ -93,6 +94,9 @@ public final class FuzzSeeds {
     }
     for (byte[] r : RecoverySeeds.seeds()) {
       seed("RecoveryFuzzTest", "recover", r);
+    }
+    for (byte[] g : org.modelfs.provider.GraphJsonFuzzSeeds.seeds()) {
+      seed("org/modelfs/provider", "GraphJsonFuzzTest", "write", g);
     }
   }
 
