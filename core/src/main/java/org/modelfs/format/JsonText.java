@@ -18,10 +18,15 @@ public final class JsonText {
   private int i;
   private int depth;
 
-  private JsonText(String s, int maxDepth, boolean uniqueKeys) {
+  /** What the values read so far are estimated to take of the heap, and the most they may. */
+  private long heap;
+  private final long maxHeap;
+
+  private JsonText(String s, int maxDepth, boolean uniqueKeys, long maxHeap) {
     this.s = s;
     this.maxDepth = maxDepth;
     this.uniqueKeys = uniqueKeys;
+    this.maxHeap = maxHeap;
   }
 
   /**
@@ -31,7 +36,26 @@ public final class JsonText {
    * @throws IllegalArgumentException naming what is wrong and where (line, column)
    */
   public static Object parse(String text, int maxDepth, boolean uniqueKeys) {
-    return new JsonText(text, maxDepth, uniqueKeys).document();
+    return new JsonText(text, maxDepth, uniqueKeys, Long.MAX_VALUE).document();
+  }
+
+  /**
+   * {@link #parse(String, int, boolean)}, refusing a document whose values would take more than
+   * {@code maxHeap} bytes of heap once read (an estimate per value: a small text can hold many
+   * empty objects, each far larger in the heap than its two characters).
+   *
+   * @throws IllegalArgumentException naming the limit and where it was passed (line, column)
+   */
+  public static Object parse(String text, int maxDepth, boolean uniqueKeys, long maxHeap) {
+    return new JsonText(text, maxDepth, uniqueKeys, maxHeap).document();
+  }
+
+  /** Charges {@code bytes} of heap for a value being read. */
+  private void charge(long bytes) {
+    heap += bytes;
+    if (heap > maxHeap) {
+      throw error("the document's values would take more than " + maxHeap + " bytes of heap once read");
+    }
   }
 
   private Object document() {
@@ -72,6 +96,7 @@ public final class JsonText {
 
   private Map<String, Object> object() {
     enter();
+    charge(64);
     Map<String, Object> m = new LinkedHashMap<>();
     i++;
     ws();
@@ -92,6 +117,7 @@ public final class JsonText {
       ws();
       expect(':');
       ws();
+      charge(40 + 16 + k.length());
       m.put(k, value());
       ws();
       if (peek(',')) {
@@ -106,6 +132,7 @@ public final class JsonText {
 
   private List<Object> array() {
     enter();
+    charge(40);
     List<Object> l = new ArrayList<>();
     i++;
     ws();
@@ -116,6 +143,7 @@ public final class JsonText {
     }
     while (true) {
       ws();
+      charge(8);
       l.add(value());
       ws();
       if (peek(',')) {
@@ -137,6 +165,7 @@ public final class JsonText {
       }
       char c = s.charAt(i++);
       if (c == '"') {
+        charge(40 + b.length());
         return b.toString();
       }
       if (c < 0x20) {
@@ -212,6 +241,7 @@ public final class JsonText {
       }
     }
     String t = s.substring(start, i);
+    charge(24);
     if (integer) {
       try {
         return Long.parseLong(t);

@@ -62,8 +62,11 @@ public final class TrainingJson {
    * @param hasUpdater whether it names an updater (loading updater state needs one)
    * @param updaterStateKeys the state keys that updater keeps per parameter, or {@code null}
    *     when it names none ND4J has
+   * @param variableNames the variable names each of its name lists holds ({@code dataSetFeatureMapping},
+   *     {@code dataSetLabelMapping}, their mask mappings, {@code lossVariables}), by list
    */
-  public record Check(List<String> problems, boolean hasUpdater, Set<String> updaterStateKeys) {}
+  public record Check(List<String> problems, boolean hasUpdater, Set<String> updaterStateKeys,
+      Map<String, List<String>> variableNames) {}
 
   /** Reads {@code json} as DL4J would (one parse). */
   public static Check check(String json) {
@@ -71,10 +74,10 @@ public final class TrainingJson {
     try {
       root = JsonText.parse(json, MAX_DEPTH, false);
     } catch (IllegalArgumentException e) {
-      return new Check(List.of("not JSON: " + e.getMessage()), false, null);
+      return new Check(List.of("not JSON: " + e.getMessage()), false, null, Map.of());
     }
     if (!(root instanceof Map<?, ?> m)) {
-      return new Check(List.of("a training configuration is a JSON object, not " + kind(root)), false, null);
+      return new Check(List.of("a training configuration is a JSON object, not " + kind(root)), false, null, Map.of());
     }
     List<String> out = new ArrayList<>();
     Object updater = m.get("updater");
@@ -112,17 +115,112 @@ public final class TrainingJson {
         out.add(k + " is " + kind(m.get(k)) + ", DL4J needs a number");
       }
     }
+    Map<String, List<String>> names = new java.util.TreeMap<>();
     for (String k : STRING_LISTS) {
       Object v = m.get(k);
       if (v != null && !(v instanceof List<?> l && l.stream().allMatch(e -> e == null || e instanceof String))) {
         out.add(k + " is " + kind(v) + ", DL4J needs a list of names");
+      } else if (v instanceof List<?> l) {
+        List<String> n = new ArrayList<>();
+        for (Object e : l) {
+          if (e != null) {
+            n.add((String) e);
+          }
+        }
+        names.put(k, List.copyOf(n));
       }
     }
     Object dt = m.get("initialLossDataType");
     if (dt != null && !(dt instanceof String s && DATA_TYPES.contains(s))) {
       out.add("initialLossDataType is " + kind(dt) + ", DL4J needs a data type name (FLOAT, DOUBLE, …)");
     }
-    return new Check(List.copyOf(out), updater instanceof Map, keys);
+    return new Check(List.copyOf(out), updater instanceof Map, keys, Map.copyOf(names));
+  }
+
+  /**
+   * {@code json} with the variable names of its name lists ({@code dataSetFeatureMapping},
+   * {@code dataSetLabelMapping}, their mask mappings, {@code lossVariables}) renamed as
+   * {@code renames} says (old → new); every other byte as it was. Text that is not a JSON object
+   * is returned as it is (its problems are {@link #check}'s to name).
+   */
+  public static String renamed(String json, Map<String, String> renames) {
+    StringBuilder out = new StringBuilder(json.length());
+    int depth = 0;
+    int i = 0;
+    String key = null; // the last top-level key read
+    boolean inList = false; // inside the array value of one of the name lists
+    while (i < json.length()) {
+      char c = json.charAt(i);
+      if (c == '"') {
+        int end = stringEnd(json, i);
+        if (end < 0) {
+          return json;
+        }
+        String token = json.substring(i, end);
+        if (inList && depth == 2) {
+          Object name = parseString(token);
+          String to = name instanceof String n ? renames.get(n) : null;
+          out.append(to == null ? token : quote(to));
+        } else {
+          out.append(token);
+          if (depth == 1) {
+            key = parseString(token) instanceof String k ? k : null;
+          }
+        }
+        i = end;
+        continue;
+      }
+      if (c == '{' || c == '[') {
+        depth++;
+        if (c == '[' && depth == 2 && key != null && STRING_LISTS.contains(key)) {
+          inList = true;
+        }
+      } else if (c == '}' || c == ']') {
+        depth--;
+        if (depth < 2) {
+          inList = false;
+        }
+      }
+      out.append(c);
+      i++;
+    }
+    return out.toString();
+  }
+
+  /** The index past the JSON string token starting at {@code from} (a quote), or -1 if unterminated. */
+  private static int stringEnd(String s, int from) {
+    for (int i = from + 1; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '"') {
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
+  private static Object parseString(String token) {
+    try {
+      return JsonText.parse(token, 1, false);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  private static String quote(String v) {
+    StringBuilder b = new StringBuilder("\"");
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c == '"' || c == '\\') {
+        b.append('\\').append(c);
+      } else if (c < 0x20) {
+        b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.append(c);
+      }
+    }
+    return b.append('"').toString();
   }
 
   /** Reasons DL4J could not read {@code json} as a training configuration; empty if it can. */

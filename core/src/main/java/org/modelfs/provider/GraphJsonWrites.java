@@ -41,7 +41,11 @@ final class GraphJsonWrites {
     if (Arrays.equals(now, json)) {
       return tag;
     }
-    Tag t = applied(tag, GraphJsonReader.read(json, tag, path), path);
+    GraphJsonReader.Result r = GraphJsonReader.read(json, tag, path);
+    if (r.unchanged()) {
+      return tag; // the same values, formatted otherwise (also for a tag without a graph, whose ids it invents)
+    }
+    Tag t = applied(tag, r, path);
     return Arrays.equals(GraphJson.render(t, file), now) ? tag : t;
   }
 

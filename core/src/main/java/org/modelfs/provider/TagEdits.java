@@ -161,7 +161,8 @@ final class TagEdits {
 
   /**
    * {@code tag} with variables renamed as {@code renames} says (old name → new name), each
-   * keeping its place in the graph (ops use it by id) and its updater state.
+   * keeping its place in the graph (ops use it by id), its updater state, and its place in
+   * training.json's name lists.
    */
   static Tag renamed(Tag tag, Map<String, String> renames) {
     Map.Entry<String, String> one = renames.size() == 1 ? renames.entrySet().iterator().next() : null;
@@ -173,7 +174,7 @@ final class TagEdits {
           new Variable(e.getValue(), v.kind(), v.dtype(), v.shape(), v.array(), v.graphVariable()));
       NamedList<UpdaterState> us = u == null ? tag.states()
           : tag.states().renamed(e.getKey(), new UpdaterState(e.getValue(), u.arrays()));
-      return new Tag(tag.name(), tag.graph(), vs, us, tag.trainingConfig(), tag.metadata());
+      return new Tag(tag.name(), tag.graph(), vs, us, training(tag, renames), tag.metadata());
     }
     List<Variable> vars = new ArrayList<>();
     for (Variable v : tag.variables()) {
@@ -185,7 +186,15 @@ final class TagEdits {
       String to = renames.get(u.paramName());
       ups.add(to == null ? u : new UpdaterState(to, u.arrays()));
     }
-    return new Tag(tag.name(), tag.graph(), vars, ups, tag.trainingConfig(), tag.metadata());
+    return new Tag(tag.name(), tag.graph(), vars, ups, training(tag, renames), tag.metadata());
+  }
+
+  /**
+   * The tag's training configuration with the renamed variables renamed in its name lists too
+   * (the placeholders it feeds data to, the loss variables): DL4J maps training data by them.
+   */
+  private static String training(Tag tag, Map<String, String> renames) {
+    return tag.trainingConfig() == null ? null : org.modelfs.format.TrainingJson.renamed(tag.trainingConfig(), renames);
   }
 
   /** {@code tag} with metadata keys renamed as {@code renames} says (old key → new key). */

@@ -76,4 +76,23 @@ class TrainingJsonTest {
     assertTrue(e.getMessage().contains("nested deeper than 8"), e.getMessage());
     assertTrue(TrainingJson.problems("[".repeat(TrainingJson.MAX_DEPTH + 1)).get(0).contains("nested deeper"));
   }
+
+  /**
+   * A rename reaches the name lists only — as DL4J names them, at the top level — and leaves every
+   * other byte (formatting, other keys holding the same text, nested lists) as it was.
+   */
+  @Test
+  void renamedRenamesTheNameListsOnly() {
+    String json = "{\n  \"dataSetFeatureMapping\" : [ \"input\", \"other\" ],\n  \"dataSetLabelMapping\" : [\"label\"],"
+        + "\n  \"lossVariables\" : null, \"note\" : \"input\", \"nested\" : {\"dataSetFeatureMapping\": [\"input\"]},"
+        + " \"dataSetFeatureMaskMapping\": [\"in\\\"put\"]}";
+    String out = TrainingJson.renamed(json, Map.of("input", "features", "label", "t\"arget", "in\"put", "mask"));
+    assertEquals("{\n  \"dataSetFeatureMapping\" : [ \"features\", \"other\" ],\n  \"dataSetLabelMapping\" : [\"t\\\"arget\"],"
+        + "\n  \"lossVariables\" : null, \"note\" : \"input\", \"nested\" : {\"dataSetFeatureMapping\": [\"input\"]},"
+        + " \"dataSetFeatureMaskMapping\": [\"mask\"]}", out);
+    assertEquals(json, TrainingJson.renamed(json, Map.of("absent", "x")), "no name to rename: the same text");
+    assertEquals("not json [", TrainingJson.renamed("not json [", Map.of("json", "x")));
+    assertEquals(Map.of("dataSetFeatureMapping", List.of("features", "other"), "dataSetLabelMapping",
+        List.of("t\"arget"), "dataSetFeatureMaskMapping", List.of("mask")), TrainingJson.check(out).variableNames());
+  }
 }

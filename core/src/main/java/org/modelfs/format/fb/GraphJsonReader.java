@@ -48,6 +48,13 @@ import org.modelfs.model.Variable;
  * name, and by id for a variable renamed in the JSON (its old name gone, its id kept).
  */
 public final class GraphJsonReader {
+  /**
+   * The most heap a written graph.json may take once parsed (an estimate per value): 512 MiB. A
+   * rendering of 32,000 ops (27 MB) takes about a third of it; 90 MB of empty objects would take
+   * gigabytes and are refused as they are read (docs/GRAPH.md §3.1).
+   */
+  static final long MAX_HEAP = 512L << 20;
+
   /** Nesting the schema needs (graph → ops → op → properties → property → array → values) with room. */
   static final int MAX_DEPTH = 16;
 
@@ -63,8 +70,10 @@ public final class GraphJsonReader {
    *
    * @param graph the new graph (held in the heap)
    * @param renames variables renamed by the JSON: old name → new name (their arrays and updater state follow)
+   * @param unchanged whether the JSON is, value for value, what the tag's graph.json shows (its
+   *     formatting aside): then the tag's graph is already what it describes
    */
-  public record Result(GraphRef graph, Map<String, String> renames) {}
+  public record Result(GraphRef graph, Map<String, String> renames, boolean unchanged) {}
 
   /** A variable as the JSON gives it. */
   record Var(String name, VarKind kind, Integer dtype, long[] shape, int[] id, Integer device,
@@ -103,7 +112,7 @@ public final class GraphJsonReader {
     String text = utf8(json, file);
     Object doc;
     try {
-      doc = JsonText.parse(text, MAX_DEPTH, true);
+      doc = JsonText.parse(text, MAX_DEPTH, true, MAX_HEAP);
     } catch (IllegalArgumentException e) {
       throw new GraphJsonException(file, List.of("malformed JSON: " + e.getMessage()));
     }
@@ -140,6 +149,7 @@ public final class GraphJsonReader {
 
   private Result run(Object doc) throws ModelFormatException, GraphJsonException {
     Map<String, Object> top = f.object(doc, "graph.json");
+    surrogates(doc, "graph.json");
     f.problems().throwIfAny(file);
     f.onlyKeys(top, TOP_KEYS, "graph.json");
     List<Var> vars = variables(top.get("variables"));
@@ -152,6 +162,9 @@ public final class GraphJsonReader {
     List<Object> ops = f.array(top.get("ops"), "graph.json ops");
     f.problems().throwIfAny(file);
 
+    for (long id : storedIds().keySet()) {
+      ids.use((int) (id >> 32)); // a new id is never one the tag's graph has
+    }
     OpJsonReader opReader = new OpJsonReader(this, byName, ops);
     assignIds(vars, byName, opReader);
     Map<Long, Var> byId = new HashMap<>();
@@ -189,7 +202,40 @@ public final class GraphJsonReader {
     b.finish(graph);
     byte[] bytes = b.sizedByteArray();
     GraphRef ref = new GraphRef(new HeapSource(file, bytes), 0, bytes.length, conv);
-    return new Result(ref, renames);
+    return new Result(ref, renames, doc.equals(shown));
+  }
+
+  /**
+   * Refuses every string and key holding an unpaired surrogate ({@code "\\ud800"} is valid JSON):
+   * a FlatBuffer stores names as UTF-8, which cannot hold one.
+   */
+  private void surrogates(Object v, String where) {
+    if (v instanceof String s) {
+      unpaired(s, where);
+    } else if (v instanceof Map<?, ?> m) {
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        String k = (String) e.getKey();
+        unpaired(k, where + " key " + JsonFields.show(k));
+        surrogates(e.getValue(), where + "." + cut(k));
+      }
+    } else if (v instanceof List<?> l) {
+      for (int i = 0; i < l.size(); i++) {
+        surrogates(l.get(i), where + "[" + i + "]");
+      }
+    }
+  }
+
+  private void unpaired(String s, String where) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        f.problem(where, "holds an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
+            + " at character " + i + "): a FlatBuffer stores text as UTF-8, which cannot hold one");
+        return;
+      }
+    }
   }
 
   // --- variables ---
@@ -278,23 +324,14 @@ public final class GraphJsonReader {
 
   /**
    * Gives each variable without an {@code id} one: {@code [op id, k]} for the k-th output of an
-   * op, else {@code [a new node id, 0]} (ids past every id in use).
+   * op, else {@code [a new node id, 0]} ({@link IdPool}: never an id in use or one the tag had).
    */
   private void assignIds(List<Var> vars, Map<String, Var> byName, OpJsonReader ops) {
-    int next = Math.max(ops.maxId(), 0);
-    for (Var v : vars) {
-      if (v.id() != null) {
-        next = Math.max(next, v.id()[0]);
-      }
-    }
-    for (long id : storedIds().keySet()) {
-      next = Math.max(next, (int) (id >> 32)); // never an id the tag's graph has: that would be a rename
-    }
     for (int i = 0; i < vars.size(); i++) {
       Var v = vars.get(i);
       if (v.id() == null) {
         int[] produced = ops.producer(v.name());
-        int[] id = produced != null ? produced : new int[] {++next, 0};
+        int[] id = produced != null ? produced : new int[] {ids.take(), 0};
         Var given = new Var(v.name(), v.kind(), v.dtype(), v.shape(), id, v.device(), v.json(), false);
         vars.set(i, given);
         byName.put(v.name(), given);
@@ -596,6 +633,12 @@ public final class GraphJsonReader {
   }
 
   private FbCopy copy;
+  /** Node ids in use, and the ones given to what the document leaves without an id. */
+  private final IdPool ids = new IdPool();
+
+  IdPool ids() {
+    return ids;
+  }
 
   /** One copier from the tag's graph into the builder (it copies a shared table once); null without a graph. */
   FbCopy copy() throws ModelFormatException {

@@ -184,8 +184,9 @@ final class JsonFields {
     if (v instanceof Map) {
       return "an object";
     }
-    if (v instanceof List) {
-      return "an array";
+    if (v instanceof List<?> l) {
+      return l.size() == 1 && !(l.get(0) instanceof Map || l.get(0) instanceof List) ? "[" + show(l.get(0)) + "]"
+          : "an array";
     }
     return v.toString();
   }

@@ -133,7 +133,7 @@ final class OpArgs {
         String key = (String) e.getKey();
         int pos = position(key, names);
         if (pos < 0) {
-          jf.problem(at, "no argument \"" + key + "\"; " + declared);
+          jf.problem(at, "no argument " + JsonFields.show(key) + "; " + declared);
           ok = false;
         } else if (pos >= byPos.length) {
           jf.problem(at, JsonFields.show(key) + " is position " + pos + ", but " + m.size() + " values are given: positions"

@@ -49,7 +49,6 @@ final class OpJsonReader {
   private final Map<Long, FbTable> storedById = new HashMap<>();
   /** For each variable some op outputs, the first such op and the output's position: {@code {op index, k}}. */
   private final Map<String, int[]> producers = new HashMap<>();
-  private int maxId;
 
   @SuppressWarnings("unchecked")
   OpJsonReader(GraphJsonReader g, Map<String, Var> vars, List<Object> list) throws ModelFormatException {
@@ -66,10 +65,14 @@ final class OpJsonReader {
       FbTable n = stored.getTable(i);
       storedById.putIfAbsent((long) n.getInt(0, 0), n);
     }
+    IdPool pool = g.ids();
     for (Var v : vars.values()) {
       if (v.id() != null) {
-        maxId = Math.max(maxId, v.id()[0]);
+        pool.use(v.id()[0]);
       }
+    }
+    for (long id : shownById.keySet()) {
+      pool.use((int) id);
     }
     ids = new int[list.size()];
     boolean[] given = new boolean[list.size()];
@@ -94,7 +97,7 @@ final class OpJsonReader {
         if (id != null) {
           ids[i] = id.intValue();
           given[i] = true;
-          maxId = Math.max(maxId, ids[i]);
+          pool.use(ids[i]);
           if (!seen.add(ids[i])) {
             f.problem(where + ", id", ids[i] + " is the id of another op too");
           }
@@ -103,7 +106,7 @@ final class OpJsonReader {
     }
     for (int i = 0; i < ids.length; i++) {
       if (!given[i] && ops.get(i) != null) {
-        ids[i] = ++maxId;
+        ids[i] = pool.take();
       }
     }
     for (int i = 0; i < ops.size(); i++) {
@@ -115,11 +118,6 @@ final class OpJsonReader {
         }
       }
     }
-  }
-
-  /** The largest node id of the ops and variables. */
-  int maxId() {
-    return maxId;
   }
 
   /** {@code [op id, k]} when {@code var} is the k-th output of an op, else null. */
@@ -156,7 +154,7 @@ final class OpJsonReader {
     Map<String, Object> shown = shownById.get((long) ids[i]);
     FbTable stored = storedById.get((long) ids[i]);
     boolean whole = g.root() == null;
-    wiring(m, where, i, whole); // also for an op copied as stored: what it names may have gone
+    wiring(m, where, i); // also for an op copied as stored: what it names may have gone
     if (shown != null && stored != null && shown.equals(m) && unchangedWiring(m)) {
       return g.copy().table(stored, FbCopy.FLAT_NODE, this::rewrite);
     }
@@ -392,14 +390,14 @@ final class OpJsonReader {
    * document and made by no other op; {@code controlDeps} and {@code controlDepFor} ops (or, as
    * DL4J writes a while loop's constants, variables), {@code varControlDeps} variables.
    */
-  private void wiring(Map<String, Object> m, String where, int i, boolean whole) {
+  private void wiring(Map<String, Object> m, String where, int i) {
     if (m.get("outputs") instanceof List<?> out) {
       for (int k = 0; k < out.size(); k++) {
         if (!(out.get(k) instanceof String o)) {
           continue; // the build reports the type
         }
         int[] other = producers.get(o);
-        if (other != null && other[0] != i && !whole) {
+        if (other != null && other[0] != i) {
           f.problem(where + ", outputs[" + k + "]", JsonFields.show(o) + " is an output of ops[" + other[0] + "] "
               + label(ops.get(other[0]), other[0]) + " too: a variable has one producing op");
         }

@@ -57,9 +57,9 @@ final class PropertyEcho {
           props.set(at, echo);
           changed = true;
         } else {
-          f.problem(where + ", property '" + a.name() + "'", "says " + prop + ", but " + field.key() + " \""
-              + a.name() + "\" is " + now + ": DL4J computes with " + field.key() + " (docs/GRAPH.md §1.7) —"
-              + " edit " + field.key() + " and the property follows");
+          f.problem(where + ", property '" + a.name() + "'", "says " + JsonFields.show(prop) + ", but " + field.key()
+              + " \"" + a.name() + "\" is " + JsonFields.show(now) + ": DL4J computes with " + field.key()
+              + " (docs/GRAPH.md §1.7) — edit " + field.key() + " and the property follows");
         }
       }
     }
