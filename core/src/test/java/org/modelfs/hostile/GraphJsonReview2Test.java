@@ -89,34 +89,6 @@ public class GraphJsonReview2Test {
     }
   }
 
-  /** Replaces variable name {@code from} by {@code to} everywhere in a graph.json tree (ids kept). */
-  @SuppressWarnings("unchecked")
-  static void renameEverywhere(Map<String, Object> g, String from, String to) {
-    for (Object o : list(g, "variables")) {
-      Map<String, Object> v = (Map<String, Object>) o;
-      if (from.equals(v.get("name"))) {
-        v.put("name", to);
-      }
-    }
-    for (Object o : list(g, "ops")) {
-      Map<String, Object> op = (Map<String, Object>) o;
-      for (String k : List.of("inputs", "outputs", "varControlDeps", "controlDepFor")) {
-        if (op.get(k) instanceof List<?> l) {
-          List<Object> n = new ArrayList<>(l);
-          n.replaceAll(x -> from.equals(x) ? to : x);
-          op.put(k, n);
-        }
-      }
-    }
-    for (String k : List.of("placeholders", "lossVariables", "outputs")) {
-      if (g.get(k) instanceof List<?> l) {
-        List<Object> n = new ArrayList<>(l);
-        n.replaceAll(x -> from.equals(x) ? to : x);
-        g.put(k, n);
-      }
-    }
-  }
-
   /** A simultaneous rename (old → new, ids kept) of every pair of {@code renames}. */
   static Consumer<Map<String, Object>> renaming(Map<String, String> renames) {
     return g -> {
@@ -125,9 +97,9 @@ public class GraphJsonReview2Test {
       for (Map.Entry<String, String> e : renames.entrySet()) {
         String t = "\u0001tmp" + i++;
         tmpNames.put(t, e.getValue());
-        renameEverywhere(g, e.getKey(), t);
+        JsonTrees.renameEverywhere(g, e.getKey(), t);
       }
-      tmpNames.forEach((t, to) -> renameEverywhere(g, t, to));
+      tmpNames.forEach((t, to) -> JsonTrees.renameEverywhere(g, t, to));
     };
   }
 

@@ -66,6 +66,33 @@ public final class JsonTrees {
     throw new AssertionError("no " + list + " entry named " + name);
   }
 
+  /** Replaces variable name {@code from} by {@code to} everywhere in a graph.json tree (ids kept). */
+  @SuppressWarnings("unchecked")
+  public static void renameEverywhere(Map<String, Object> g, String from, String to) {
+    for (Object o : list(g, "variables")) {
+      Map<String, Object> v = (Map<String, Object>) o;
+      if (from.equals(v.get("name"))) {
+        v.put("name", to);
+      }
+    }
+    for (Object o : list(g, "ops")) {
+      Map<String, Object> op = (Map<String, Object>) o;
+      for (String k : List.of("inputs", "outputs", "varControlDeps", "controlDepFor")) {
+        if (op.get(k) instanceof List<?> l) {
+          List<Object> n = new ArrayList<>(l);
+          n.replaceAll(x -> from.equals(x) ? to : x);
+          op.put(k, n);
+        }
+      }
+    }
+    for (String k : List.of("placeholders", "lossVariables", "outputs")) {
+      if (g.get(k) instanceof List<?> l) {
+        List<Object> n = new ArrayList<>(l);
+        n.replaceAll(x -> from.equals(x) ? to : x);
+        g.put(k, n);
+      }
+    }
+  }
   /** Compact JSON of a tree of maps, lists, strings, numbers, booleans and nulls. */
   public static String write(Object v) {
     StringBuilder sb = new StringBuilder();
