@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import org.modelfs.format.JsonText;
 import org.modelfs.format.ModelFormatException;
@@ -658,10 +657,6 @@ public final class GraphJsonReader {
     return decode;
   }
 
-  Tag tag() {
-    return tag;
-  }
-
   String file() {
     return file;
   }
@@ -694,7 +689,4 @@ public final class GraphJsonReader {
     return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(List.of(k)));
   }
 
-  static boolean same(Object a, Object b) {
-    return Objects.equals(a, b);
-  }
 }
