@@ -5,7 +5,6 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.modelfs.JournaledFileSystem;
@@ -55,7 +54,7 @@ public final class GraphJsonWriteMain {
       Files.copy(Fixtures.get("mlp_adam.fb"), m);
       try (FileSystem fs = ModelFileSystems.open(m)) {
         Path g = fs.getPath("/graph.json");
-        Files.writeString(g, JsonTrees.edit(Files.readString(g), d -> grow(d, n)));
+        Files.writeString(g, JsonTrees.edit(Files.readString(g), d -> JsonTrees.addSoftmaxOps(d, n, true)));
       }
       double[][] t = new double[4][reps];
       long size = 0;
@@ -100,25 +99,6 @@ public final class GraphJsonWriteMain {
     }
     Files.delete(dir);
     return out;
-  }
-
-  /** Adds {@code n} softmax ops reading {@code logits}, each with its output variable. */
-  static void grow(Map<String, Object> d, int n) {
-    Map<String, Object> proto = JsonTrees.op(d, "softmax");
-    for (int i = 0; i < n; i++) {
-      Map<String, Object> op = new LinkedHashMap<>(proto);
-      op.put("name", "s" + i);
-      op.put("id", 1000L + i);
-      op.put("inputs", List.of("logits"));
-      op.put("outputs", List.of("s" + i));
-      JsonTrees.list(d, "ops").add(op);
-      Map<String, Object> v = new LinkedHashMap<>();
-      v.put("name", "s" + i);
-      v.put("kind", "ARRAY");
-      v.put("dtype", "FLOAT");
-      v.put("id", List.of(1000L + i, 0L));
-      JsonTrees.list(d, "variables").add(v);
-    }
   }
 
   private static double ms(long start) {

@@ -2,6 +2,8 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonReader;
@@ -25,23 +27,26 @@ final class GraphJsonWrites {
   private GraphJsonWrites() {}
 
   /**
-   * {@code tag} with the graph {@code written} describes; {@code tag} itself when that is the graph
-   * it has.
+   * {@code tag} with the graph the journal file {@code data} ({@code size} bytes) describes;
+   * {@code tag} itself when that is the graph it has. Read from the file itself: the bytes become
+   * a graph, and no source of the tree keeps them (another channel on the path shares the file
+   * and installs it again).
    *
    * @param path the path written, for messages
    * @param file the container's name, for errors in the tag's own graph
    * @throws org.modelfs.format.fb.GraphJsonException naming every problem
    */
-  static Tag apply(Tag tag, byte[] json, String path, String file) throws IOException {
-    if (json.length > MAX_BYTES) {
-      throw new FileSystemException(path, null, "graph.json holds at most " + MAX_BYTES + " bytes; " + json.length
+  static Tag apply(Tag tag, Path data, long size, String path, String file) throws IOException {
+    if (size > MAX_BYTES) {
+      throw new FileSystemException(path, null, "graph.json holds at most " + MAX_BYTES + " bytes; " + size
           + " were written");
     }
+    byte[] json = Files.readAllBytes(data);
     byte[] now = GraphJson.render(tag, file);
     if (Arrays.equals(now, json)) {
       return tag;
     }
-    GraphJsonReader.Result r = GraphJsonReader.read(json, tag, path);
+    GraphJsonReader.Result r = GraphJsonReader.read(json, tag, now, path);
     if (r.unchanged()) {
       return tag; // the same values, formatted otherwise (also for a tag without a graph, whose ids it invents)
     }

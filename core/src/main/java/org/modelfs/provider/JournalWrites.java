@@ -262,15 +262,9 @@ final class JournalWrites {
           overlay = overlay.withArea(ModelTree.GRAPH, true);
         }
         case GRAPH_JSON -> {
-          if (size > GraphJsonWrites.MAX_BYTES) {
-            throw new FileSystemException(path, null, "graph.json holds at most " + GraphJsonWrites.MAX_BYTES + " bytes");
-          }
-          // read from the journal file itself: the bytes become a graph, and no source of the tree
-          // keeps them (another channel on this path shares the file and installs it again)
-          byte[] written = Files.readAllBytes(data);
           boolean hadGraph = tag.graph() != null;
           Tag before = tag;
-          tag = GraphJsonWrites.apply(tag, written, path, fs.container());
+          tag = GraphJsonWrites.apply(tag, data, size, path, fs.container());
           if (tag == before) {
             // the graph it describes is the tag's: nothing to commit; graph.json exists from now on
             if (overlay.graphJsonAbsent()) {

@@ -29,6 +29,7 @@ import org.modelfs.format.fb.GraphJsonException;
 import org.modelfs.format.fb.GraphJsonReader;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
+import org.modelfs.testing.JsonTrees;
 
 /**
  * Hostile review of issue 19 (graph.json writable). Every test here states what the docs
@@ -70,56 +71,10 @@ class GraphJsonReviewTest {
     return (List<Object>) m.get(key);
   }
 
-  /** A compact JSON writer (the test's own, so reformatting is part of some tests). */
+  /** Compact JSON (so reformatting is part of some tests). */
   static String json(Object o) {
-    StringBuilder sb = new StringBuilder();
-    write(sb, o);
-    return sb.toString();
+    return JsonTrees.write(o);
   }
-
-  @SuppressWarnings("unchecked")
-  private static void write(StringBuilder sb, Object o) {
-    if (o == null) {
-      sb.append("null");
-    } else if (o instanceof String s) {
-      sb.append('"');
-      for (char c : s.toCharArray()) {
-        if (c == '"' || c == '\\') {
-          sb.append('\\').append(c);
-        } else if (c < 0x20) {
-          sb.append(String.format("\\u%04x", (int) c));
-        } else {
-          sb.append(c);
-        }
-      }
-      sb.append('"');
-    } else if (o instanceof Map<?, ?> m) {
-      sb.append('{');
-      boolean first = true;
-      for (Map.Entry<String, Object> e : ((Map<String, Object>) m).entrySet()) {
-        sb.append(first ? "" : ",");
-        first = false;
-        write(sb, e.getKey());
-        sb.append(':');
-        write(sb, e.getValue());
-      }
-      sb.append('}');
-    } else if (o instanceof List<?> l) {
-      sb.append('[');
-      for (int i = 0; i < l.size(); i++) {
-        sb.append(i == 0 ? "" : ",");
-        write(sb, l.get(i));
-      }
-      sb.append(']');
-    } else if (o instanceof RawJson r) {
-      sb.append(r.text);
-    } else {
-      sb.append(o);
-    }
-  }
-
-  /** A literal JSON text put in place as it is. */
-  record RawJson(String text) {}
 
   static byte[] read(Path model, String path) throws IOException {
     try (FileSystem fs = FileSystems.newFileSystem(model)) {
@@ -525,7 +480,7 @@ class GraphJsonReviewTest {
   /** Each value of graph.json replaced by hostile values, read by GraphJsonReader: only checked exceptions. */
   @Test
   void hostileValuesEverywhereGiveOnlyGraphJsonExceptions() throws IOException {
-    Object[] hostile = {null, new RawJson("1e400"), new RawJson("-1e400"), -1L, 0L, new RawJson("99999999999999999999"),
+    Object[] hostile = {null, new JsonTrees.Raw("1e400"), new JsonTrees.Raw("-1e400"), -1L, 0L, new JsonTrees.Raw("99999999999999999999"),
         Long.MIN_VALUE, Long.MAX_VALUE, 2147483648L, 1.5, "", "x", "#01", "#-1", "#999999999999", "#0:0", "#1:x", "NaN",
         "Infinity", true, List.of(), Map.of(), List.of(List.of()), List.of(Map.of()), List.of("#0"), List.of(-1L, -1L),
         List.of(2147483647L, 2147483647L, 2147483647L, 0L), Map.of("#0", 1L), Map.of("#01", 1L), Map.of("#-1", 1L),
@@ -629,7 +584,7 @@ class GraphJsonReviewTest {
   void manyNewOpsWithoutVariableIdsAreRead() throws IOException {
     Path m = dir.resolve("many.fb");
     Files.copy(FIXTURE, m);
-    editGraph(m, g -> grow(g, 16000, false));
+    editGraph(m, g -> JsonTrees.addSoftmaxOps(g, 16000, false));
     try (FileSystem fs = FileSystems.newFileSystem(m)) {
       Map<String, Object> back = parse(Files.readString(fs.getPath("/graph.json")));
       assertEquals(List.of(1000L + 15999, 0L), find(back, "variables", "s15999").get("id"));
@@ -644,7 +599,7 @@ class GraphJsonReviewTest {
   void largeUnchangedGraphWrittenBackReformattedChangesNothing() throws IOException {
     Path m = dir.resolve("big.fb");
     Files.copy(FIXTURE, m);
-    editGraph(m, g -> grow(g, 12000, true));
+    editGraph(m, g -> JsonTrees.addSoftmaxOps(g, 12000, true));
     byte[] before = Files.readAllBytes(m);
     try (FileSystem fs = FileSystems.newFileSystem(m)) {
       Path g = fs.getPath("/graph.json");
@@ -655,23 +610,5 @@ class GraphJsonReviewTest {
     assertArrayEquals(before, Files.readAllBytes(m));
   }
 
-  private static void grow(Map<String, Object> d, int n, boolean ids) {
-    Map<String, Object> proto = find(d, "ops", "softmax");
-    for (int i = 0; i < n; i++) {
-      Map<String, Object> op = new LinkedHashMap<>(proto);
-      op.put("name", "s" + i);
-      op.put("id", 1000L + i);
-      op.put("inputs", List.of("logits"));
-      op.put("outputs", List.of("s" + i));
-      list(d, "ops").add(op);
-      Map<String, Object> v = new LinkedHashMap<>();
-      v.put("name", "s" + i);
-      v.put("kind", "ARRAY");
-      v.put("dtype", "FLOAT");
-      if (ids) {
-        v.put("id", List.of(1000L + i, 0L));
-      }
-      list(d, "variables").add(v);
-    }
-  }
+
 }

@@ -93,7 +93,37 @@ public final class JsonTrees {
       }
     }
   }
-  /** Compact JSON of a tree of maps, lists, strings, numbers, booleans and nulls. */
+  /**
+   * Adds {@code n} copies of the {@code softmax} op of an MLP's graph.json {@code doc}
+   * ({@code mlp_adam.fb}), each reading {@code logits}, named {@code s<i>} with id
+   * {@code 1000 + i}, and each output variable ({@code ARRAY}, FLOAT; with its id
+   * {@code [1000 + i, 0]} when {@code ids}, else left out): a large graph for the budget tests and
+   * the benchmark {@code GraphJsonWriteMain}.
+   */
+  public static void addSoftmaxOps(Map<String, Object> doc, int n, boolean ids) {
+    Map<String, Object> proto = op(doc, "softmax");
+    for (int i = 0; i < n; i++) {
+      Map<String, Object> op = new java.util.LinkedHashMap<>(proto);
+      op.put("name", "s" + i);
+      op.put("id", 1000L + i);
+      op.put("inputs", List.of("logits"));
+      op.put("outputs", List.of("s" + i));
+      list(doc, "ops").add(op);
+      Map<String, Object> v = new java.util.LinkedHashMap<>();
+      v.put("name", "s" + i);
+      v.put("kind", "ARRAY");
+      v.put("dtype", "FLOAT");
+      if (ids) {
+        v.put("id", List.of(1000L + i, 0L));
+      }
+      list(doc, "variables").add(v);
+    }
+  }
+
+  /** A literal JSON text put in place as it is by {@link #write} (a number past a double, say). */
+  public record Raw(String text) {}
+
+  /** Compact JSON of a tree of maps, lists, strings, numbers, booleans, nulls and {@link Raw} texts. */
   public static String write(Object v) {
     StringBuilder sb = new StringBuilder();
     write(v, sb);
@@ -107,6 +137,8 @@ public final class JsonTrees {
       string(s, sb);
     } else if (v instanceof Number || v instanceof Boolean) {
       sb.append(v);
+    } else if (v instanceof Raw r) {
+      sb.append(r.text());
     } else if (v instanceof Map<?, ?> m) {
       sb.append('{');
       boolean first = true;

@@ -88,7 +88,7 @@ public final class GraphJsonReader {
   /** The tag's graph as graph.json shows it, parsed. */
   private final Map<String, Object> shown;
 
-  private GraphJsonReader(Tag tag, String file) throws ModelFormatException {
+  private GraphJsonReader(Tag tag, byte[] rendering, String file) throws ModelFormatException {
     this.tag = tag;
     this.file = file;
     GraphRef g = tag.graph();
@@ -96,7 +96,7 @@ public final class GraphJsonReader {
     this.root = g == null ? null : new FbBuffer(g.source(), g.offset(), g.length(), file).root("FlatGraph");
     @SuppressWarnings("unchecked")
     Map<String, Object> m = (Map<String, Object>) JsonText.parse(
-        new String(GraphJson.render(tag, file), StandardCharsets.UTF_8), MAX_DEPTH, false);
+        new String(rendering, StandardCharsets.UTF_8), MAX_DEPTH, false);
     this.shown = m;
   }
 
@@ -108,6 +108,15 @@ public final class GraphJsonReader {
    * @throws ModelFormatException if the tag's own graph cannot be read
    */
   public static Result read(byte[] json, Tag tag, String file) throws ModelFormatException, GraphJsonException {
+    return read(json, tag, GraphJson.render(tag, file), file);
+  }
+
+  /**
+   * {@link #read(byte[], Tag, String)} given what the tag's graph.json reads ({@code rendering},
+   * {@link GraphJson#render}), for a caller that has it already.
+   */
+  public static Result read(byte[] json, Tag tag, byte[] rendering, String file)
+      throws ModelFormatException, GraphJsonException {
     String text = utf8(json, file);
     Object doc;
     try {
@@ -115,7 +124,7 @@ public final class GraphJsonReader {
     } catch (IllegalArgumentException e) {
       throw new GraphJsonException(file, List.of("malformed JSON: " + e.getMessage()));
     }
-    return new GraphJsonReader(tag, file).run(doc);
+    return new GraphJsonReader(tag, rendering, file).run(doc);
   }
 
   /** {@code json} decoded as UTF-8; bytes that are not refused, naming their offset, line and column. */
