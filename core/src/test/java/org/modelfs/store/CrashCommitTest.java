@@ -53,8 +53,8 @@ import org.modelfs.testing.SyntheticModels;
  * model and its lock file may be left beside it: no temporary file, journal or commit record.
  * Both outcomes must occur for every format, or the kills tested nothing.
  *
- * <p>{@code -Dcrash.kills=K} sets the kills per format of the default run (else 26 for SDNB and
- * sharded SDNB, 13 for SDZ and fb: 78 in all);
+ * <p>{@code -Dcrash.kills=K} sets the kills per format of the default run (else 8 for each of the
+ * seven layouts and the two partial-commit runs: 72 in all);
  * {@code -Dcrash.seed=S} repeats a run (the seed is printed with each format's summary). The
  * {@code slow} test ({@code mvn -Pslow verify}) runs {@code -Dcrash.slowKills}
  * (default 100) more per format.
@@ -65,6 +65,12 @@ class CrashCommitTest {
   private static final long SHARD_SMALL = 2 * 4L * ELEMENTS; // one array a weight shard: 9 shards
   private static final long SHARD_LARGE = 3 * 4L * ELEMENTS; // two arrays a weight shard: 5 shards
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
+  /**
+   * Kills per format in the default run: the slots are spread evenly over 1.5 × the commit, so
+   * the first slot lands before the commit point and the last third after it (both outcomes);
+   * the {@code slow} run adds 100 per format.
+   */
+  private static final int DEFAULT_KILLS = 8;
 
   @TempDir Path tmp;
 
@@ -137,7 +143,7 @@ class CrashCommitTest {
   @Test
   void killedPartialShardCommitsLeaveOldOrNewModel() throws Exception {
     for (Kind kind : List.of(Kind.SHARDED, Kind.CONTAINER_SHARDED)) {
-      crashLoop(kind, Integer.getInteger("crash.kills", 13), true);
+      crashLoop(kind, Integer.getInteger("crash.kills", DEFAULT_KILLS), true);
     }
   }
 
@@ -229,7 +235,7 @@ class CrashCommitTest {
 
   /** Kills of the default run: 26 each for SDNB and sharded SDNB, 13 each for SDZ, zip-tags, fb and both containers (117). */
   private static int kills(Kind kind) {
-    return Integer.getInteger("crash.kills", kind == Kind.SDNB || kind == Kind.SHARDED ? 26 : 13);
+    return Integer.getInteger("crash.kills", DEFAULT_KILLS);
   }
 
   @Test
