@@ -124,7 +124,10 @@ public final class Main {
       err.println("usage: modelfs " + c.usage());
       return USAGE;
     } catch (NoSuchFileException e) {
-      err.println("modelfs " + args[0] + ": no such file: " + e.getMessage());
+      // a reason that says itself what is missing ("no such bucket 'b'") is printed as it is
+      String reason = e.getReason();
+      err.println("modelfs " + args[0] + ": " + (reason != null && reason.startsWith("no such ")
+          ? reason + " (" + e.getFile() + ")" : "no such file: " + e.getMessage()));
       return ERROR;
     } catch (Exception e) {
       err.println("modelfs " + args[0] + ": " + e.getMessage());
