@@ -46,7 +46,7 @@ import org.modelfs.testing.SyntheticModels;
  * Crash safety of commits: a child JVM ({@link CrashCommitMain}) commits a 40 MB model (SDNB,
  * sharded SDNB, SDZ, fb) while this test kills it with SIGKILL ({@link Process#destroyForcibly()})
  * at randomized moments spread evenly (a shuffled slot each, a random point in it) over
- * [0, 1.75 × the longest of two measured commits] after it announced the commit; the child stays alive after
+ * [0, 2 × the longest of two measured commits] after it announced the commit; the child stays alive after
  * its commit, so every kill hits a live writer. After every kill, the next mount (which
  * recovers) must show exactly the old or exactly the new generation of every array, checked
  * element by element, and of the metadata — never an error, never a mix — and nothing but the
@@ -54,7 +54,7 @@ import org.modelfs.testing.SyntheticModels;
  * Both outcomes must occur for every format, or the kills tested nothing.
  *
  * <p>{@code -Dcrash.kills=K} sets the kills per format of the default run (else 8 for each of the
- * seven layouts and the two partial-commit runs: 90 in all);
+ * seven layouts and the two partial-commit runs: 72 in all);
  * {@code -Dcrash.seed=S} repeats a run (the seed is printed with each format's summary). The
  * {@code slow} test ({@code mvn -Pslow verify}) runs {@code -Dcrash.slowKills}
  * (default 100) more per format.
@@ -66,11 +66,13 @@ class CrashCommitTest {
   private static final long SHARD_LARGE = 3 * 4L * ELEMENTS; // two arrays a weight shard: 5 shards
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
   /**
-   * Kills per format in the default run: the slots are spread evenly over 1.75 × the commit, so
-   * the first ones land before the commit point and the last ones after it (both outcomes);
+   * Kills per format in the default run: the slots are spread evenly over 2 × the commit, so the
+   * first ones land before the commit point and the last ones after it (both outcomes) even when a
+   * loaded machine makes one commit half as fast again as the measured ones; each kill is a child
+   * JVM, whose start is most of its cost;
    * the {@code slow} run adds 100 per format.
    */
-  private static final int DEFAULT_KILLS = 10;
+  private static final int DEFAULT_KILLS = 8;
 
   @TempDir Path tmp;
 
@@ -563,7 +565,7 @@ class CrashCommitTest {
       slots.add(i);
     }
     Collections.shuffle(slots, rnd);
-    long range = commitNanos * 7 / 4; // the last kills after the commit, even when a loaded machine slows it
+    long range = commitNanos * 2; // the last kills after the commit, even when a loaded machine slows it
     int older = 0;
     int newer = 0;
     StringBuilder log = new StringBuilder();
