@@ -20,7 +20,7 @@ import org.modelfs.model.Model;
 final class ConvertCommand implements Command {
   @Override
   public String summary() {
-    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags, container).";
+    return "Write a model in another format (" + ModelFormat.tokens(", ") + ").";
   }
 
   @Override
@@ -35,7 +35,7 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded] [--max-shard-bytes N]"
+    return "convert IN OUT [--format " + ModelFormat.tokens("|") + "] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 

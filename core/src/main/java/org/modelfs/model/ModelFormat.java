@@ -1,6 +1,11 @@
 package org.modelfs.model;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /** The container formats ModelFS reads and writes (docs/FORMATS.md §1), with their CLI tokens. */
 public enum ModelFormat {
@@ -63,26 +68,50 @@ public enum ModelFormat {
     if (t.equals("sharded")) {
       return SHARDED_SDNB;
     }
-    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags, container, container-sharded)");
+    throw new IllegalArgumentException("unknown format '" + token + "' (expected " + tokens(", ") + ")");
   }
+
+  /**
+   * The tokens of every format, in declaration order, joined with {@code separator}
+   * ({@code "fb|sdnb|…"}): the one list help texts and messages show (docs/CLI.md).
+   */
+  public static String tokens(String separator) {
+    return tokens(f -> true, separator);
+  }
+
+  /** The tokens of the formats that {@code which} accepts, in declaration order, joined with {@code separator}. */
+  public static String tokens(Predicate<ModelFormat> which, String separator) {
+    return Arrays.stream(values()).filter(which).map(ModelFormat::token).collect(Collectors.joining(separator));
+  }
+
+  /**
+   * The format families that hold several tags, for people: {@code "sdz, zip-tags or container"}
+   * (a sharded format is its family's).
+   */
+  public static String tagHolders() {
+    String[] names = Arrays.stream(values()).filter(f -> f.holdsTags() && !f.sharded()).map(ModelFormat::token)
+        .toArray(String[]::new);
+    return names.length == 1 ? names[0]
+        : String.join(", ", Arrays.copyOf(names, names.length - 1)) + " or " + names[names.length - 1];
+  }
+
+  /** The extensions {@link #fromFileName} knows, for people: {@code ".fb, .sdnb, .sdz, .zip or .sdmc"}. */
+  public static String extensions() {
+    List<String> names = BY_EXTENSION.stream().map(Map.Entry::getKey).toList();
+    return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+  }
+
+  /** The extension that names a new file of each unsharded format, in the order they are tried. */
+  private static final List<Map.Entry<String, ModelFormat>> BY_EXTENSION = List.of(Map.entry(".fb", FB),
+      Map.entry(".sdnb", SDNB), Map.entry(".sdz", SDZ), Map.entry(".zip", ZIP_TAGS), Map.entry(EXTENSION, CONTAINER));
 
   /** The format a file name's extension suggests, or {@code null}. */
   public static ModelFormat fromFileName(String name) {
     String n = name.toLowerCase(Locale.ROOT);
-    if (n.endsWith(".fb")) {
-      return FB;
-    }
-    if (n.endsWith(".sdnb")) {
-      return SDNB;
-    }
-    if (n.endsWith(".sdz")) {
-      return SDZ;
-    }
-    if (n.endsWith(".zip")) {
-      return ZIP_TAGS;
-    }
-    if (n.endsWith(EXTENSION)) {
-      return CONTAINER;
+    for (Map.Entry<String, ModelFormat> e : BY_EXTENSION) {
+      if (n.endsWith(e.getKey())) {
+        return e.getValue();
+      }
     }
     return null;
   }
