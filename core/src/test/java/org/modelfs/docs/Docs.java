@@ -124,8 +124,9 @@ final class Docs {
       } else if (SHELLS.contains(b.lang())) {
         StringBuilder text = new StringBuilder(l);
         while (text.toString().endsWith("\\") && i + 1 < lines.size()) {
-          text.setLength(text.length() - 1);
-          text.append(' ').append(lines.get(++i).strip());
+          String joined = text.substring(0, text.length() - 1).stripTrailing();
+          text.setLength(0);
+          text.append(joined).append(' ').append(lines.get(++i).strip());
         }
         String t = Shell.withoutComment(text.toString()).strip();
         if (!t.isEmpty()) {
