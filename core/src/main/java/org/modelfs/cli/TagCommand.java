@@ -29,7 +29,8 @@ final class TagCommand implements Command {
   public String help() {
     return "tag list MODEL [--json] (oldest first: the last is the newest) | tag add MODEL NAME [--from TAG]" + "\n"
         + "(a clone of the newest tag, or of TAG) | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
-        + ModelFormat.tokens(f -> !f.holdsTags(), ", ") + " hold one tag; " + ModelFormat.tagHolders() + " hold any number." + "\n"
+        + ModelFormat.list(f -> !f.holdsTags(), "and") + " hold one tag; " + ModelFormat.list(ModelFormat::holdsTags, "and")
+        + " hold any number." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs tag add model.sdz best";

@@ -76,23 +76,25 @@ public enum ModelFormat {
    * ({@code "fb|sdnb|…"}): the one list help texts and messages show (docs/CLI.md).
    */
   public static String tokens(String separator) {
-    return tokens(f -> true, separator);
-  }
-
-  /** The tokens of the formats that {@code which} accepts, in declaration order, joined with {@code separator}. */
-  public static String tokens(Predicate<ModelFormat> which, String separator) {
-    return Arrays.stream(values()).filter(which).map(ModelFormat::token).collect(Collectors.joining(separator));
+    return Arrays.stream(values()).map(ModelFormat::token).collect(Collectors.joining(separator));
   }
 
   /**
-   * The format families that hold several tags, for people: {@code "sdz, zip-tags or container"}
-   * (a sharded format is its family's).
+   * The tokens of the formats {@code which} accepts, for people: {@code "sdz, zip-tags and container"}
+   * with {@code conjunction} "and".
+   */
+  public static String list(Predicate<ModelFormat> which, String conjunction) {
+    List<String> names = Arrays.stream(values()).filter(which).map(ModelFormat::token).toList();
+    return names.size() < 2 ? String.join("", names)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " " + conjunction + " " + names.get(names.size() - 1);
+  }
+
+  /**
+   * The format families that hold several tags, what a model with several tags can be converted
+   * to: {@code "sdz, zip-tags or container"} (a sharded format is its family's).
    */
   public static String tagHolders() {
-    String[] names = Arrays.stream(values()).filter(f -> f.holdsTags() && !f.sharded()).map(ModelFormat::token)
-        .toArray(String[]::new);
-    return names.length == 1 ? names[0]
-        : String.join(", ", Arrays.copyOf(names, names.length - 1)) + " or " + names[names.length - 1];
+    return list(f -> f.holdsTags() && !f.sharded(), "or");
   }
 
   /** The extensions {@link #fromFileName} knows, for people: {@code ".fb, .sdnb, .sdz, .zip or .sdmc"}. */

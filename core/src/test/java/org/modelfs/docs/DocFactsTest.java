@@ -182,7 +182,8 @@ class DocFactsTest {
       }
     }
     String tag = run("help", "tag");
-    assertTrue(tag.contains(ModelFormat.tagHolders() + " hold any number"), tag);
+    assertTrue(tag.contains(ModelFormat.list(f -> !f.holdsTags(), "and") + " hold one tag; "
+        + ModelFormat.list(ModelFormat::holdsTags, "and") + " hold any number"), tag);
   }
 
   /** Sizes the pages give of files in the repository: examples/mlp.fb's. */

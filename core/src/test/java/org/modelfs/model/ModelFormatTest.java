@@ -11,8 +11,9 @@ class ModelFormatTest {
   @Test
   void listsForPeopleComeFromTheEnum() {
     assertEquals("fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded", ModelFormat.tokens("|"));
-    assertEquals("fb, sdnb, sdnb-sharded", ModelFormat.tokens(f -> !f.holdsTags(), ", "));
     assertEquals("sdz, zip-tags or container", ModelFormat.tagHolders());
+    assertEquals("fb, sdnb and sdnb-sharded", ModelFormat.list(f -> !f.holdsTags(), "and"));
+    assertEquals("container", ModelFormat.list(f -> f == ModelFormat.CONTAINER, "and"));
     assertEquals(".fb, .sdnb, .sdz, .zip or .sdmc", ModelFormat.extensions());
   }
 
