@@ -186,7 +186,10 @@ class DocFactsTest {
         + ModelFormat.list(ModelFormat::holdsTags, "and") + " hold any number"), tag);
   }
 
-  /** Sizes the pages give of files in the repository: examples/mlp.fb's. */
+  /**
+   * Sizes the pages give of files in the repository (examples/mlp.fb; the op table, and what it
+   * deflates to in the jar); the sizes of the example's tree and outputs are DocCommandsTest's.
+   */
   @Test
   void sizesOfRepositoryFilesAreTheirs() throws IOException {
     String examples = Files.readString(Path.of("examples", "README.md"));
@@ -194,6 +197,20 @@ class DocFactsTest {
     String stated = String.format(Locale.ROOT, "%,d bytes", size);
     assertTrue(examples.contains("`mlp.fb` | a small MLP classifier saved by DL4J 1.0.0-M2.1 with its Adam state ("
         + stated + ")"), "examples/README.md gives mlp.fb's size as " + stated);
+    Path table = Path.of("core/src/main/resources/org/modelfs/format/fb/op-descriptors.tsv");
+    byte[] tsv = Files.readAllBytes(table);
+    java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION, true);
+    deflater.setInput(tsv);
+    deflater.finish();
+    long deflated = 0;
+    for (byte[] buf = new byte[8192]; !deflater.finished(); ) {
+      deflated += deflater.deflate(buf);
+    }
+    deflater.end();
+    String graph = Files.readString(Path.of("docs", "GRAPH.md")).replaceAll("\\s+", " ");
+    String tableSize = String.format(Locale.ROOT, "%,d", tsv.length).replace(',', ' ')
+        + String.format(Locale.ROOT, " bytes, about %d KB compressed", Math.round(deflated / 1000.0));
+    assertTrue(graph.contains("shipped in the jar: " + tableSize), "docs/GRAPH.md gives " + table + " as " + tableSize);
     // the jars' sizes are facts of a build, not of the repository: no page gives one
     Pattern jarSize = Pattern.compile("modelfs(-s3)?\\.jar[^.]{0,80}?\\b\\d+(\\.\\d+)? ?[KM]i?B|\\d+(\\.\\d+)? ?[KM]i?B[^.]{0,40}modelfs(-s3)?\\.jar");
     for (Docs.Page page : Docs.pages()) {
