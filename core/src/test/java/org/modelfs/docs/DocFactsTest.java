@@ -136,6 +136,37 @@ class DocFactsTest {
     }
     shown.remove("help"); // modelfs help, not a command of the list
     assertEquals(cli, shown, "README.md's command list (" + readme.where(list.line()) + ") against `modelfs help`");
+
+    // each command's options there are its usage's (--quiet: "every command", said once)
+    java.util.Map<String, Set<String>> listed = new java.util.TreeMap<>();
+    String current = null;
+    for (String l : list.lines()) {
+      Matcher c = Pattern.compile("^java -jar " + Pattern.quote(DocRunner.cliJar()) + " (\\w+)").matcher(l);
+      if (c.find()) {
+        current = c.group(1);
+      } else if (!l.startsWith(" ")) {
+        current = null;
+      }
+      if (current != null && !current.equals("help")) {
+        listed.computeIfAbsent(current, k -> new TreeSet<>()).addAll(options(l));
+      }
+    }
+    for (String name : cli) {
+      Set<String> usage = options(run("help", name).lines().findFirst().orElse(""));
+      assertEquals(usage, listed.get(name), "README.md's options of " + name + " against `modelfs help " + name + "`");
+    }
+  }
+
+  private static Set<String> options(String text) {
+    Set<String> o = new TreeSet<>();
+    Matcher m = Pattern.compile("--[a-z][\\w-]*").matcher(text);
+    while (m.find()) {
+      o.add(m.group());
+    }
+    o.remove("--quiet");
+    o.remove("--help");
+    o.remove("--version");
+    return o;
   }
 
   /** "… hold several tags" / "hold any number": the formats named are the ones that do. */
