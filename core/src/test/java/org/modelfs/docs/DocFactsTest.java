@@ -157,6 +157,40 @@ class DocFactsTest {
     }
   }
 
+  /** Every command line the pages show (in any fenced block): its command exists and takes the options shown. */
+  @Test
+  void everyCommandShownExistsWithTheOptionsShown() {
+    Pattern line = Pattern.compile("^(?:\\$ )?(?:modelfs|java (?:-\\S+ )*-jar (?:" + Pattern.quote(DocRunner.cliJar()) + "|"
+        + Pattern.quote(DocRunner.s3Jar()) + "))\\s+(\\S+)(.*)$");
+    List<String> wrong = new ArrayList<>();
+    int seen = 0;
+    for (Docs.Page page : Docs.pages()) {
+      for (Docs.Block b : Docs.blocks(page)) {
+        for (int i = 0; i < b.lines().size(); i++) {
+          Matcher m = line.matcher(b.lines().get(i));
+          if (!m.find() || m.group(1).startsWith("-") || m.group(1).endsWith(":")) {
+            continue; // --version, --help; a message ("modelfs cp: …")
+          }
+          seen++;
+          String name = m.group(1);
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
+          if (Main.run(new String[] {"help", name}, p, p) != 0 && !name.equals("help")) {
+            wrong.add(page.where(b.line() + 1 + i) + ": no command '" + name + "'");
+            continue;
+          }
+          Set<String> shown = options(Shell.withoutComment(m.group(2)).replaceAll("'[^']*'", ""));
+          shown.removeAll(options(out.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("")));
+          if (!shown.isEmpty()) {
+            wrong.add(page.where(b.line() + 1 + i) + ": " + name + " has no " + shown);
+          }
+        }
+      }
+    }
+    assertTrue(seen >= 20, seen + " command lines");
+    assertEquals(List.of(), wrong, "commands and options the pages show that the CLI does not have");
+  }
+
   private static Set<String> options(String text) {
     Set<String> o = new TreeSet<>();
     Matcher m = Pattern.compile("--[a-z][\\w-]*").matcher(text);
