@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
-/** The lists the help texts and messages show come from the enum (docs/CLI.md, DocFactsTest). */
+/** The lists the help texts and messages show come from the enum (docs/CLI.md, DocCliTest). */
 class ModelFormatTest {
   @Test
   void listsForPeopleComeFromTheEnum() {
