@@ -46,6 +46,12 @@ class DocUriClassLoaderTest {
           } catch (ProviderNotFoundException e) {
             System.out.println("newFileSystem(uri, env): " + e.getMessage());
           }
+          try {
+            Path.of(uri);
+            System.out.println("Path.of(uri): a path");
+          } catch (FileSystemNotFoundException e) {
+            System.out.println("Path.of(uri): " + e.getMessage());
+          }
           try (FileSystem fs = %s) {
             System.out.println("with the class loader: " + Files.size(fs.getPath("/params/layer0/W")));
           }
@@ -100,7 +106,8 @@ class DocUriClassLoaderTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "finished");
     assertEquals(0, p.exitValue(), out);
-    assertEquals(List.of("newFileSystem(uri, env): Provider \"samediff\" not found", "with the class loader: 256",
+    assertEquals(List.of("newFileSystem(uri, env): Provider \"samediff\" not found",
+        "Path.of(uri): Provider \"samediff\" not installed", "with the class loader: 256",
         "ModelFileSystems.open: 256"), out.lines().toList());
   }
 
