@@ -20,7 +20,7 @@ import org.modelfs.model.Model;
 final class ConvertCommand implements Command {
   @Override
   public String summary() {
-    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags, container).";
+    return "Write a model in another format (" + ModelFormat.tokens(", ") + ").";
   }
 
   @Override
@@ -35,7 +35,7 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded] [--max-shard-bytes N]"
+    return "convert IN OUT [--format " + ModelFormat.tokens("|") + "] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 
@@ -49,7 +49,7 @@ final class ConvertCommand implements Command {
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
         throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
-            + " holds one: convert to sdz, zip-tags or container, or take one tag out with extract");
+            + " holds one: convert to " + ModelFormat.tagHolders() + ", or take one tag out with extract");
       }
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");

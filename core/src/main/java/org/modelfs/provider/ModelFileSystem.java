@@ -139,8 +139,8 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     ModelFormat format = options.format() != null ? options.format()
         : ModelFormat.fromFileName(String.valueOf(container.getFileName()));
     if (format == null) {
-      throw new IllegalArgumentException(container + ": say the format of the new model (env format=fb|sdnb|sdz"
-          + "|sdnb-sharded) or name it .fb, .sdnb or .sdz");
+      throw new IllegalArgumentException(container + ": say the format of the new model (env format="
+          + ModelFormat.tokens("|") + ") or name it " + ModelFormat.extensions());
     }
     Tag empty = new Tag(Models.DEFAULT_TAG, null, List.of(), List.of(), null, java.util.Map.of());
     Model model = new Model(container.toString(), format, List.of(empty), null);
