@@ -1,0 +1,80 @@
+package org.modelfs.fuse;
+
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The {@code modelfs} command line of the FUSE module's jar (target/modelfs-fuse.jar): the
+ * core's commands plus {@code mount} and {@code commit} (docs/MOUNT.md). The core stays free of
+ * FUSE; everything but these two verbs goes to {@link org.modelfs.cli.Main}.
+ */
+public final class FuseMain {
+  private FuseMain() {}
+
+  public static void main(String[] args) {
+    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+    if (args.length == 0 || !(args[0].equals("mount") || args[0].equals("commit")
+        || args[0].equals("help") && args.length == 2 && (args[1].equals("mount") || args[1].equals("commit")))) {
+      org.modelfs.cli.Main.main(args);
+      return;
+    }
+    out.flush();
+    System.exit(run(args, out, err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    boolean help = args[0].equals("help");
+    String verb = help ? args[1] : args[0];
+    List<String> rest = Arrays.asList(args).subList(help ? 2 : 1, args.length);
+    if (help || rest.contains("--help") || rest.contains("-h")) {
+      out.println("usage: modelfs " + (verb.equals("mount") ? MountCommand.USAGE : COMMIT_USAGE));
+      out.println();
+      out.println(verb.equals("mount") ? MountCommand.HELP : COMMIT_HELP);
+      return 0;
+    }
+    try {
+      return verb.equals("mount") ? MountCommand.run(rest, out, err) : commit(rest, out, err);
+    } catch (IllegalArgumentException e) {
+      err.println("modelfs " + verb + ": " + e.getMessage());
+      err.println("usage: modelfs " + (verb.equals("mount") ? MountCommand.USAGE : COMMIT_USAGE));
+      return 2;
+    } catch (Exception e) {
+      err.println("modelfs " + verb + ": " + e.getMessage());
+      return 2;
+    }
+  }
+
+  static final String COMMIT_USAGE = "commit DIR";
+  static final String COMMIT_HELP = String.join("\n",
+      "Commits what was written and closed in the ModelFS mount at DIR, as unmounting does, and keeps",
+      "it mounted. The same as: setfattr -n user.modelfs.commit -v 1 DIR. A refused commit changes",
+      "nothing and keeps the changes; the mount's log lists every problem.");
+
+  static int commit(List<String> rest, PrintStream out, PrintStream err) throws Exception {
+    if (rest.size() != 1) {
+      throw new IllegalArgumentException("expected DIR");
+    }
+    Path dir = Path.of(rest.get(0)).toAbsolutePath().normalize();
+    if (!MountPoints.isMounted(dir)) {
+      err.println("modelfs commit: " + dir + " is not a ModelFS mount");
+      return 2;
+    }
+    UserDefinedFileAttributeView v = Files.getFileAttributeView(dir, UserDefinedFileAttributeView.class);
+    try {
+      v.write(Control.COMMIT.substring("user.".length()), ByteBuffer.wrap("1".getBytes(StandardCharsets.US_ASCII)));
+    } catch (java.nio.file.FileSystemException e) {
+      err.println("modelfs commit: the commit of " + dir + " was refused (" + e.getReason()
+          + "); nothing changed; the mount's log lists the problems");
+      return 1;
+    }
+    out.println("committed " + dir);
+    return 0;
+  }
+}

@@ -1,0 +1,455 @@
+package org.modelfs.fuse;
+
+import com.kenai.jffi.MemoryIO;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import jnr.ffi.Pointer;
+import ru.serce.jnrfuse.ErrorCodes;
+import ru.serce.jnrfuse.FuseFillDir;
+import ru.serce.jnrfuse.FuseStubFS;
+import ru.serce.jnrfuse.struct.FileStat;
+import ru.serce.jnrfuse.struct.FuseFileInfo;
+import ru.serce.jnrfuse.struct.Statvfs;
+
+/**
+ * The mounted model under the kernel (docs/MOUNT.md): each FUSE call answered from the model's
+ * NIO file system. Reads are positional reads on the model's own channels straight into the
+ * kernel's buffer; every write goes through {@link Writes}, which holds the bytes until the file
+ * is closed and then installs them as one NIO write. Errors become errnos ({@link Errno}) and are
+ * logged with their message.
+ */
+final class ModelFuse extends FuseStubFS {
+  private final FileSystem fs;
+  private final boolean readOnly;
+  private final Writes writes;
+  private final MountLog log;
+  private final Map<Long, Object> handles = new ConcurrentHashMap<>();
+  private final AtomicLong nextHandle = new AtomicLong(1);
+  private final Path model;
+  private final int uid;
+  private final int gid;
+
+  ModelFuse(FileSystem fs, Path model, boolean readOnly, Writes writes, MountLog log) throws IOException {
+    this.fs = fs;
+    this.model = model;
+    this.readOnly = readOnly;
+    this.writes = writes;
+    this.log = log;
+    this.uid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue();
+    this.gid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:gid")).intValue();
+  }
+
+  Path path(String p) {
+    return fs.getPath(p);
+  }
+
+  private int fail(String op, String p, Throwable e) {
+    int errno = Errno.of(e);
+    if (errno != -ErrorCodes.ENOENT() || !(e instanceof NoSuchFileException)) {
+      log.error(op + " " + p, e);
+    }
+    return errno;
+  }
+
+  @Override
+  public Pointer init(Pointer conn) {
+    // fuse_conn_info (libfuse 2.9): capable at byte 20, want at 24. FUSE_CAP_ATOMIC_O_TRUNC: an
+    // open(O_TRUNC) arrives as one open with the flag instead of truncate(0) then open, so a
+    // file's bytes are replaced once, at close (graph.json is never seen empty)
+    if (conn != null && (conn.getInt(20) & (1 << 3)) != 0) {
+      conn.putInt(24, conn.getInt(24) | (1 << 3));
+    }
+    return null;
+  }
+
+  @Override
+  public int getattr(String p, FileStat st) {
+    try {
+      Staged s = writes.staged(p);
+      if (s != null) {
+        file(st, s.size(), System.currentTimeMillis());
+        return 0;
+      }
+      BasicFileAttributes a;
+      try {
+        a = Files.readAttributes(path(p), BasicFileAttributes.class);
+      } catch (NoSuchFileException e) {
+        if (ModelNames.isArea(p) && Files.isDirectory(path(ModelNames.parent(p)))) {
+          dir(st, System.currentTimeMillis());
+          return 0;
+        }
+        throw e;
+      }
+      if (a.isDirectory()) {
+        dir(st, a.lastModifiedTime().toMillis());
+      } else {
+        file(st, a.size(), a.lastModifiedTime().toMillis());
+      }
+      return 0;
+    } catch (Exception e) {
+      return fail("stat", p, e);
+    }
+  }
+
+  private void file(FileStat st, long size, long millis) {
+    st.st_mode.set(FileStat.S_IFREG | (readOnly ? 0444 : 0644));
+    st.st_nlink.set(1);
+    st.st_size.set(size);
+    st.st_blocks.set((size + 511) / 512);
+    common(st, millis);
+  }
+
+  private void dir(FileStat st, long millis) {
+    st.st_mode.set(FileStat.S_IFDIR | (readOnly ? 0555 : 0755));
+    st.st_nlink.set(2);
+    common(st, millis);
+  }
+
+  private void common(FileStat st, long millis) {
+    st.st_uid.set(uid);
+    st.st_gid.set(gid);
+    st.st_mtim.tv_sec.set(millis / 1000);
+    st.st_mtim.tv_nsec.set((millis % 1000) * 1_000_000);
+    st.st_ctim.tv_sec.set(millis / 1000);
+    st.st_atim.tv_sec.set(millis / 1000);
+  }
+
+  @Override
+  public int readdir(String p, Pointer buf, FuseFillDir filter, long offset, FuseFileInfo fi) {
+    try {
+      Set<String> names = new LinkedHashSet<>();
+      Path dir = path(p);
+      if (Files.isDirectory(dir)) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+          for (Path e : ds) {
+            names.add(e.getFileName().toString());
+          }
+        }
+      } else if (!ModelNames.isArea(p)) {
+        return -ErrorCodes.ENOENT();
+      }
+      if (p.startsWith("/tags/") && p.indexOf('/', 6) < 0) {
+        names.addAll(ModelNames.AREAS);
+      }
+      names.addAll(writes.stagedIn(p));
+      filter.apply(buf, ".", null, 0);
+      filter.apply(buf, "..", null, 0);
+      for (String n : names) {
+        if (filter.apply(buf, n, null, 0) != 0) {
+          break;
+        }
+      }
+      return 0;
+    } catch (Exception e) {
+      return fail("readdir", p, e);
+    }
+  }
+
+  @Override
+  public int open(String p, FuseFileInfo fi) {
+    int flags = fi.flags.get();
+    boolean write = (flags & 3) != 0;
+    try {
+      Object h;
+      if (write) {
+        if (readOnly) {
+          return -ErrorCodes.EROFS();
+        }
+        h = writes.open(p, (flags & 01000) != 0);
+      } else {
+        Staged s = writes.staged(p);
+        h = s != null ? writes.open(p, false) : Files.newByteChannel(path(p));
+      }
+      long id = nextHandle.getAndIncrement();
+      handles.put(id, h);
+      fi.fh.set(id);
+      return 0;
+    } catch (Exception e) {
+      return fail("open", p, e);
+    }
+  }
+
+  @Override
+  public int create(String p, long mode, FuseFileInfo fi) {
+    if (readOnly) {
+      return -ErrorCodes.EROFS();
+    }
+    try {
+      Writes.Handle h = writes.create(p);
+      long id = nextHandle.getAndIncrement();
+      handles.put(id, h);
+      fi.fh.set(id);
+      return 0;
+    } catch (Exception e) {
+      return fail("create", p, e);
+    }
+  }
+
+  @Override
+  public int read(String p, Pointer buf, long size, long offset, FuseFileInfo fi) {
+    Object h = handles.get(fi.fh.get());
+    if (h == null) {
+      return -ErrorCodes.EBADF();
+    }
+    try {
+      ByteBuffer dst = MemoryIO.getInstance().newDirectByteBuffer(buf.address(), (int) size);
+      if (h instanceof Writes.Handle w) {
+        return readFully(w.staged.channel, dst, offset);
+      }
+      SeekableByteChannel ch = (SeekableByteChannel) h;
+      if (ch instanceof FileChannel fc) {
+        return readFully(fc, dst, offset);
+      }
+      synchronized (ch) {
+        ch.position(offset);
+        int n = 0;
+        while (dst.hasRemaining()) {
+          int r = ch.read(dst);
+          if (r < 0) {
+            break;
+          }
+          n += r;
+        }
+        return n;
+      }
+    } catch (Exception e) {
+      return fail("read", p, e);
+    }
+  }
+
+  private static int readFully(FileChannel ch, ByteBuffer dst, long offset) throws IOException {
+    int n = 0;
+    while (dst.hasRemaining()) {
+      int r = ch.read(dst, offset + n);
+      if (r < 0) {
+        break;
+      }
+      n += r;
+    }
+    return n;
+  }
+
+  @Override
+  public int write(String p, Pointer buf, long size, long offset, FuseFileInfo fi) {
+    Object h = handles.get(fi.fh.get());
+    if (!(h instanceof Writes.Handle w)) {
+      return -ErrorCodes.EBADF();
+    }
+    try {
+      ByteBuffer src = MemoryIO.getInstance().newDirectByteBuffer(buf.address(), (int) size);
+      w.write(src, offset);
+      return (int) size;
+    } catch (Exception e) {
+      return fail("write", p, e);
+    }
+  }
+
+  @Override
+  public int flush(String p, FuseFileInfo fi) {
+    Object h = handles.get(fi.fh.get());
+    if (h instanceof Writes.Handle w) {
+      try {
+        writes.flush(p, w);
+      } catch (Exception e) {
+        return fail("close", p, e);
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int release(String p, FuseFileInfo fi) {
+    Object h = handles.remove(fi.fh.get());
+    try {
+      if (h instanceof Writes.Handle w) {
+        writes.release(p, w);
+      } else if (h instanceof SeekableByteChannel ch) {
+        ch.close();
+      }
+      return 0;
+    } catch (Exception e) {
+      return fail("release", p, e);
+    }
+  }
+
+  @Override
+  public int fsync(String p, int isdatasync, FuseFileInfo fi) {
+    return 0;
+  }
+
+  @Override
+  public int truncate(String p, long size) {
+    if (readOnly) {
+      return -ErrorCodes.EROFS();
+    }
+    try {
+      writes.truncate(p, size, null);
+      return 0;
+    } catch (Exception e) {
+      return fail("truncate", p, e);
+    }
+  }
+
+  @Override
+  public int ftruncate(String p, long size, FuseFileInfo fi) {
+    Object h = handles.get(fi.fh.get());
+    if (!(h instanceof Writes.Handle w)) {
+      return readOnly ? -ErrorCodes.EROFS() : -ErrorCodes.EBADF();
+    }
+    try {
+      writes.truncate(p, size, w);
+      return 0;
+    } catch (Exception e) {
+      return fail("truncate", p, e);
+    }
+  }
+
+  @Override
+  public int unlink(String p) {
+    return readOnly ? -ErrorCodes.EROFS() : run("rm", p, () -> writes.unlink(p));
+  }
+
+  @Override
+  public int rmdir(String p) {
+    return readOnly ? -ErrorCodes.EROFS() : run("rmdir", p, () -> writes.rmdir(p));
+  }
+
+  @Override
+  public int mkdir(String p, long mode) {
+    return readOnly ? -ErrorCodes.EROFS() : run("mkdir", p, () -> writes.mkdir(p));
+  }
+
+  @Override
+  public int rename(String from, String to) {
+    return readOnly ? -ErrorCodes.EROFS() : run("rename", from + " -> " + to, () -> writes.rename(from, to));
+  }
+
+  @Override
+  public int link(String from, String to) {
+    return readOnly ? -ErrorCodes.EROFS() : run("link", to, () -> Files.createLink(path(to), path(from)));
+  }
+
+  interface Action {
+    void run() throws Exception;
+  }
+
+  private int run(String op, String p, Action a) {
+    try {
+      a.run();
+      return 0;
+    } catch (Exception e) {
+      return fail(op, p, e);
+    }
+  }
+
+  @Override
+  public int chmod(String p, long mode) {
+    return readOnly ? -ErrorCodes.EROFS() : 0;
+  }
+
+  @Override
+  public int chown(String p, long uid, long gid) {
+    return readOnly ? -ErrorCodes.EROFS() : 0;
+  }
+
+  @Override
+  public int utimens(String p, ru.serce.jnrfuse.struct.Timespec[] timespec) {
+    return readOnly ? -ErrorCodes.EROFS() : 0;
+  }
+
+  @Override
+  public int access(String p, int mask) {
+    return 0;
+  }
+
+  @Override
+  public int statfs(String p, Statvfs st) {
+    try {
+      Path dir = model.toAbsolutePath().getParent();
+      FileStore store = Files.getFileStore(dir);
+      long bs = 4096;
+      st.f_bsize.set(bs);
+      st.f_frsize.set(bs);
+      st.f_blocks.set(store.getTotalSpace() / bs);
+      long free = readOnly ? 0 : store.getUsableSpace() / bs;
+      st.f_bfree.set(free);
+      st.f_bavail.set(free);
+      st.f_namemax.set(255);
+      return 0;
+    } catch (Exception e) {
+      return fail("statfs", p, e);
+    }
+  }
+
+  @Override
+  public int getxattr(String p, String name, Pointer value, long size) {
+    try {
+      String v = writes.getxattr(p, name);
+      if (v == null) {
+        return -ErrorCodes.ENODATA();
+      }
+      return answer(v.getBytes(java.nio.charset.StandardCharsets.UTF_8), value, size);
+    } catch (Exception e) {
+      return fail("getxattr " + name, p, e);
+    }
+  }
+
+  @Override
+  public int listxattr(String p, Pointer list, long size) {
+    try {
+      return answer(Xattrs.list(writes.xattrNames(p)), list, size);
+    } catch (Exception e) {
+      return fail("listxattr", p, e);
+    }
+  }
+
+  private static int answer(byte[] b, Pointer out, long size) {
+    if (size == 0) {
+      return b.length;
+    }
+    if (size < b.length) {
+      return -ErrorCodes.ERANGE();
+    }
+    out.put(0, b, 0, b.length);
+    return b.length;
+  }
+
+  @Override
+  public int setxattr(String p, String name, Pointer value, long size, int flags) {
+    if (readOnly) {
+      return -ErrorCodes.EROFS();
+    }
+    byte[] raw = new byte[(int) size];
+    value.get(0, raw, 0, raw.length);
+    try {
+      writes.setxattr(p, name, Xattrs.value(raw));
+      return 0;
+    } catch (Exception e) {
+      return fail("setxattr " + name, p, e);
+    }
+  }
+
+  @Override
+  public int removexattr(String p, String name) {
+    return -ErrorCodes.ENOTSUP();
+  }
+
+  @Override
+  public int symlink(String oldpath, String newpath) {
+    return -ErrorCodes.EPERM();
+  }
+}
