@@ -47,7 +47,7 @@ final class Errno {
       return -ErrorCodes.EINVAL();
     }
     if (e instanceof UnsupportedOperationException) {
-      return -ErrorCodes.ENOTSUP();
+      return -ErrorCodes.EOPNOTSUPP(); // jnr-constants' ENOTSUP() is 45 on Linux, not 95
     }
     if (e instanceof IOException && String.valueOf(e.getMessage()).contains("No space left")) {
       return -ErrorCodes.ENOSPC();

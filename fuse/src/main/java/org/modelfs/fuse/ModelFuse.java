@@ -59,7 +59,7 @@ final class ModelFuse extends FuseStubFS {
 
   private int fail(String op, String p, Throwable e) {
     int errno = Errno.of(e);
-    if (errno != -ErrorCodes.ENOENT() || !(e instanceof NoSuchFileException)) {
+    if (!(e instanceof NoSuchFileException) && !(e instanceof UnsupportedOperationException)) {
       log.error(op + " " + p, e);
     }
     return errno;
@@ -445,7 +445,7 @@ final class ModelFuse extends FuseStubFS {
 
   @Override
   public int removexattr(String p, String name) {
-    return -ErrorCodes.ENOTSUP();
+    return -ErrorCodes.EOPNOTSUPP();
   }
 
   @Override

@@ -29,6 +29,11 @@ final class Staged {
   final Map<String, String> attributes = new LinkedHashMap<>();
   /** Whether the model has not seen these bytes yet. */
   boolean dirty;
+  /**
+   * Whether bytes were written since the last install. A close before any write (bash's
+   * {@code >} closes its first descriptor right after dup2) does not install: the bytes come.
+   */
+  boolean written;
   int opens;
 
   Staged(Path file, boolean dirty) throws IOException {
@@ -85,6 +90,7 @@ final class Staged {
     }
     attributes.clear();
     dirty = false;
+    written = false;
   }
 
   /** Closes and removes the staging file. */

@@ -46,6 +46,7 @@ final class Writes {
         pos += staged.channel.write(src, pos);
       }
       staged.dirty = true;
+      staged.written = true;
     }
   }
 
@@ -114,7 +115,7 @@ final class Writes {
 
   /** At close(2): a model file's new bytes go into the model; the refusal is the caller's errno. */
   synchronized void flush(String p, Handle h) throws IOException {
-    if (h.staged.dirty && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
+    if (h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
       h.staged.install(fs.getPath(p));
     }
   }
@@ -128,9 +129,15 @@ final class Writes {
       return;
     }
     staged.remove(p);
-    s.discard();
-    if (s.dirty) {
-      log.warn(p + ": the bytes written were refused at close (see above) and are dropped; the model keeps its previous content");
+    try {
+      if (s.dirty && !s.written) {
+        s.install(fs.getPath(p)); // created or truncated, never written: the empty file
+      }
+    } finally {
+      s.discard();
+      if (s.dirty) {
+        log.warn(p + ": the bytes written were refused at close (see above) and are dropped; the model keeps its previous content");
+      }
     }
   }
 
@@ -156,6 +163,7 @@ final class Writes {
       s.channel.write(ByteBuffer.allocate(1), size - 1);
     }
     s.dirty = true;
+    s.written = true;
   }
 
   synchronized void unlink(String p) throws IOException {
