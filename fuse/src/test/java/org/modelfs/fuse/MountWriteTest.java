@@ -1,0 +1,147 @@
+package org.modelfs.fuse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.SamediffFileAttributes;
+
+/**
+ * Writes through a real kernel mount with the tools people use (issue 31): cp (create empty,
+ * then write), setfattr, echo > into an area directory that does not exist yet, sed -i on
+ * graph.json (a temporary beside it, renamed over it), mv, rm -r, mkdir of a tag, cp -r of a
+ * tag; a refused graph.json is the errno the tool prints; then unmount → the model file holds
+ * every change. The other scenarios (commit control, refusal at unmount) each mount their own.
+ */
+class MountWriteTest {
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void fuse() {
+    KernelMount.assumeFuse();
+  }
+
+  private Path sdz() {
+    Path m = tmp.resolve("model.sdz");
+    KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), m.toString(), "--quiet");
+    return m;
+  }
+
+  @Test
+  void toolsWriteAndUnmountCommits() throws Exception {
+    Path model = sdz();
+    byte[] w = new byte[64];
+    new java.util.Random(7).nextBytes(w);
+    Files.write(tmp.resolve("w.bin"), w);
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      m.run("cp w.bin m/params/new").ok();
+      m.run("setfattr -n user.samediff.shape -v '[4, 4]' m/params/new").ok();
+      assertEquals("[4, 4]", m.run("getfattr --only-values -n user.samediff.shape m/params/new").ok().out());
+      m.run("setfattr -n user.samediff.dtype -v INT m/params/new").ok();
+      m.run("echo hello > m/tags/default/metadata/note").ok();
+      assertEquals("hello\n", m.run("cat m/metadata/note").ok().out());
+      // an editor's save: sed -i writes m/tags/default/sedXXXXXX, then renames it over graph.json
+      m.run("sed -i 's/\"shape\": \\[-1, 3\\]/\"shape\": [2, 3]/' m/tags/default/graph.json").ok();
+      assertTrue(m.run("cat m/graph.json").ok().out().contains("\"shape\": [2, 3]"));
+      assertEquals("", m.run("ls m/tags/default | grep sed || true").ok().out(), "the editor's temporary is gone");
+      m.run("mv m/params/layer1/W m/params/layer1/W2").ok();
+      m.run("rm -r m/tags/default/updater/layer0").ok();
+      m.run("mkdir m/tags/v2 && cp -r m/tags/default/. m/tags/v2/").ok();
+      m.run("diff -r m/tags/default/params m/tags/v2/params").ok();
+      m.run("diff m/tags/default/graph.json m/tags/v2/graph.json").ok();
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      Path d = fs.getPath("/tags/default");
+      assertArrayEquals(w, Files.readAllBytes(d.resolve("params/new")));
+      SamediffFileAttributes a = Files.readAttributes(d.resolve("params/new"), SamediffFileAttributes.class);
+      assertArrayEquals(new long[] {4, 4}, a.shape());
+      assertEquals("INT", a.dtype());
+      assertEquals("hello\n", Files.readString(d.resolve("metadata/note")));
+      assertTrue(Files.readString(d.resolve("graph.json")).contains("\"shape\": [2, 3]"));
+      assertTrue(Files.exists(d.resolve("params/layer1/W2")));
+      assertFalse(Files.exists(d.resolve("params/layer1/W")));
+      assertTrue(Files.exists(d.resolve("updater/layer1/W2/M")), "the updater state follows the rename");
+      assertFalse(Files.exists(d.resolve("updater/layer0")));
+      Path v2 = fs.getPath("/tags/v2");
+      assertArrayEquals(w, Files.readAllBytes(v2.resolve("params/new")));
+      assertArrayEquals(Files.readAllBytes(d.resolve("graph.json")), Files.readAllBytes(v2.resolve("graph.json")));
+    }
+  }
+
+  @Test
+  void refusedGraphJsonIsTheToolsErrnoAndChangesNothing() throws Exception {
+    Path model = sdz();
+    byte[] before = Files.readAllBytes(model);
+    Files.writeString(tmp.resolve("bad.json"), "{\"bad\": 1}\n");
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      String graph = m.run("cat m/graph.json").ok().out();
+      KernelMount.Result cp = m.run("cp bad.json m/tags/default/graph.json");
+      assertNotEquals(0, cp.exit());
+      assertTrue(cp.err().contains("Invalid argument"), cp.err());
+      KernelMount.Result sed = m.run("sed -i 's/\"kind\": \"VARIABLE\"/\"kind\": \"BOGUS\"/' m/tags/default/graph.json");
+      assertNotEquals(0, sed.exit());
+      assertTrue(sed.err().contains("Invalid argument"), sed.err());
+      assertEquals(graph, m.run("cat m/graph.json").ok().out(), "graph.json unchanged");
+      assertTrue(m.logText().contains("unknown key \"bad\""), m.logText());
+      m.run("rm -f m/tags/default/sed*").ok();
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    assertArrayEquals(before, Files.readAllBytes(model), "nothing to commit: the file is untouched");
+  }
+
+  @Test
+  void commitControlKeepsTheMount() throws Exception {
+    Path model = sdz();
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      m.run("echo 1 > m/metadata/a").ok();
+      long before = Files.getLastModifiedTime(model).toMillis();
+      byte[] old = Files.readAllBytes(model);
+      m.run("setfattr -n user.modelfs.commit -v 1 m").ok();
+      assertFalse(java.util.Arrays.equals(old, Files.readAllBytes(model)), "committed while mounted");
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+        assertEquals("1\n", Files.readString(fs.getPath("/metadata/a")));
+      }
+      assertEquals("1\n", m.run("cat m/metadata/a").ok().out(), "the mount goes on");
+      assertTrue(before > 0);
+      m.run("echo 2 > m/metadata/b").ok();
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertEquals("2\n", Files.readString(fs.getPath("/metadata/b")));
+    }
+  }
+
+  @Test
+  void errnosOfTheTools() throws Exception {
+    Path model = sdz();
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      errno(m, "cat m/params/nope", "No such file or directory");
+      errno(m, "mkdir m/tags/default", "File exists");
+      errno(m, "rmdir m/tags/default/params/layer0", "Directory not empty");
+      errno(m, "cat m/params > /dev/null", "Is a directory");
+      errno(m, "touch m/params/layer0/W/x", "Not a directory");
+      errno(m, "mkdir m/tags/bad%zz", "No such file or directory");
+      errno(m, "ln -s x m/params/l", "Operation not permitted");
+      assertEquals(0, m.unmount(), m.logText());
+    }
+  }
+
+  private static void errno(KernelMount m, String cmd, String text) {
+    KernelMount.Result r = m.run(cmd);
+    assertNotEquals(0, r.exit(), cmd);
+    assertTrue(r.err().contains(text), cmd + ": " + r.err());
+  }
+}
