@@ -42,8 +42,11 @@ final class ModelFuse extends FuseStubFS {
   private final Path model;
   private final int uid;
   private final int gid;
+  /** "/tags/T" when only tag T is mounted (--tag T), else null. */
+  private final String tagRoot;
 
-  ModelFuse(FileSystem fs, Path model, boolean readOnly, Writes writes, MountLog log) throws IOException {
+  ModelFuse(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
+    this.tagRoot = tag == null ? null : "/tags/" + tag;
     this.fs = fs;
     this.model = model;
     this.readOnly = readOnly;
@@ -55,6 +58,11 @@ final class ModelFuse extends FuseStubFS {
 
   Path path(String p) {
     return fs.getPath(p);
+  }
+
+  /** The model's path of a path in the mount: itself, or below the mounted tag's directory (--tag). */
+  private String m(String fp) {
+    return tagRoot == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
   }
 
   private int fail(String op, String p, Throwable e) {
@@ -77,7 +85,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int getattr(String p, FileStat st) {
+  public int getattr(String fp, FileStat st) {
+    String p = m(fp);
     try {
       Staged s = writes.staged(p);
       if (s != null) {
@@ -129,7 +138,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int readdir(String p, Pointer buf, FuseFillDir filter, long offset, FuseFileInfo fi) {
+  public int readdir(String fp, Pointer buf, FuseFillDir filter, long offset, FuseFileInfo fi) {
+    String p = m(fp);
     try {
       Set<String> names = new LinkedHashSet<>();
       Path dir = path(p);
@@ -160,7 +170,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int open(String p, FuseFileInfo fi) {
+  public int open(String fp, FuseFileInfo fi) {
+    String p = m(fp);
     int flags = fi.flags.get();
     boolean write = (flags & 3) != 0;
     try {
@@ -184,7 +195,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int create(String p, long mode, FuseFileInfo fi) {
+  public int create(String fp, long mode, FuseFileInfo fi) {
+    String p = m(fp);
     if (readOnly) {
       return -ErrorCodes.EROFS();
     }
@@ -200,7 +212,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int read(String p, Pointer buf, long size, long offset, FuseFileInfo fi) {
+  public int read(String fp, Pointer buf, long size, long offset, FuseFileInfo fi) {
+    String p = m(fp);
     Object h = handles.get(fi.fh.get());
     if (h == null) {
       return -ErrorCodes.EBADF();
@@ -244,7 +257,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int write(String p, Pointer buf, long size, long offset, FuseFileInfo fi) {
+  public int write(String fp, Pointer buf, long size, long offset, FuseFileInfo fi) {
+    String p = m(fp);
     Object h = handles.get(fi.fh.get());
     if (!(h instanceof Writes.Handle w)) {
       return -ErrorCodes.EBADF();
@@ -259,7 +273,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int flush(String p, FuseFileInfo fi) {
+  public int flush(String fp, FuseFileInfo fi) {
+    String p = m(fp);
     Object h = handles.get(fi.fh.get());
     if (h instanceof Writes.Handle w) {
       try {
@@ -272,7 +287,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int release(String p, FuseFileInfo fi) {
+  public int release(String fp, FuseFileInfo fi) {
+    String p = m(fp);
     Object h = handles.remove(fi.fh.get());
     try {
       if (h instanceof Writes.Handle w) {
@@ -292,7 +308,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int truncate(String p, long size) {
+  public int truncate(String fp, long size) {
+    String p = m(fp);
     if (readOnly) {
       return -ErrorCodes.EROFS();
     }
@@ -305,7 +322,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int ftruncate(String p, long size, FuseFileInfo fi) {
+  public int ftruncate(String fp, long size, FuseFileInfo fi) {
+    String p = m(fp);
     Object h = handles.get(fi.fh.get());
     if (!(h instanceof Writes.Handle w)) {
       return readOnly ? -ErrorCodes.EROFS() : -ErrorCodes.EBADF();
@@ -319,27 +337,34 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int unlink(String p) {
+  public int unlink(String fp) {
+    String p = m(fp);
     return readOnly ? -ErrorCodes.EROFS() : run("rm", p, () -> writes.unlink(p));
   }
 
   @Override
-  public int rmdir(String p) {
+  public int rmdir(String fp) {
+    String p = m(fp);
     return readOnly ? -ErrorCodes.EROFS() : run("rmdir", p, () -> writes.rmdir(p));
   }
 
   @Override
-  public int mkdir(String p, long mode) {
+  public int mkdir(String fp, long mode) {
+    String p = m(fp);
     return readOnly ? -ErrorCodes.EROFS() : run("mkdir", p, () -> writes.mkdir(p));
   }
 
   @Override
-  public int rename(String from, String to) {
+  public int rename(String fromPath, String toPath) {
+    String from = m(fromPath);
+    String to = m(toPath);
     return readOnly ? -ErrorCodes.EROFS() : run("rename", from + " -> " + to, () -> writes.rename(from, to));
   }
 
   @Override
-  public int link(String from, String to) {
+  public int link(String fromPath, String toPath) {
+    String from = m(fromPath);
+    String to = m(toPath);
     return readOnly ? -ErrorCodes.EROFS() : run("link", to, () -> Files.createLink(path(to), path(from)));
   }
 
@@ -396,7 +421,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int getxattr(String p, String name, Pointer value, long size) {
+  public int getxattr(String fp, String name, Pointer value, long size) {
+    String p = m(fp);
     try {
       String v = writes.getxattr(p, name);
       if (v == null) {
@@ -409,7 +435,8 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int listxattr(String p, Pointer list, long size) {
+  public int listxattr(String fp, Pointer list, long size) {
+    String p = m(fp);
     try {
       return answer(Xattrs.list(writes.xattrNames(p)), list, size);
     } catch (Exception e) {
@@ -429,13 +456,18 @@ final class ModelFuse extends FuseStubFS {
   }
 
   @Override
-  public int setxattr(String p, String name, Pointer value, long size, int flags) {
+  public int setxattr(String fp, String name, Pointer value, long size, int flags) {
+    String p = m(fp);
     if (readOnly) {
       return -ErrorCodes.EROFS();
     }
     byte[] raw = new byte[(int) size];
     value.get(0, raw, 0, raw.length);
     try {
+      if (fp.equals("/") && name.equals(Control.COMMIT)) {
+        writes.commit();
+        return 0;
+      }
       writes.setxattr(p, name, Xattrs.value(raw));
       return 0;
     } catch (Exception e) {

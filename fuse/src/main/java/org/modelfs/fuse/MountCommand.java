@@ -11,7 +11,7 @@ import java.util.Map;
 
 /** {@code modelfs mount MODEL DIR [options]} (docs/MOUNT.md). */
 final class MountCommand {
-  static final String USAGE = "mount MODEL DIR [--read-only] [--background] [--log FILE] [-o KEY=VALUE,…]";
+  static final String USAGE = "mount MODEL DIR [--read-only] [--tag TAG] [--background] [--log FILE] [-o KEY=VALUE,…]";
 
   static final String HELP = String.join("\n",
       "Mounts the model's tree (docs/FILESYSTEM.md) at the directory DIR through FUSE, so that every",
@@ -23,6 +23,7 @@ final class MountCommand {
       "",
       "options:",
       "  --read-only     no writes (EROFS); the kernel keeps pages across opens (kernel_cache)",
+      "  --tag TAG       mount only the tag TAG: DIR shows its graph, graph.json, params/, …",
       "  --background    return once the mount is ready; the mount process logs to --log",
       "  --log FILE      the log (default: standard error; with --background a file in $TMPDIR)",
       "  -o KEY=VALUE    a mount env option of docs/FILESYSTEM.md §6.1 (format, compression,",
@@ -52,6 +53,7 @@ final class MountCommand {
     List<String> pos = new ArrayList<>();
     boolean readOnly = false;
     boolean background = false;
+    String tag = null;
     Path logFile = null;
     Map<String, Object> env = new HashMap<>();
     for (int i = 0; i < args.size(); i++) {
@@ -59,6 +61,7 @@ final class MountCommand {
       switch (a) {
         case "--read-only" -> readOnly = true;
         case "--background" -> background = true;
+        case "--tag" -> tag = value(args, ++i, a);
         case "--log" -> logFile = Path.of(value(args, ++i, a));
         case "-o" -> {
           for (String kv : value(args, ++i, a).split(",")) {
@@ -99,7 +102,7 @@ final class MountCommand {
       env.put("readOnly", "true");
     }
     env.put("commitOnClose", "false");
-    Session s = new Session(model, dir, readOnly, env, new MountLog(logOut), err);
+    Session s = new Session(model, dir, tag, readOnly, env, new MountLog(logOut), err);
     return s.runForeground();
   }
 

@@ -24,6 +24,7 @@ final class Session {
   private final Path model;
   private final Path dir;
   private final boolean readOnly;
+  private final String tag;
   private final Map<String, Object> env;
   private final MountLog log;
   private final PrintStream err;
@@ -34,7 +35,8 @@ final class Session {
   private boolean finished;
   private int exit;
 
-  Session(Path model, Path dir, boolean readOnly, Map<String, Object> env, MountLog log, PrintStream err) {
+  Session(Path model, Path dir, String tag, boolean readOnly, Map<String, Object> env, MountLog log, PrintStream err) {
+    this.tag = tag;
     this.model = model;
     this.dir = dir;
     this.readOnly = readOnly;
@@ -47,7 +49,11 @@ final class Session {
     fs = ModelFileSystems.open(model, env);
     staging = Files.createTempDirectory("modelfs-mount-");
     writes = new Writes(fs, staging, log);
-    fuse = new ModelFuse(fs, model, readOnly, writes, log);
+    if (tag != null && !Files.isDirectory(fs.getPath("/tags", tag))) {
+      fs.close();
+      throw new java.nio.file.NoSuchFileException(model + "!/tags/" + tag, null, "the model has no tag " + tag);
+    }
+    fuse = new ModelFuse(fs, model, tag, readOnly, writes, log);
     Thread hook = new Thread(this::finish, "modelfs-unmount");
     Runtime.getRuntime().addShutdownHook(hook);
     log.info("mounting " + model + " at " + dir + (readOnly ? " (read-only)" : ""));

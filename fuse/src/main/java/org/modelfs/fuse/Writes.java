@@ -263,10 +263,6 @@ final class Writes {
   }
 
   synchronized void setxattr(String p, String name, String value) throws IOException {
-    if (p.equals("/") && name.equals(Control.COMMIT)) {
-      commit();
-      return;
-    }
     String n = Xattrs.settable(name);
     if (n == null) {
       throw name.startsWith(Xattrs.PREFIX)

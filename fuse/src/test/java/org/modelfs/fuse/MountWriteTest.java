@@ -144,4 +144,49 @@ class MountWriteTest {
     assertNotEquals(0, r.exit(), cmd);
     assertTrue(r.err().contains(text), cmd + ": " + r.err());
   }
+
+  @Test
+  void tagMountCommitCommandAndSigterm() throws Exception {
+    Path model = sdz();
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"), "--tag", "default")) {
+      assertEquals("graph\ngraph.json\nmetadata\nparams\ntraining.json\nupdater\n", m.run("ls m").ok().out());
+      m.run("echo 1 > m/metadata/a").ok();
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      assertEquals(0, FuseMain.run(new String[] {"commit", m.dir.toString()}, new java.io.PrintStream(out), System.err));
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+        assertEquals("1\n", Files.readString(fs.getPath("/tags/default/metadata/a")));
+      }
+      m.run("echo 2 > m/metadata/b").ok();
+      // SIGTERM (what a service manager or kill sends): the shutdown hook unmounts and commits
+      KernelMount.sh("kill -TERM " + m.pid()).ok();
+      assertTrue(m.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+      assertFalse(MountPoints.isMounted(m.dir), m.logText());
+      assertTrue(m.logText().contains("committed the changes"), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertEquals("2\n", Files.readString(fs.getPath("/tags/default/metadata/b")));
+    }
+  }
+
+  @Test
+  void backgroundReturnsOnceMounted() throws Exception {
+    Path model = sdz();
+    Path dir = tmp.resolve("bg");
+    Files.createDirectories(dir);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    int code = FuseMain.run(new String[] {"mount", "--background", "--read-only", "--log", tmp.resolve("bg.log").toString(),
+        model.toString(), dir.toString()}, new java.io.PrintStream(out), new java.io.PrintStream(err));
+    try {
+      assertEquals(0, code, err.toString());
+      assertTrue(MountPoints.isMounted(dir));
+      assertTrue(Files.isRegularFile(dir.resolve("params/layer0/W")), "ready when it returned");
+    } finally {
+      KernelMount.sh("fusermount -u '" + dir + "'");
+    }
+    for (int i = 0; i < 100 && Files.readString(tmp.resolve("bg.log")).indexOf("unmounted") < 0; i++) {
+      Thread.sleep(100);
+    }
+    assertFalse(MountPoints.isMounted(dir));
+  }
 }
