@@ -89,19 +89,56 @@ public final class MountBench {
       // warm-up in one directory (the mount's classes load), then every file once: the bytes
       // the mounting process reads meanwhile (rchar counts every read(2), page cache or not)
       sh("du -sb '" + dir + "/tags/default/params/layer0' > /dev/null; stat '" + dir + "/tags/default/params/layer0/w0' > /dev/null");
+      String fd = modelFd(pid, model);
+      Path trace = work.resolve("du-stat.strace");
+      Process strace = new ProcessBuilder("strace", "-f", "-p", String.valueOf(pid), "-e", "trace=read,pread64,readv,preadv,preadv2",
+          "-o", trace.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Thread.sleep(2000);
       long before = rchar(pid);
-      sh("du -sb '" + dir + "' > /dev/null; find '" + dir + "' -type f -exec stat -c %s {} + > /dev/null");
-      long duStat = rchar(pid) - before;
+      String params = dir + "/tags/default/params";
+      sh("du -sb '" + params + "' > /dev/null; find '" + params + "' -type f -exec stat -c %s {} + > /dev/null");
+      long rchar = rchar(pid) - before;
+      strace.destroy();
+      strace.waitFor();
+      long calls = 0;
+      long bytes = 0;
+      for (String l : Files.readAllLines(trace)) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("p?readv?2?\\(" + fd + ",.*= (\\d+)$").matcher(l);
+        if (m.find()) {
+          calls++;
+          bytes += Long.parseLong(m.group(1));
+        }
+      }
+      System.out.printf("du -sb and stat of every parameter (%d array bytes): reads of the model file (fd %s, strace) %d calls, %d bytes; "
+          + "the mounting process's rchar %d bytes (the FUSE requests it reads from /dev/fuse)%n", n * 16L, fd, calls, bytes, rchar);
       double lsPlain = best(3, "ls -lR '" + plain + "' > /dev/null");
       double lsMount = best(3, "ls -lR '" + dir + "' > /dev/null");
       double findPlain = best(3, "find '" + plain + "' > /dev/null");
       double findMount = best(3, "find '" + dir + "' > /dev/null");
       System.out.printf("%d parameters: ls -lR plain %.0f ms, mount %.0f ms (%.2fx); find plain %.0f ms, mount %.0f ms (%.2fx)%n",
           n, lsPlain, lsMount, lsMount / lsPlain, findPlain, findMount, findMount / findPlain);
-      System.out.printf("du -sb and stat of every file: the mounting process read %d bytes (rchar)%n", duStat);
+      System.out.printf("du -sb and stat of every parameter (%d array bytes): the mounting process read %d bytes (rchar); du -sb of the whole mount (graph and graph.json sizes render the graph): %d bytes%n",
+          n * 16L, duStat, duAll);
     } finally {
       unmount(dir, p);
     }
+  }
+
+  /** The descriptor number through which process {@code pid} holds {@code model}. */
+  private static String modelFd(long pid, Path model) throws IOException {
+    Path real = model.toRealPath();
+    try (java.util.stream.Stream<Path> s = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+      for (Path f : (Iterable<Path>) s::iterator) {
+        try {
+          if (Files.readSymbolicLink(f).equals(real)) {
+            return f.getFileName().toString();
+          }
+        } catch (IOException e) {
+          // closed meanwhile
+        }
+      }
+    }
+    throw new IllegalStateException("the mount holds no descriptor of " + real);
   }
 
   private static long rchar(long pid) throws IOException {
