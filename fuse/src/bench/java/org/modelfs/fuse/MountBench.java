@@ -117,8 +117,6 @@ public final class MountBench {
       double findMount = best(3, "find '" + dir + "' > /dev/null");
       System.out.printf("%d parameters: ls -lR plain %.0f ms, mount %.0f ms (%.2fx); find plain %.0f ms, mount %.0f ms (%.2fx)%n",
           n, lsPlain, lsMount, lsMount / lsPlain, findPlain, findMount, findMount / findPlain);
-      System.out.printf("du -sb and stat of every parameter (%d array bytes): the mounting process read %d bytes (rchar); du -sb of the whole mount (graph and graph.json sizes render the graph): %d bytes%n",
-          n * 16L, duStat, duAll);
     } finally {
       unmount(dir, p);
     }
