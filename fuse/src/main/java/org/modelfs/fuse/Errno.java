@@ -8,6 +8,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.ReadOnlyFileSystemException;
+import org.modelfs.CommitRefusedException;
 import org.modelfs.format.fb.GraphJsonException;
 import org.modelfs.io.StorageFullException;
 import ru.serce.jnrfuse.ErrorCodes;
@@ -43,7 +44,7 @@ final class Errno {
     if (e instanceof AccessDeniedException || e instanceof SecurityException) {
       return -ErrorCodes.EACCES();
     }
-    if (e instanceof GraphJsonException || e instanceof IllegalArgumentException) {
+    if (e instanceof GraphJsonException || e instanceof CommitRefusedException || e instanceof IllegalArgumentException) {
       return -ErrorCodes.EINVAL();
     }
     if (e instanceof UnsupportedOperationException) {
