@@ -255,10 +255,26 @@ final class Writes {
       staged.put(to, copy);
       return;
     }
-    if (Files.isRegularFile(target) || Files.isDirectory(target) && !hasEntries(target)) {
-      Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
-    } else {
-      Files.move(source, target);
+    try {
+      if (Files.isRegularFile(target) || Files.isDirectory(target) && !hasEntries(target)) {
+        Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+      } else {
+        Files.move(source, target);
+      }
+    } catch (FileAlreadyExistsException e) {
+      // the target names a variable of the graph that has no array yet (rsync's .W.XXXXXX renamed
+      // onto W after graph.json was copied): rename(2) replaces, so the bytes become its array
+      if (!ModelNames.isModelFile(to) || !Files.isRegularFile(source) || Files.exists(target)) {
+        throw e;
+      }
+      Staged copy = newStaged(false);
+      try {
+        copy.fill(source);
+        copy.install(target);
+      } finally {
+        copy.discard();
+      }
+      Files.delete(source);
     }
   }
 

@@ -189,4 +189,31 @@ class MountWriteTest {
     }
     assertFalse(MountPoints.isMounted(dir));
   }
+
+  @Test
+  void rsyncIntoTheMount() throws Exception {
+    Assumptions.assumeTrue(KernelMount.sh("command -v rsync").exit() == 0, "rsync missing");
+    Path model = sdz();
+    byte[] w = new byte[128];
+    java.nio.ByteBuffer.wrap(w).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[32]).flip();
+    w[3] = 0x40;
+    Files.write(tmp.resolve("w.bin"), w);
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      // rsync writes .NAME.XXXXXX beside each file, then renames it over NAME
+      m.run("rsync -a m/tags/default/ copy/ && mkdir m/tags/v3 && rsync -a copy/ m/tags/v3/").ok();
+      m.run("diff -r m/tags/default m/tags/v3").ok();
+      // -I: times are not stored (docs/MOUNT.md), so rsync's size-and-time check could skip the file
+      m.run("rsync -I w.bin m/tags/v3/params/layer0/W").ok();
+      assertEquals("[4, 8]", m.run("getfattr --only-values -n user.samediff.shape m/tags/v3/params/layer0/W").ok().out());
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertArrayEquals(w, Files.readAllBytes(fs.getPath("/tags/v3/params/layer0/W")));
+      assertArrayEquals(Files.readAllBytes(fs.getPath("/tags/default/params/layer0/b")), Files.readAllBytes(fs.getPath("/tags/v3/params/layer0/b")));
+      try (var s = Files.walk(fs.getPath("/tags/v3"))) {
+        assertEquals(java.util.List.of(), s.filter(p -> p.getFileName() != null && p.getFileName().toString().startsWith(".")).toList(),
+            "no rsync temporaries left in the model");
+      }
+    }
+  }
 }
