@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,5 +99,35 @@ class MountCrashTest {
       }
     }
     assertArrayEquals(old, Files.readAllBytes(model));
+  }
+
+  @Test
+  void fullDiskIsENOSPCAtCloseAndTheMountGoesOn() throws Exception {
+    Path small = tmp.resolve("small");
+    Files.createDirectories(small);
+    Assumptions.assumeTrue(KernelMount.sh("mount -t tmpfs -o size=1m tmpfs '" + small + "'").exit() == 0,
+        "ENOSPC test skipped: cannot mount a 1 MiB tmpfs here (needs root)");
+    try {
+      Path model = small.resolve("model.sdz");
+      KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), model.toString(), "--quiet");
+      byte[] old = Files.readAllBytes(model);
+      Files.write(tmp.resolve("big.bin"), new byte[2 << 20]);
+      try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+        // the bytes are staged in $TMPDIR; the journal beside the model has no room for them
+        KernelMount.Result cp = m.run("cp big.bin m/params/big");
+        assertTrue(cp.exit() != 0 && cp.err().contains("No space left on device"), cp.err());
+        assertTrue(m.logText().contains("StorageFullException"), m.logText());
+        m.run("echo ok > m/metadata/small && cat m/metadata/small").ok();
+        assertFalse(m.run("ls m/params").ok().out().contains("big"));
+        assertEquals(0, m.unmount(), m.logText());
+      }
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+        assertEquals("ok\n", Files.readString(fs.getPath("/metadata/small")));
+        assertFalse(Files.exists(fs.getPath("/params/big")));
+      }
+      assertTrue(old.length > 0);
+    } finally {
+      KernelMount.sh("umount '" + small + "'");
+    }
   }
 }
