@@ -20,7 +20,17 @@ public final class FuseMain {
   public static void main(String[] args) {
     PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
-    if (args.length == 0 || !(args[0].equals("mount") || args[0].equals("commit")
+    if (args.length == 0 || args.length == 1 && (args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h"))) {
+      PrintStream s = args.length == 0 ? err : out;
+      int code = org.modelfs.cli.Main.run(args, s, s);
+      s.println();
+      s.println("this jar adds (modelfs help mount):");
+      s.println("  mount     " + MOUNT_SUMMARY);
+      s.println("  commit    " + COMMIT_SUMMARY);
+      s.flush();
+      System.exit(code);
+    }
+    if (!(args[0].equals("mount") || args[0].equals("commit")
         || args[0].equals("help") && args.length == 2 && (args[1].equals("mount") || args[1].equals("commit")))) {
       org.modelfs.cli.Main.main(args);
       return;
@@ -51,6 +61,8 @@ public final class FuseMain {
     }
   }
 
+  static final String MOUNT_SUMMARY = "mount the model at a directory through FUSE, for every program (ls, cp, NumPy)";
+  static final String COMMIT_SUMMARY = "commit what was written in a mount, keeping it mounted";
   static final String COMMIT_USAGE = "commit DIR";
   static final String COMMIT_HELP = String.join("\n",
       "Commits what was written and closed in the ModelFS mount at DIR, as unmounting does, and keeps",

@@ -89,6 +89,11 @@ final class MountCommand {
       err.println("modelfs mount: /dev/fuse is missing: this machine (or container) offers no FUSE");
       return 2;
     }
+    if (MountPoints.isMounted(dir)) {
+      err.println("modelfs mount: " + dir + " is already a ModelFS mount (if its process has ended — \"Transport"
+          + " endpoint is not connected\" — remove it with: fusermount -u " + dir + ")");
+      return 2;
+    }
     if (!Files.isDirectory(dir)) {
       err.println("modelfs mount: " + dir + ": not a directory (the mount point must exist)");
       return 2;

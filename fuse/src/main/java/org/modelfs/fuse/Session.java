@@ -59,6 +59,10 @@ final class Session {
     log.info("mounting " + model + " at " + dir + (readOnly ? " (read-only)" : ""));
     try {
       fuse.mount(dir, true, false, options());
+    } catch (LinkageError e) {
+      err.println("modelfs mount: the FUSE library libfuse.so.2 cannot be loaded (" + e.getMessage()
+          + "); install it: apt-get install libfuse2 fuse");
+      exit = 2;
     } catch (RuntimeException e) {
       err.println("modelfs mount: cannot mount " + dir + ": " + e.getMessage()
           + " (is libfuse2 installed — apt-get install libfuse2 fuse — and " + dir + " not already a mount?)");
