@@ -89,8 +89,9 @@ final class ModelFuse extends FuseStubFS {
     String p = m(fp);
     try {
       Staged s = writes.staged(p);
-      if (s != null) {
-        file(st, s.size(), System.currentTimeMillis());
+      long stagedSize = s == null ? -1 : s.size();
+      if (stagedSize >= 0) {
+        file(st, stagedSize, System.currentTimeMillis());
         return 0;
       }
       BasicFileAttributes a;

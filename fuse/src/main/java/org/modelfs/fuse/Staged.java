@@ -42,8 +42,13 @@ final class Staged {
     this.dirty = dirty;
   }
 
+  /** The size, or -1 once installed and discarded (a stat racing the last close: ask the model). */
   long size() throws IOException {
-    return channel.size();
+    try {
+      return channel.size();
+    } catch (java.nio.channels.ClosedChannelException e) {
+      return -1;
+    }
   }
 
   /** Copies {@code from} (a model file) into this file, for a write that does not truncate. */
