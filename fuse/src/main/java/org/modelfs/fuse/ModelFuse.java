@@ -405,9 +405,17 @@ final class ModelFuse extends FuseStubFS {
   @Override
   public int statfs(String p, Statvfs st) {
     try {
-      Path dir = model.toAbsolutePath().getParent();
-      FileStore store = Files.getFileStore(dir);
       long bs = 4096;
+      FileStore store;
+      try {
+        store = Files.getFileStore(model.toAbsolutePath().getParent());
+      } catch (IOException | RuntimeException e) {
+        // a model in an object store: no device to size; df shows 0 of 0
+        st.f_bsize.set(bs);
+        st.f_frsize.set(bs);
+        st.f_namemax.set(255);
+        return 0;
+      }
       st.f_bsize.set(bs);
       st.f_frsize.set(bs);
       st.f_blocks.set(store.getTotalSpace() / bs);

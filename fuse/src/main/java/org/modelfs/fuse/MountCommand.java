@@ -83,7 +83,7 @@ final class MountCommand {
     if (pos.size() != 2) {
       throw new IllegalArgumentException("expected MODEL and DIR");
     }
-    Path model = Path.of(pos.get(0));
+    Path model = modelPath(pos.get(0));
     Path dir = Path.of(pos.get(1)).toAbsolutePath().normalize();
     if (!Files.exists(Path.of("/dev/fuse"))) {
       err.println("modelfs mount: /dev/fuse is missing: this machine (or container) offers no FUSE");
@@ -109,6 +109,23 @@ final class MountCommand {
     env.put("commitOnClose", "false");
     Session s = new Session(model, dir, tag, readOnly, env, new MountLog(logOut), err);
     return s.runForeground();
+  }
+
+  /**
+   * MODEL as the core's CLI reads it: a URI of an installed provider ({@code s3x://host/bucket/key}
+   * with the s3 module on the class path), else a local path.
+   */
+  static Path modelPath(String arg) {
+    int colon = arg.indexOf("://");
+    if (colon > 1) {
+      String scheme = arg.substring(0, colon);
+      for (java.nio.file.spi.FileSystemProvider p : java.nio.file.spi.FileSystemProvider.installedProviders()) {
+        if (p.getScheme().equalsIgnoreCase(scheme)) {
+          return Path.of(java.net.URI.create(arg));
+        }
+      }
+    }
+    return Path.of(arg);
   }
 
   private static String value(List<String> args, int i, String opt) {
