@@ -216,4 +216,32 @@ class MountWriteTest {
       }
     }
   }
+
+  @Test
+  void numpyWritesThroughMemmapAndTofile() throws Exception {
+    Assumptions.assumeTrue(KernelMount.sh("python3 -c 'import numpy'").exit() == 0, "NumPy missing: python3-numpy");
+    Path model = sdz();
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      String py = "import numpy as np\n"
+          + "a = np.memmap('m/params/layer0/W', dtype='<f4', mode='r+', shape=(4, 8))\n"
+          + "a[1, :] = 7.0\n"
+          + "a.flush()\n"
+          + "del a\n"
+          + "np.arange(8, dtype='<f4').tofile('m/params/layer0/b')\n";
+      m.run("python3 -c \"" + py + "\"").ok();
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      java.nio.FloatBuffer w = java.nio.ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/params/layer0/W")))
+          .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+      for (int i = 8; i < 16; i++) {
+        assertEquals(7f, w.get(i));
+      }
+      assertNotEquals(7f, w.get(0));
+      java.nio.FloatBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/params/layer0/b")))
+          .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+      assertEquals(7f, b.get(7));
+      assertArrayEquals(new long[] {1, 8}, (long[]) Files.getAttribute(fs.getPath("/params/layer0/b"), "samediff:shape"));
+    }
+  }
 }
