@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -39,21 +38,17 @@ final class ModelFuse extends FuseStubFS {
   private final MountLog log;
   private final Map<Long, Object> handles = new ConcurrentHashMap<>();
   private final AtomicLong nextHandle = new AtomicLong(1);
-  private final Path model;
-  private final int uid;
-  private final int gid;
+  private final Stats stats;
   /** "/tags/T" when only tag T is mounted (--tag T), else null. */
   private final String tagRoot;
 
   ModelFuse(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
     this.tagRoot = tag == null ? null : "/tags/" + tag;
     this.fs = fs;
-    this.model = model;
     this.readOnly = readOnly;
     this.writes = writes;
     this.log = log;
-    this.uid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue();
-    this.gid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:gid")).intValue();
+    this.stats = new Stats(model, readOnly);
   }
 
   Path path(String p) {
@@ -91,7 +86,7 @@ final class ModelFuse extends FuseStubFS {
       Staged s = writes.staged(p);
       long stagedSize = s == null ? -1 : s.size();
       if (stagedSize >= 0) {
-        file(st, stagedSize, System.currentTimeMillis());
+        stats.file(st, stagedSize, System.currentTimeMillis());
         return 0;
       }
       BasicFileAttributes a;
@@ -99,43 +94,20 @@ final class ModelFuse extends FuseStubFS {
         a = Files.readAttributes(path(p), BasicFileAttributes.class);
       } catch (NoSuchFileException e) {
         if (ModelNames.isArea(p) && Files.isDirectory(path(ModelNames.parent(p)))) {
-          dir(st, System.currentTimeMillis());
+          stats.dir(st, System.currentTimeMillis());
           return 0;
         }
         throw e;
       }
       if (a.isDirectory()) {
-        dir(st, a.lastModifiedTime().toMillis());
+        stats.dir(st, a.lastModifiedTime().toMillis());
       } else {
-        file(st, a.size(), a.lastModifiedTime().toMillis());
+        stats.file(st, a.size(), a.lastModifiedTime().toMillis());
       }
       return 0;
     } catch (Exception e) {
       return fail("stat", p, e);
     }
-  }
-
-  private void file(FileStat st, long size, long millis) {
-    st.st_mode.set(FileStat.S_IFREG | (readOnly ? 0444 : 0644));
-    st.st_nlink.set(1);
-    st.st_size.set(size);
-    st.st_blocks.set((size + 511) / 512);
-    common(st, millis);
-  }
-
-  private void dir(FileStat st, long millis) {
-    st.st_mode.set(FileStat.S_IFDIR | (readOnly ? 0555 : 0755));
-    st.st_nlink.set(2);
-    common(st, millis);
-  }
-
-  private void common(FileStat st, long millis) {
-    st.st_uid.set(uid);
-    st.st_gid.set(gid);
-    st.st_mtim.tv_sec.set(millis / 1000);
-    st.st_mtim.tv_nsec.set((millis % 1000) * 1_000_000);
-    st.st_ctim.tv_sec.set(millis / 1000);
-    st.st_atim.tv_sec.set(millis / 1000);
   }
 
   @Override
@@ -404,29 +376,8 @@ final class ModelFuse extends FuseStubFS {
 
   @Override
   public int statfs(String p, Statvfs st) {
-    try {
-      long bs = 4096;
-      FileStore store;
-      try {
-        store = Files.getFileStore(model.toAbsolutePath().getParent());
-      } catch (IOException | RuntimeException e) {
-        // a model in an object store: no device to size; df shows 0 of 0
-        st.f_bsize.set(bs);
-        st.f_frsize.set(bs);
-        st.f_namemax.set(255);
-        return 0;
-      }
-      st.f_bsize.set(bs);
-      st.f_frsize.set(bs);
-      st.f_blocks.set(store.getTotalSpace() / bs);
-      long free = readOnly ? 0 : store.getUsableSpace() / bs;
-      st.f_bfree.set(free);
-      st.f_bavail.set(free);
-      st.f_namemax.set(255);
-      return 0;
-    } catch (Exception e) {
-      return fail("statfs", p, e);
-    }
+    stats.statfs(st);
+    return 0;
   }
 
   @Override
