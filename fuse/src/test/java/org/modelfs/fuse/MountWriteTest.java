@@ -244,4 +244,26 @@ class MountWriteTest {
       assertArrayEquals(new long[] {1, 8}, (long[]) Files.getAttribute(fs.getPath("/params/layer0/b"), "samediff:shape"));
     }
   }
+
+  @Test
+  void vimSavesGraphJson() throws Exception {
+    Assumptions.assumeTrue(KernelMount.sh("command -v vim").exit() == 0, "vim missing");
+    Path model = sdz();
+    String vim = "timeout 60 vim -N -u NONE -i NONE -es ";
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      // vim's default save (a backup beside the file, then the file written anew), and with
+      // backupcopy=no (the original renamed to graph.json~, a new graph.json created)
+      m.run(vim + "-c '%s/\"shape\": \\[-1, 3\\]/\"shape\": [2, 3]/' -c wq m/tags/default/graph.json").ok();
+      m.run(vim + "-c 'set backupcopy=no' -c '%s/\"shape\": \\[-1, 4\\]/\"shape\": [2, 4]/' -c wq m/tags/default/graph.json").ok();
+      KernelMount.Result refused = m.run(vim + "-c '%s/\"kind\": \"VARIABLE\"/\"kind\": \"BOGUS\"/' -c wq m/tags/default/graph.json");
+      assertNotEquals(0, refused.exit(), "vim reports the refused save");
+      String json = m.run("cat m/graph.json").ok().out();
+      assertTrue(json.contains("\"shape\": [2, 3]") && json.contains("\"shape\": [2, 4]") && !json.contains("BOGUS"), json);
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      String json = Files.readString(fs.getPath("/graph.json"));
+      assertTrue(json.contains("\"shape\": [2, 3]") && json.contains("\"shape\": [2, 4]") && !json.contains("BOGUS"), json);
+    }
+  }
 }
