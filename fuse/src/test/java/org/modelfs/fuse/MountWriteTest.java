@@ -46,6 +46,14 @@ class MountWriteTest {
     new java.util.Random(7).nextBytes(w);
     Files.write(tmp.resolve("w.bin"), w);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      // the errnos the tools print, before any change (one mount for the class's main scenario)
+      errno(m, "cat m/params/nope", "No such file or directory");
+      errno(m, "mkdir m/tags/default", "File exists");
+      errno(m, "rmdir m/tags/default/params/layer0", "Directory not empty");
+      errno(m, "cat m/params > /dev/null", "Is a directory");
+      errno(m, "touch m/params/layer0/W/x", "Not a directory");
+      errno(m, "mkdir m/tags/bad%zz", "No such file or directory");
+      errno(m, "ln -s x m/params/l", "Operation not permitted");
       m.run("cp w.bin m/params/new").ok();
       m.run("setfattr -n user.samediff.shape -v '[4, 4]' m/params/new").ok();
       assertEquals("[4, 4]", m.run("getfattr --only-values -n user.samediff.shape m/params/new").ok().out());
@@ -121,21 +129,6 @@ class MountWriteTest {
     }
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
       assertEquals("2\n", Files.readString(fs.getPath("/metadata/b")));
-    }
-  }
-
-  @Test
-  void errnosOfTheTools() throws Exception {
-    Path model = sdz();
-    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
-      errno(m, "cat m/params/nope", "No such file or directory");
-      errno(m, "mkdir m/tags/default", "File exists");
-      errno(m, "rmdir m/tags/default/params/layer0", "Directory not empty");
-      errno(m, "cat m/params > /dev/null", "Is a directory");
-      errno(m, "touch m/params/layer0/W/x", "Not a directory");
-      errno(m, "mkdir m/tags/bad%zz", "No such file or directory");
-      errno(m, "ln -s x m/params/l", "Operation not permitted");
-      assertEquals(0, m.unmount(), m.logText());
     }
   }
 
