@@ -8,6 +8,8 @@ package org.modelfs.fuse;
  */
 final class Control {
   static final String COMMIT = "user.modelfs.commit";
+  /** Read on the mount's root: the id of the process that serves the mount ({@code modelfs unmount} waits for it). */
+  static final String PID = "user.modelfs.pid";
 
   private Control() {}
 }

@@ -27,11 +27,11 @@ public final class FuseMain {
       s.println("this jar adds (modelfs help mount):");
       s.println("  mount     " + MOUNT_SUMMARY);
       s.println("  commit    " + COMMIT_SUMMARY);
+      s.println("  unmount   " + UNMOUNT_SUMMARY);
       s.flush();
       System.exit(code);
     }
-    if (!(args[0].equals("mount") || args[0].equals("commit")
-        || args[0].equals("help") && args.length == 2 && (args[1].equals("mount") || args[1].equals("commit")))) {
+    if (!(VERBS.contains(args[0]) || args[0].equals("help") && args.length == 2 && VERBS.contains(args[1]))) {
       org.modelfs.cli.Main.main(args);
       return;
     }
@@ -44,16 +44,17 @@ public final class FuseMain {
     String verb = help ? args[1] : args[0];
     List<String> rest = Arrays.asList(args).subList(help ? 2 : 1, args.length);
     if (help || rest.contains("--help") || rest.contains("-h")) {
-      out.println("usage: modelfs " + (verb.equals("mount") ? MountCommand.USAGE : COMMIT_USAGE));
+      out.println("usage: modelfs " + usage(verb));
       out.println();
-      out.println(verb.equals("mount") ? MountCommand.HELP : COMMIT_HELP);
+      out.println(verb.equals("mount") ? MountCommand.HELP : verb.equals("commit") ? COMMIT_HELP : UNMOUNT_HELP);
       return 0;
     }
     try {
-      return verb.equals("mount") ? MountCommand.run(rest, out, err) : commit(rest, out, err);
+      return verb.equals("mount") ? MountCommand.run(rest, out, err)
+          : verb.equals("commit") ? commit(rest, out, err) : unmount(rest, out, err);
     } catch (IllegalArgumentException e) {
       err.println("modelfs " + verb + ": " + e.getMessage());
-      err.println("usage: modelfs " + (verb.equals("mount") ? MountCommand.USAGE : COMMIT_USAGE));
+      err.println("usage: modelfs " + usage(verb));
       return 2;
     } catch (Exception e) {
       err.println("modelfs " + verb + ": " + e.getMessage());
@@ -61,9 +62,55 @@ public final class FuseMain {
     }
   }
 
+  static final List<String> VERBS = List.of("mount", "commit", "unmount");
   static final String MOUNT_SUMMARY = "mount the model at a directory through FUSE, for every program (ls, cp, NumPy)";
   static final String COMMIT_SUMMARY = "commit what was written in a mount, keeping it mounted";
   static final String COMMIT_USAGE = "commit DIR";
+  static final String UNMOUNT_SUMMARY = "commit, unmount and wait until the mount's process has ended";
+  static final String UNMOUNT_HELP = String.join("\n",
+      "Commits the ModelFS mount at DIR (as modelfs commit), unmounts it (fusermount -u) and returns",
+      "once the mounting process has ended, so that a script's next command sees the committed model.",
+      "fusermount -u alone returns at once, while the commit at unmount still runs. A refused commit",
+      "keeps the mount (exit 1; the mount's log lists the problems).");
+
+  private static String usage(String verb) {
+    return verb.equals("mount") ? MountCommand.USAGE : verb.equals("commit") ? COMMIT_USAGE : "unmount DIR";
+  }
+
+  static int unmount(List<String> rest, PrintStream out, PrintStream err) throws Exception {
+    if (rest.size() != 1) {
+      throw new IllegalArgumentException("expected DIR");
+    }
+    Path dir = Path.of(rest.get(0)).toAbsolutePath().normalize();
+    if (!MountPoints.isMounted(dir)) {
+      err.println("modelfs unmount: " + dir + " is not a ModelFS mount");
+      return 2;
+    }
+    UserDefinedFileAttributeView v = Files.getFileAttributeView(dir, UserDefinedFileAttributeView.class);
+    ByteBuffer pid = ByteBuffer.allocate(32);
+    v.read(Control.PID.substring("user.".length()), pid);
+    long id = Long.parseLong(new String(pid.array(), 0, pid.position(), StandardCharsets.US_ASCII).trim());
+    int committed = commit(rest, new PrintStream(java.io.OutputStream.nullOutputStream()), err);
+    if (committed != 0) {
+      return committed;
+    }
+    Process p = new ProcessBuilder("fusermount", "-u", dir.toString()).inheritIO().start();
+    if (p.waitFor() != 0) {
+      err.println("modelfs unmount: fusermount -u " + dir + " failed (is it busy? lsof +D " + dir + ")");
+      return 2;
+    }
+    java.util.Optional<ProcessHandle> h = ProcessHandle.of(id);
+    if (h.isPresent()) {
+      try {
+        h.get().onExit().get(10, java.util.concurrent.TimeUnit.MINUTES);
+      } catch (java.util.concurrent.TimeoutException e) {
+        err.println("modelfs unmount: the mount's process " + id + " has not ended after 10 minutes");
+        return 2;
+      }
+    }
+    out.println("committed and unmounted " + dir);
+    return 0;
+  }
   static final String COMMIT_HELP = String.join("\n",
       "Commits what was written and closed in the ModelFS mount at DIR, as unmounting does, and keeps",
       "it mounted. The same as: setfattr -n user.modelfs.commit -v 1 DIR. A refused commit changes",

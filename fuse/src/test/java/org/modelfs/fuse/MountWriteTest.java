@@ -125,10 +125,15 @@ class MountWriteTest {
       assertEquals("1\n", m.run("cat m/metadata/a").ok().out(), "the mount goes on");
       assertTrue(before > 0);
       m.run("echo 2 > m/metadata/b").ok();
-      assertEquals(0, m.unmount(), m.logText());
-    }
-    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
-      assertEquals("2\n", Files.readString(fs.getPath("/metadata/b")));
+      // modelfs unmount: commit, fusermount -u, and return once the mounting process has ended
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      assertEquals(0, FuseMain.run(new String[] {"unmount", m.dir.toString()}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
+          new java.io.PrintStream(err)), err.toString());
+      assertFalse(m.process().isAlive(), "the mount's process has ended when unmount returns");
+      assertFalse(MountPoints.isMounted(m.dir));
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+        assertEquals("2\n", Files.readString(fs.getPath("/metadata/b")), "committed when unmount returns");
+      }
     }
   }
 
