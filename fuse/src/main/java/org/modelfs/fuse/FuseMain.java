@@ -77,13 +77,19 @@ public final class FuseMain {
     return verb.equals("mount") ? MountCommand.USAGE : verb.equals("commit") ? COMMIT_USAGE : "unmount DIR";
   }
 
-  static int unmount(List<String> rest, PrintStream out, PrintStream err) throws Exception {
+  /** The one argument DIR, when a ModelFS mount is there; else null. */
+  private static Path mountDir(List<String> rest) {
     if (rest.size() != 1) {
       throw new IllegalArgumentException("expected DIR");
     }
     Path dir = Path.of(rest.get(0)).toAbsolutePath().normalize();
-    if (!MountPoints.isMounted(dir)) {
-      err.println("modelfs unmount: " + dir + " is not a ModelFS mount");
+    return MountPoints.isMounted(dir) ? dir : null;
+  }
+
+  static int unmount(List<String> rest, PrintStream out, PrintStream err) throws Exception {
+    Path dir = mountDir(rest);
+    if (dir == null) {
+      err.println("modelfs unmount: " + rest.get(0) + " is not a ModelFS mount");
       return 2;
     }
     UserDefinedFileAttributeView v = Files.getFileAttributeView(dir, UserDefinedFileAttributeView.class);
@@ -117,12 +123,9 @@ public final class FuseMain {
       "nothing and keeps the changes; the mount's log lists every problem.");
 
   static int commit(List<String> rest, PrintStream out, PrintStream err) throws Exception {
-    if (rest.size() != 1) {
-      throw new IllegalArgumentException("expected DIR");
-    }
-    Path dir = Path.of(rest.get(0)).toAbsolutePath().normalize();
-    if (!MountPoints.isMounted(dir)) {
-      err.println("modelfs commit: " + dir + " is not a ModelFS mount");
+    Path dir = mountDir(rest);
+    if (dir == null) {
+      err.println("modelfs commit: " + rest.get(0) + " is not a ModelFS mount");
       return 2;
     }
     UserDefinedFileAttributeView v = Files.getFileAttributeView(dir, UserDefinedFileAttributeView.class);
