@@ -48,6 +48,8 @@ final class KernelMount implements AutoCloseable {
     this.log = dir.resolveSibling(dir.getFileName() + ".log");
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        // staging (and what a killed mount leaves of it) inside the test's own directory
+        "-Djava.io.tmpdir=" + this.dir.getParent(),
         "-cp", System.getProperty("java.class.path"), FuseMain.class.getName(), "mount"));
     cmd.addAll(List.of(options));
     cmd.add(model.toString());
