@@ -264,4 +264,42 @@ class MountWriteTest {
       assertTrue(json.contains("\"shape\": [2, 3]") && json.contains("\"shape\": [2, 4]") && !json.contains("BOGUS"), json);
     }
   }
+
+  /**
+   * The same shell script on a plain copy of a tag and on the mount gives the same params/ and
+   * metadata/ — POSIX's tmpfs/ext4 as the reference for what each tool's write pattern does —
+   * before the commit and after it (a read-only remount).
+   */
+  @Test
+  void differentialAgainstAPlainDirectory() throws Exception {
+    Path model = sdz();
+    Files.write(tmp.resolve("w.bin"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
+    String script = String.join(" && ",
+        "cp w.bin X/params/new",
+        "echo a > X/metadata/k1",
+        "echo b >> X/metadata/k1",
+        "sed -i 's/a/c/' X/metadata/k1",
+        "mv X/params/new X/params/new2",
+        "mkdir X/params/enc",
+        "cp w.bin X/params/enc/W",
+        "truncate -s 16 X/params/enc/W",
+        "printf 'ABCD' | dd of=X/params/new2 bs=1 seek=4 conv=notrunc 2>/dev/null",
+        "cat X/params/layer0/b >> X/params/enc/W",
+        "echo z > X/metadata/k2",
+        "rm X/metadata/k2",
+        "echo y > X/metadata/k3",
+        "cp X/metadata/k3 X/metadata/k4",
+        "mkdir X/params/tmpd", "cp w.bin X/params/tmpd/x", "rm -r X/params/tmpd",
+        "mv X/metadata/k4 X/metadata/k5");
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      m.run("rsync -a m/tags/default/ plain/ || cp -r m/tags/default plain").ok();
+      m.run(script.replace("X/", "plain/")).ok();
+      m.run(script.replace("X/", "m/tags/default/")).ok();
+      m.run("diff -r plain/params m/tags/default/params && diff -r plain/metadata m/tags/default/metadata").ok();
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"), "--read-only")) {
+      m.run("diff -r plain/params m/tags/default/params && diff -r plain/metadata m/tags/default/metadata").ok();
+    }
+  }
 }
