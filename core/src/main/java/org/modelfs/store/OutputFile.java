@@ -1,0 +1,221 @@
+package org.modelfs.store;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * The one owner of "write the file the user named" (docs/CLI.md, "Output files"), with cp(1)'s
+ * rule: a symbolic link is followed (a dangling one is refused, as GNU cp refuses it); a FIFO or
+ * device gets the bytes streamed into it; an existing regular file keeps its mode, owner, group
+ * and hard links. A new or singly linked regular file gets the bytes in a temporary beside it
+ * ({@link SidecarNames#newTemp}), which — given the old file's mode, owner and group — is renamed
+ * over it atomically; a file with several links (or one this process cannot give a new file's
+ * owner to, or in a directory it cannot write) gets the complete bytes copied into it, not
+ * atomically, as cp does. Models take the same steps through {@link ModelFiles}.
+ */
+public final class OutputFile {
+  private OutputFile() {}
+
+  /** What the user's name points at. */
+  public enum Kind { ABSENT, REGULAR, STREAM }
+
+  /**
+   * A resolved destination: {@code path} is the file bytes go to (links followed; for a stream,
+   * the user's spelling, which the kernel follows), {@code links} its hard-link count.
+   */
+  public record Target(Path spelling, Path path, Kind kind, int links) {
+    /** Whether the bytes are copied into the existing file rather than renamed over it. */
+    public boolean writeInto() {
+      return kind == Kind.STREAM || links > 1;
+    }
+  }
+
+  /** Writes an output's bytes, in order, into a channel. */
+  @FunctionalInterface
+  public interface Writer {
+    void write(WritableByteChannel out) throws IOException;
+  }
+
+  /** The old file's owner, group or mode could not be given to the new one: nothing was replaced. */
+  public static final class AttributesNotKept extends FileSystemException {
+    private static final long serialVersionUID = 1L;
+
+    AttributesNotKept(Path target, IOException cause) {
+      super(target.toString(), null, "cannot give the new file the owner, group and mode of the old one ("
+          + cause.getMessage() + "); nothing was replaced");
+      initCause(cause);
+    }
+  }
+
+  /** What {@code out} names: refused when it is a directory, a dangling link, or in no directory. */
+  public static Target resolve(Path out) throws IOException {
+    BasicFileAttributes a;
+    try {
+      a = Files.readAttributes(out, BasicFileAttributes.class); // follows links, as open(2) would
+    } catch (NoSuchFileException e) {
+      if (Files.isSymbolicLink(out)) {
+        throw new FileSystemException(out.toString(), null, "not writing through a dangling symbolic link (to "
+            + Files.readSymbolicLink(out) + "), as GNU cp refuses it; create its target first or remove the link");
+      }
+      Path abs = out.toAbsolutePath();
+      if (abs.getParent() == null || !Files.isDirectory(abs.getParent())) {
+        throw new NoSuchFileException(out.toString(), null, "its directory does not exist");
+      }
+      return new Target(out, abs.getParent().toRealPath().resolve(abs.getFileName().toString()), Kind.ABSENT, 0);
+    }
+    if (a.isDirectory()) {
+      throw new FileSystemException(out.toString(), null, "is a directory; name the file to write");
+    }
+    if (!a.isRegularFile()) {
+      return new Target(out, out, Kind.STREAM, 1);
+    }
+    Path real = out.toRealPath();
+    return new Target(out, real, Kind.REGULAR, links(real));
+  }
+
+  /** The hard-link count of {@code file} (1 where the file system does not say). */
+  static int links(Path file) throws IOException {
+    try {
+      return (Integer) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return 1;
+    }
+  }
+
+  /**
+   * Writes {@code writer}'s bytes to the file the user named {@code out}, by the rule above. A
+   * writer that fails before the end leaves a regular file as it was (its temporary is deleted);
+   * a stream has got what was written until then.
+   */
+  public static void write(Path out, Writer writer) throws IOException {
+    Target t = resolve(out);
+    if (t.kind() == Kind.STREAM) {
+      try (WritableByteChannel ch = Files.newByteChannel(t.path(), StandardOpenOption.WRITE)) {
+        writer.write(ch);
+      }
+      return;
+    }
+    Path tmp = t.path().resolveSibling(SidecarNames.newTemp(t.path().getFileName().toString()));
+    SeekableByteChannel ch;
+    try {
+      ch = Durable.createNew(tmp);
+    } catch (AccessDeniedException e) {
+      if (t.kind() == Kind.ABSENT) {
+        throw new AccessDeniedException(out.toString(), null, "cannot create a file in its directory");
+      }
+      try (WritableByteChannel into = Files.newByteChannel(t.path(), StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
+        writer.write(into); // no temporary can be made beside it: written into, as cp does
+      }
+      return;
+    }
+    try {
+      try (ch) {
+        writer.write(ch);
+        Durable.force(ch);
+      }
+      try {
+        install(tmp, t);
+      } catch (AttributesNotKept e) {
+        copyInto(tmp, t);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Puts the complete, checked temporary {@code tmp} (beside {@code t}, or anywhere for a
+   * {@link Target#writeInto}) in place of {@code t}: renamed over a new or singly linked file
+   * after it got the old one's owner, group and mode ({@link AttributesNotKept} when it cannot:
+   * nothing replaced), else copied into the file.
+   */
+  public static void install(Path tmp, Target t) throws IOException {
+    if (t.writeInto()) {
+      copyInto(tmp, t);
+      return;
+    }
+    if (t.kind() == Kind.REGULAR) {
+      keepAttributes(tmp, t.path());
+    }
+    Durable.rename(tmp, t.path());
+    Durable.forceDirectory(t.path().getParent());
+  }
+
+  /**
+   * Gives {@code made} (a file this process made) the owner, group and mode — setuid, setgid and
+   * sticky bits included — of {@code old}; owner and group only where they differ.
+   */
+  public static void keepAttributes(Path made, Path old) throws IOException {
+    try {
+      Object uid = Files.getAttribute(old, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+      Object gid = Files.getAttribute(old, "unix:gid", LinkOption.NOFOLLOW_LINKS);
+      Object mode = Files.getAttribute(old, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+      if (!uid.equals(Files.getAttribute(made, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
+        Files.setAttribute(made, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+      }
+      if (!gid.equals(Files.getAttribute(made, "unix:gid", LinkOption.NOFOLLOW_LINKS))) {
+        Files.setAttribute(made, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
+      }
+      Files.setAttribute(made, "unix:mode", (Integer) mode & 07777, LinkOption.NOFOLLOW_LINKS);
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      keepPosixAttributes(made, old);
+    } catch (IOException e) {
+      throw new AttributesNotKept(old, e);
+    }
+  }
+
+  /** {@link #keepAttributes} where only the POSIX view exists (no setuid bits there). */
+  private static void keepPosixAttributes(Path made, Path old) throws IOException {
+    java.nio.file.attribute.PosixFileAttributeView ov = Files.getFileAttributeView(old,
+        java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    java.nio.file.attribute.PosixFileAttributeView mv = Files.getFileAttributeView(made,
+        java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    if (ov == null || mv == null) {
+      return; // a file system without owners or modes: nothing to keep
+    }
+    try {
+      java.nio.file.attribute.PosixFileAttributes o = ov.readAttributes();
+      java.nio.file.attribute.PosixFileAttributes m = mv.readAttributes();
+      if (!o.owner().equals(m.owner())) {
+        mv.setOwner(o.owner());
+      }
+      if (!o.group().equals(m.group())) {
+        mv.setGroup(o.group());
+      }
+      mv.setPermissions(o.permissions());
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new AttributesNotKept(old, e instanceof IOException io ? io : new IOException(e.getMessage()));
+    }
+  }
+
+  /**
+   * Copies the complete file {@code from} into {@code t} as cp does: opened for writing (no
+   * link followed for a regular file: {@link #resolve} followed them), truncated, written — the
+   * same inode, so its mode, owner, group and other links stay. Not atomic.
+   */
+  public static void copyInto(Path from, Target t) throws IOException {
+    try (FileChannel in = FileChannel.open(from);
+        WritableByteChannel out = t.kind() == Kind.STREAM ? Files.newByteChannel(t.path(), StandardOpenOption.WRITE)
+            : Files.newByteChannel(t.path(), StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
+                LinkOption.NOFOLLOW_LINKS)) {
+      long n = in.size();
+      for (long done = 0; done < n; ) {
+        done += in.transferTo(done, n - done, out);
+      }
+      if (out instanceof FileChannel fc && t.kind() == Kind.REGULAR) {
+        fc.force(true);
+      }
+    }
+  }
+}
