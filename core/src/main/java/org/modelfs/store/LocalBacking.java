@@ -215,7 +215,9 @@ public final class LocalBacking implements Backing {
    * ({@code CREATE_NEW}, random name) and forced; (3) the temporaries are opened with the
    * format's reader, with the files the plan keeps as they are (unchanged weight shards of a
    * shard set: never written, renamed, backed up or deleted), and checked against the plan
-   * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) a single new file with nothing else to
+   * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) each
+   * temporary replacing an existing file is given its owner, group and mode
+   * ({@link OutputFile#keepAttributes}; the commit is refused when it cannot be); a single new file with nothing else to
    * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
    * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
    * temporaries renamed in order, the files of the old model that the new one does not reuse
