@@ -217,7 +217,7 @@ public final class LocalBacking implements Backing {
    * shard set: never written, renamed, backed up or deleted), and checked against the plan
    * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) each
    * temporary replacing an existing file is given its owner, group and mode
-   * ({@link OutputFile#keepAttributes}; the commit is refused when it cannot be); a single new file with nothing else to
+   * ({@link OwnerAndMode#keep}; the commit is refused when it cannot be); a single new file with nothing else to
    * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
    * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
    * temporaries renamed in order, the files of the old model that the new one does not reuse
@@ -286,6 +286,9 @@ public final class LocalBacking implements Backing {
         Path t = dir.resolve(SidecarNames.newTemp(f.name()));
         try (SeekableByteChannel ch = Durable.createNew(t)) {
           temps.add(t);
+          if (Files.isRegularFile(dir.resolve(f.name()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            OwnerAndMode.restrictLike(t, dir.resolve(f.name()));
+          }
           written += PlannedFiles.write(plan, f, ch, t, spelling.toString(), written, progress);
         }
         targets.add(f.name());
@@ -295,7 +298,7 @@ public final class LocalBacking implements Backing {
       for (int i = 0; i < temps.size(); i++) {
         // an existing file keeps its owner, group and mode (OutputFile, docs/CLI.md "Output files")
         if (Files.isRegularFile(dir.resolve(targets.get(i)), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          OutputFile.keepAttributes(temps.get(i), dir.resolve(targets.get(i)));
+          OwnerAndMode.keep(temps.get(i), dir.resolve(targets.get(i)));
         }
       }
       List<String> remove = new ArrayList<>();

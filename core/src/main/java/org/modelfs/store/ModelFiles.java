@@ -113,6 +113,9 @@ public final class ModelFiles {
       }
       try {
         try (ch) {
+          if (!stream) {
+            OwnerAndMode.restrictLike(tmp, t.path());
+          }
           PlannedFiles.write(plan, plan.files().get(0), ch, tmp, t.spelling().toString(), 0, progress);
         }
         PlannedFiles.verify(plan, List.of(tmp), t.spelling().toString());

@@ -121,6 +121,9 @@ public final class OutputFile {
     }
     try {
       try (ch) {
+        if (t.kind() == Kind.REGULAR) {
+          OwnerAndMode.restrictLike(tmp, t.path());
+        }
         writer.write(ch);
         Durable.force(ch);
       }
@@ -146,57 +149,10 @@ public final class OutputFile {
       return;
     }
     if (t.kind() == Kind.REGULAR) {
-      keepAttributes(tmp, t.path());
+      OwnerAndMode.keep(tmp, t.path());
     }
     Durable.rename(tmp, t.path());
     Durable.forceDirectory(t.path().getParent());
-  }
-
-  /**
-   * Gives {@code made} (a file this process made) the owner, group and mode — setuid, setgid and
-   * sticky bits included — of {@code old}; owner and group only where they differ.
-   */
-  public static void keepAttributes(Path made, Path old) throws IOException {
-    try {
-      Object uid = Files.getAttribute(old, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-      Object gid = Files.getAttribute(old, "unix:gid", LinkOption.NOFOLLOW_LINKS);
-      Object mode = Files.getAttribute(old, "unix:mode", LinkOption.NOFOLLOW_LINKS);
-      if (!uid.equals(Files.getAttribute(made, "unix:uid", LinkOption.NOFOLLOW_LINKS))) {
-        Files.setAttribute(made, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
-      }
-      if (!gid.equals(Files.getAttribute(made, "unix:gid", LinkOption.NOFOLLOW_LINKS))) {
-        Files.setAttribute(made, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
-      }
-      Files.setAttribute(made, "unix:mode", (Integer) mode & 07777, LinkOption.NOFOLLOW_LINKS);
-    } catch (UnsupportedOperationException | IllegalArgumentException e) {
-      keepPosixAttributes(made, old);
-    } catch (IOException e) {
-      throw new AttributesNotKept(old, e);
-    }
-  }
-
-  /** {@link #keepAttributes} where only the POSIX view exists (no setuid bits there). */
-  private static void keepPosixAttributes(Path made, Path old) throws IOException {
-    java.nio.file.attribute.PosixFileAttributeView ov = Files.getFileAttributeView(old,
-        java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-    java.nio.file.attribute.PosixFileAttributeView mv = Files.getFileAttributeView(made,
-        java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-    if (ov == null || mv == null) {
-      return; // a file system without owners or modes: nothing to keep
-    }
-    try {
-      java.nio.file.attribute.PosixFileAttributes o = ov.readAttributes();
-      java.nio.file.attribute.PosixFileAttributes m = mv.readAttributes();
-      if (!o.owner().equals(m.owner())) {
-        mv.setOwner(o.owner());
-      }
-      if (!o.group().equals(m.group())) {
-        mv.setGroup(o.group());
-      }
-      mv.setPermissions(o.permissions());
-    } catch (IOException | UnsupportedOperationException e) {
-      throw new AttributesNotKept(old, e instanceof IOException io ? io : new IOException(e.getMessage()));
-    }
   }
 
   /**
