@@ -53,6 +53,11 @@ public final class ModelFiles {
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
     if (options.format().sharded()) {
+      java.nio.file.attribute.BasicFileAttributes a = existing(out);
+      if (a != null && a.isOther()) {
+        throw new java.nio.file.FileSystemException(out.toString(), null, "is a FIFO or device; a " + options.format().token()
+            + " model is several files, named after OUT in its directory: name a file there, or write one file");
+      }
       return commit(Backings.ofShardSet(out), tags, options, progress); // its own transaction, links refused there
     }
     if (out.getFileSystem() != java.nio.file.FileSystems.getDefault()) {
@@ -69,6 +74,15 @@ public final class ModelFiles {
       }
     }
     return writeInto(tags, t, options, progress);
+  }
+
+  /** The attributes of what {@code out} names (links followed), or {@code null} if nothing is there. */
+  private static java.nio.file.attribute.BasicFileAttributes existing(Path out) throws IOException {
+    try {
+      return java.nio.file.Files.readAttributes(out, java.nio.file.attribute.BasicFileAttributes.class);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return null;
+    }
   }
 
   private static List<Path> commit(Backing b, List<Tag> tags, WriteOptions options,

@@ -338,6 +338,20 @@ class OutputFilesTest {
     assertEquals(0, d.code(), "the model written equals the reference: " + what + "\n" + d.out() + d.err());
   }
 
+  @Test
+  void aShardSetIsNotWrittenIntoAFifo() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("dir"));
+    Path fifo = dir.resolve("m.sdnb");
+    Fifos.make(fifo);
+    MainTest.Result r = MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), fifo.toString(),
+        "--max-shard-bytes", "100");
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("is a FIFO or device"), r.err());
+    assertTrue(Files.readAttributes(fifo, java.nio.file.attribute.BasicFileAttributes.class,
+        LinkOption.NOFOLLOW_LINKS).isOther());
+    assertEquals(Set.of("m.sdnb"), names(dir));
+  }
+
   /** The bytes the command writes into a new file. */
   private byte[] reference(Output o, Path model) throws IOException {
     Path ref = Files.createDirectories(tmp.resolve("ref"));
