@@ -18,8 +18,8 @@ import org.modelfs.tree.NameMapping;
 
 /**
  * What {@code export} and {@code import} share: the {@code MODEL[#TAG][:PATH]} argument, the
- * arrays of a tag by variable name, the file format an argument names, and writing an output
- * file whole or not at all.
+ * arrays of a tag by variable name, the file format an argument names, and writing the output
+ * file (by {@link org.modelfs.store.OutputFile}'s rule).
  */
 final class Exchange {
   private Exchange() {}
@@ -157,8 +157,8 @@ final class Exchange {
 
   /**
    * Writes the user's output file {@code out} by {@link org.modelfs.store.OutputFile}'s rule
-   * (docs/CLI.md, "Output files"): whole or not at all for a regular file, streamed into a FIFO
-   * or device, a link followed, the file's mode, owner, group and links kept.
+   * (docs/CLI.md, "Output files"): a failed writer leaves a regular file as it was, a FIFO or
+   * device is streamed into, a link followed, the file's mode, owner, group and links kept.
    */
   static void writeFile(Path out, org.modelfs.store.OutputFile.Writer writer) throws IOException {
     org.modelfs.store.OutputFile.write(out, writer);
