@@ -52,7 +52,8 @@ public final class OutputFile {
 
     AttributesNotKept(Path target, IOException cause) {
       super(target.toString(), null, "cannot give the new file the owner, group and mode of the old one ("
-          + cause.getMessage() + "); nothing was replaced");
+          + cause.getMessage() + "); nothing was replaced. A commit replaces the file with a new one: run it as"
+          + " the file's owner, or work on a copy of your own");
       initCause(cause);
     }
   }
