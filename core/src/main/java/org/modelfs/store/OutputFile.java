@@ -144,7 +144,7 @@ public final class OutputFile {
    * after it got the old one's owner, group and mode ({@link AttributesNotKept} when it cannot:
    * nothing replaced), else copied into the file.
    */
-  public static void install(Path tmp, Target t) throws IOException {
+  private static void install(Path tmp, Target t) throws IOException {
     if (t.writeInto()) {
       copyInto(tmp, t);
       return;
@@ -161,7 +161,7 @@ public final class OutputFile {
    * link followed for a regular file: {@link #resolve} followed them), truncated, written — the
    * same inode, so its mode, owner, group and other links stay. Not atomic.
    */
-  public static void copyInto(Path from, Target t) throws IOException {
+  static void copyInto(Path from, Target t) throws IOException {
     try (FileChannel in = FileChannel.open(from);
         WritableByteChannel out = t.kind() == Kind.STREAM ? Files.newByteChannel(t.path(), StandardOpenOption.WRITE)
             : Files.newByteChannel(t.path(), StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING,
