@@ -59,7 +59,7 @@ final class ConvertCommand implements Command {
       written = ModelFiles.writeTags(m.tags(), target, opts, progress::at);
       progress.done();
       for (Path w : written) {
-        err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
+        err.println("wrote " + w + (Files.isRegularFile(w) ? " (" + Files.size(w) + " bytes)" : "")); // a FIFO: no size
       }
       err.printf("done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }
