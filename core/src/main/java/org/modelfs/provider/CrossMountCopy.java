@@ -72,7 +72,8 @@ final class CrossMountCopy {
 
   private static void copyLocked(ModelPath source, ModelPath target, boolean replace) throws IOException {
     ModelTree.Found src = source.getFileSystem().find(source);
-    ModelTree.Found dst = target.getFileSystem().lookup(target);
+    ModelTree.Found dst = src.node() instanceof Dir ? target.getFileSystem().lookup(target)
+        : target.getFileSystem().inTheWayOfFile(target);
     if (dst != null && source.getFileSystem() == target.getFileSystem()
         && dst.node().fileKey().equals(src.node().fileKey())) {
       return; // the same file (an alias, or a shared array): nothing to copy
@@ -108,7 +109,7 @@ final class CrossMountCopy {
   private static void copyFile(ModelPath source, ModelPath target) throws IOException {
     ModelFileSystem.OpenRead r = source.getFileSystem().openForRead(source);
     try (FileChannel in = r.channel()) {
-      ModelTree.Found dst = target.getFileSystem().lookup(target);
+      ModelTree.Found dst = target.getFileSystem().inTheWayOfFile(target);
       FileNode file = r.file();
       List<FileAttribute<?>> attrs = new ArrayList<>();
       ArrayData a = file.array();

@@ -54,7 +54,7 @@ final class JournalWrites {
     changes.lock();
     try {
       changes.begin();
-      ModelTree.Found found = fs.lookup(path);
+      ModelTree.Found found = fs.inTheWayOfFile(path);
       if (found == null) {
         Target.checkParents(fs, path);
       }

@@ -492,6 +492,17 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return tree.lookup(path.toAbsolutePath().normalize().names());
   }
 
+  /**
+   * What stands in the way of a new file at {@code path}, or {@code null}: the node there, unless
+   * it is a directory only longer names imply ({@link Dir#impliedByNames}), which gives way to the
+   * file (docs/FILESYSTEM.md §2). Every route that creates a file asks this: writes, copies,
+   * moves, links.
+   */
+  ModelTree.Found inTheWayOfFile(ModelPath path) {
+    ModelTree.Found f = lookup(path);
+    return f != null && f.node() instanceof Dir d && d.impliedByNames() ? null : f;
+  }
+
   /** The node at {@code path} with its canonical path. */
   ModelTree.Found find(ModelPath path) throws NoSuchFileException {
     ensureOpen();

@@ -63,7 +63,7 @@ final class Renames {
       if (!dir && !area.equals(ModelTree.PARAMS)) {
         return false;
       }
-      ModelTree.Found existing = fs.lookup(target);
+      ModelTree.Found existing = dir ? fs.lookup(target) : fs.inTheWayOfFile(target);
       if (existing != null) {
         if (existing.canonical().equals(cs)) {
           return true; // onto itself

@@ -263,7 +263,7 @@ final class StructureEdits {
       if (!(src.node() instanceof FileNode file) || file.array() == null) {
         throw new FileSystemException(existing.toString(), link.toString(), "only array files can be linked");
       }
-      if (fs.lookup(link) != null) {
+      if (fs.inTheWayOfFile(link) != null) {
         throw new FileAlreadyExistsException(link.toString());
       }
       Target t = changes.target(link);

@@ -208,6 +208,11 @@ final class NameSpace {
     }
 
     @Override
+    public boolean impliedByNames() {
+      return !top && !kept.containsName(prefix) && !names.has(prefix);
+    }
+
+    @Override
     public boolean isEmpty() {
       if (top) {
         boolean[] any = {false};
