@@ -322,6 +322,15 @@ class PathContractTest {
       // a directory only names imply still exists for a look and for the JDK's own no-clobber check
       assertTrue(Files.exists(fs.getPath("/metadata/e")));
       assertThrows(FileAlreadyExistsException.class, () -> Files.createDirectory(fs.getPath("/metadata/e")));
+      // a directory made below it keeps it a directory: a file there would hide what is made in it
+      Files.createDirectories(fs.getPath("/metadata/g/h"));
+      assertThrows(IOException.class, () -> Files.write(fs.getPath("/metadata/g"), bytes("x")));
+      // and no directory is made that could not list its files (x%2Fz beside the file x)
+      Files.write(fs.getPath("/metadata/x"), bytes("x"));
+      IOException e = assertThrows(IOException.class, () -> Files.createDirectory(fs.getPath("/metadata/x%2Fz")));
+      assertTrue(e.getMessage().contains("x%2Fz%2F"), e.getMessage());
+      Files.write(fs.getPath("/metadata/x%2Fz%2Fk"), bytes("k"));
+      assertEquals("k", Files.readString(fs.getPath("/metadata/x/z/k")));
       ((JournaledFileSystem) fs).rollback();
     }
   }
