@@ -148,6 +148,31 @@ class PathContractTest {
     }
   }
 
+  /**
+   * The issue's own flow: jdk.zipfs makes the zip inside the mount ({@code create=true}); a new
+   * file is FLOAT (FILESYSTEM.md §7), so it is given its shape and dtype before the commit.
+   */
+  @Test
+  void jdkZipfsMakesAZipInsideAMount() throws IOException {
+    Path model = ProviderTestModels.copy(tmp, "mlp_adam.fb");
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("format", "sdnb"))) {
+      Path zip = fs.getPath("/params/made.zip");
+      try (FileSystem z = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
+        Files.writeString(z.getPath("/a.txt"), "made by zipfs");
+      }
+      try (FileSystem z = FileSystems.newFileSystem(zip, Map.of())) { // written back in the same session
+        Files.writeString(z.getPath("/b.txt"), "and again");
+      }
+      Files.setAttribute(zip, "samediff:shape", new long[] {Files.size(zip)});
+      Files.setAttribute(zip, "samediff:dtype", "BYTE");
+      commit(fs);
+      try (FileSystem z = FileSystems.newFileSystem(zip, Map.of())) {
+        assertEquals("made by zipfs", Files.readString(z.getPath("/a.txt")));
+        assertEquals("and again", Files.readString(z.getPath("/b.txt")));
+      }
+    }
+  }
+
   // ---- 2. open options as the JDK checks them ----------------------------------------------------
 
   @Test
