@@ -173,6 +173,21 @@ class PathContractTest {
     }
   }
 
+  /** Found by PathDifferentialTest (seed 29): two empty parameters shared the key of an empty byte range. */
+  @Test
+  void twoEmptyParametersAreTwoFiles() throws IOException {
+    try (FileSystem fs = mount()) {
+      Path a = Files.createFile(fs.getPath("/params/a"));
+      Path b = Files.createFile(fs.getPath("/params/b"));
+      commit(fs);
+      assertFalse(Files.isSameFile(a, b));
+      assertThrows(FileAlreadyExistsException.class, () -> Files.copy(a, b));
+      Files.createLink(fs.getPath("/params/c"), a);
+      assertTrue(Files.isSameFile(a, fs.getPath("/params/c")));
+      ((JournaledFileSystem) fs).rollback();
+    }
+  }
+
   // ---- 2. open options as the JDK checks them ----------------------------------------------------
 
   @Test

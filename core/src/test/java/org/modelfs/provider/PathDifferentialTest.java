@@ -67,7 +67,9 @@ import org.modelfs.ModelFileSystems;
 class PathDifferentialTest {
   /** Regression seeds: every sequence that ever found a difference stays here. */
   private static final long[] SEEDS = {1, 2, 3, 7, 29, 290, 2929, 4242};
-  private static final int STEPS = 50;
+  // seed 29 of aNameAndALongerOneInAnyOrder found two empty parameters sharing a fileKey (an empty
+  // byte range): a no-clobber copy of one onto the other succeeded as "the same file"
+  private static final int STEPS = 40;
   /** The file names of the pool: none a prefix of another; {@code d/} exists on both sides throughout. */
   private static final List<String> FILES = List.of("a", "b", "c.txt", "d/e", "d/f");
   /** The names a read or a look may meet: the files and the directory. */
@@ -82,6 +84,13 @@ class PathDifferentialTest {
 
   static Stream<Arguments> cases() {
     return seeds().flatMap(s -> Stream.of(Arguments.of("/metadata", s), Arguments.of("/params", s)));
+  }
+
+  /** The regression seeds of {@link #aNameAndALongerOneInAnyOrder} (29 found the empty-array fileKey), and more on demand. */
+  static Stream<Arguments> prefixCases() {
+    int more = Integer.getInteger("modelfs.pathDiff.seeds", 0);
+    return Stream.concat(LongStream.of(1, 2, 29, 4242).boxed(), new Random().longs(more).boxed())
+        .flatMap(s -> Stream.of(Arguments.of("/metadata", s), Arguments.of("/params", s)));
   }
 
   @ParameterizedTest(name = "{0} seed {1}")
@@ -112,6 +121,109 @@ class PathDifferentialTest {
       }
       assertEquals(state(ref), state(mine), () -> "seed " + seed + ", after the commit of " + log);
     }
+  }
+
+  /** Names of which one is a prefix of another, as the JDK's file system sees them: two plain file names. */
+  private static final List<String> PREFIXED = List.of("x", "x%2Fy", "a");
+
+  /**
+   * A name and a longer one in any order (FILESYSTEM.md §2): on the JDK's side {@code x} and
+   * {@code x%2Fy} are two plain files; on a mount they are the names {@code x} and {@code x/y}.
+   * Writes, creates, copies and moves in any order agree. The departure is skipped, not
+   * compared: while {@code x} is absent on the JDK's side it is a directory on the mount (the
+   * name {@code x/y} implies it), so a step that looks at {@code x} or reads, deletes or moves it
+   * is left out — and so is one that creates {@code x} where a directory the session keeps
+   * (left by deleting {@code x/y}) stands, as POSIX keeps a directory.
+   */
+  @ParameterizedTest(name = "{0} seed {1}")
+  @MethodSource("prefixCases")
+  void aNameAndALongerOneInAnyOrder(String area, long seed) throws IOException {
+    Path ref = Files.createDirectories(tmp.resolve("ref"));
+    Random r = new Random(seed);
+    List<String> log = new ArrayList<>();
+    try (FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "m.fb"), java.util.Map.of("format",
+        "sdnb"))) {
+      Path mine = fs.getPath(area);
+      ModelFileSystem m = (ModelFileSystem) fs;
+      for (int i = 0; i < STEPS; i++) {
+        String p = PREFIXED.get(r.nextInt(PREFIXED.size()));
+        String q = PREFIXED.get(r.nextInt(PREFIXED.size()));
+        String text = String.format("t%03d", r.nextInt(1000));
+        CopyOption[] o = r.nextBoolean() ? new CopyOption[] {StandardCopyOption.REPLACE_EXISTING} : new CopyOption[0];
+        String looks;
+        String creates;
+        Step step;
+        switch (r.nextInt(7)) {
+          case 0 -> {
+            looks = null;
+            creates = p;
+            step = new Step("write " + p + " " + text, d -> Files.write(d.resolve(p), bytes(text)).getFileName());
+          }
+          case 1 -> {
+            looks = null;
+            creates = p;
+            step = new Step("createFile " + p, d -> Files.createFile(d.resolve(p)).getFileName());
+          }
+          case 2 -> {
+            looks = p;
+            creates = null;
+            step = new Step("delete " + p, d -> {
+              Files.delete(d.resolve(p));
+              return "";
+            });
+          }
+          case 3 -> {
+            looks = p;
+            creates = q;
+            step = new Step("copy " + p + " " + q + " " + o.length, d -> Files.copy(d.resolve(p), d.resolve(q), o).getFileName());
+          }
+          case 4 -> {
+            looks = p;
+            creates = q;
+            step = new Step("move " + p + " " + q + " " + o.length, d -> Files.move(d.resolve(p), d.resolve(q), o).getFileName());
+          }
+          case 5 -> {
+            looks = p;
+            creates = null;
+            step = new Step("read " + p, d -> new String(Files.readAllBytes(d.resolve(p)), StandardCharsets.UTF_8));
+          }
+          default -> {
+            looks = null;
+            creates = null;
+            step = new Step("commit", d -> {
+              if (d.getFileSystem() == fs) {
+                ((JournaledFileSystem) fs).commit();
+              }
+              return "";
+            });
+          }
+        }
+        if (looks != null && departed(ref, mine, looks) || looks != null && looks.equals(creates)
+            || creates != null && departed(ref, mine, creates) && m.inTheWayOfFile((ModelPath) mine.resolve(creates))
+                != null) {
+          continue; // the documented departure: x is a directory on the mount only
+        }
+        log.add(step.toString());
+        String a = step.apply(ref);
+        String b = step.apply(mine);
+        assertEquals(a, b, () -> "seed " + seed + ", step " + log.size() + " differs from the JDK: " + log);
+        for (String n : PREFIXED) {
+          if (!departed(ref, mine, n)) {
+            assertEquals(look(ref.resolve(n)), look(mine.resolve(n)), () -> "seed " + seed + ", " + n + " after " + log);
+          }
+        }
+      }
+    }
+  }
+
+  /** Whether {@code n} is absent on the JDK's side and a directory on the mount (the departure). */
+  private static boolean departed(Path ref, Path mine, String n) {
+    return !Files.exists(ref.resolve(n)) && Files.isDirectory(mine.resolve(n));
+  }
+
+  private static String look(Path p) throws IOException {
+    return Files.isDirectory(p) ? "dir" : Files.exists(p) ? new String(Files.readAllBytes(p), StandardCharsets.UTF_8)
+        : "absent";
   }
 
   /** Every file of the pool: exists, and its content. */
