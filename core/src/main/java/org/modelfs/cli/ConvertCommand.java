@@ -20,7 +20,7 @@ import org.modelfs.model.Model;
 final class ConvertCommand implements Command {
   @Override
   public String summary() {
-    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags, container).";
+    return "Write a model in another format (" + ModelFormat.tokens(", ") + ").";
   }
 
   @Override
@@ -35,7 +35,7 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded] [--max-shard-bytes N]"
+    return "convert IN OUT [--format " + ModelFormat.tokens("|") + "] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 
@@ -49,7 +49,7 @@ final class ConvertCommand implements Command {
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
         throw new Args.UsageException(PathArgs.shown(in) + " holds " + m.tags().size() + " tags, and " + opts.format().token()
-            + " holds one: convert to sdz, zip-tags or container, or take one tag out with extract");
+            + " holds one: convert to " + ModelFormat.tagHolders() + ", or take one tag out with extract");
       }
       long t0 = System.nanoTime();
       err.println("converting " + PathArgs.shown(in) + " (" + m.format().token() + ") to " + PathArgs.shown(target)
@@ -60,7 +60,7 @@ final class ConvertCommand implements Command {
       written = ModelFiles.writeTags(m.tags(), target, opts, progress::at);
       progress.done();
       for (Path w : written) {
-        err.println("wrote " + PathArgs.shown(w) + " (" + Files.size(w) + " bytes)");
+        err.println("wrote " + PathArgs.shown(w) + (Files.isRegularFile(w) ? " (" + Files.size(w) + " bytes)" : "")); // a FIFO: no size
       }
       err.printf("done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }
