@@ -48,18 +48,19 @@ final class ConvertCommand implements Command {
     WriteOptions opts = options(p, target);
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
-        throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
+        throw new Args.UsageException(PathArgs.shown(in) + " holds " + m.tags().size() + " tags, and " + opts.format().token()
             + " holds one: convert to " + ModelFormat.tagHolders() + ", or take one tag out with extract");
       }
       long t0 = System.nanoTime();
-      err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
+      err.println("converting " + PathArgs.shown(in) + " (" + m.format().token() + ") to " + PathArgs.shown(target)
+          + " (" + describe(opts) + ")");
       List<Path> written;
       // the total is the array bytes: about the output's size when stored, unknown when deflated
       Progress progress = p.progress("convert", opts.deflate() ? 0 : ModelFiles.arrayBytes(m.tags()));
       written = ModelFiles.writeTags(m.tags(), target, opts, progress::at);
       progress.done();
       for (Path w : written) {
-        err.println("wrote " + w + (Files.isRegularFile(w) ? " (" + Files.size(w) + " bytes)" : "")); // a FIFO: no size
+        err.println("wrote " + PathArgs.shown(w) + (Files.isRegularFile(w) ? " (" + Files.size(w) + " bytes)" : "")); // a FIFO: no size
       }
       err.printf("done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }

@@ -78,6 +78,23 @@ final class PathArgs {
   }
 
   /**
+   * How a message names {@code p}: a local path as it is; a path of another provider (an
+   * {@code s3x://} key) by its URI, as the user wrote it but without credentials (its own
+   * {@code toString()} is the bare key, {@code /dir/m.sdnb}).
+   */
+  static String shown(Path p) {
+    if (p.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
+      return p.toString();
+    }
+    URI u = p.toUri();
+    if (u.getRawUserInfo() == null) {
+      return u.toString();
+    }
+    String s = u.toString();
+    return u.getScheme() + "://" + s.substring(s.indexOf('@') + 1);
+  }
+
+  /**
    * Whether the S3 provider's path {@code p} has the key {@code uri} names: the URI's decoded path
    * ({@code s3://bucket/key}), or that path without its first segment, the bucket
    * ({@code s3x://host/bucket/key}), against the path's own string ({@code /key}).
