@@ -80,18 +80,23 @@ final class GraphCycles {
 
   /**
    * The cycle closed by an edge from the top of {@code path} to {@code d} (the top reads what
-   * {@code d} makes), in the order data flows: each op below another on the path reads it.
+   * {@code d} makes), in the order data flows (each op below another on the path reads it),
+   * starting at its op that comes first in the graph.
    */
   private static List<LoadedGraph.Op> cycle(List<LoadedGraph.Op> ops, Deque<Integer> path, int d) {
-    List<LoadedGraph.Op> c = new ArrayList<>();
+    List<Integer> c = new ArrayList<>();
     for (int i : path) { // the top first
-      c.add(ops.get(i));
+      c.add(i);
       if (i == d) {
         break;
       }
     }
-    c.add(c.get(0));
-    return c;
+    int first = c.indexOf(java.util.Collections.min(c));
+    List<LoadedGraph.Op> out = new ArrayList<>();
+    for (int k = 0; k <= c.size(); k++) {
+      out.add(ops.get(c.get((first + k) % c.size())));
+    }
+    return out;
   }
 
   private static void add(List<Integer> d, Map<String, Integer> index, List<String> names) {
