@@ -34,8 +34,8 @@ public final class ModelWriter {
   /**
    * Reasons {@code tags} (oldest first) cannot be written with {@code options}, each {@code
    * "/tags/<tag>/<path>: <reason>"}; empty if they can. Every tag is held to what DL4J makes of it
-   * ({@link Dl4jGraphRules}: its graph's names, outputs, cycles and inputs, declarations against
-   * arrays, updater state against the training configuration where DL4J loads the format); the
+   * ({@link Dl4jGraphRules#structure}: its graph's names, outputs, cycles and inputs, declarations
+   * against arrays); the
    * tags the format stores in its own layout to what that layout can hold. Every commit passes
    * here: {@link #plan} refuses with these problems before anything is written.
    *
@@ -48,7 +48,7 @@ public final class ModelWriter {
     for (Tag t : tags) {
       String at = "/tags/" + t.name() + "/";
       String file = t.graph() == null ? at + "graph" : t.graph().source().name();
-      for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.problems(t, options.format().loadedByDl4j(), file)) {
+      for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.structure(t, file)) {
         out.add(at + pr);
       }
       if (laidOut.contains(t)) {

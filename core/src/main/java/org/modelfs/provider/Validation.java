@@ -17,8 +17,9 @@ import org.modelfs.tree.NameMapping;
  * VARIABLE and CONSTANT holds an array of exactly {@code prod(shape) × width} bytes (journal
  * UTF8 offsets too), updater state arrays too, names and texts with a UTF-8 form, and the target
  * format can hold that many tags. Each problem names the path and the reason. What DL4J makes of
- * each tag, and what the format's layout holds, is checked next by {@code ModelWriter.plan} for
- * every route ({@code format.fb.Dl4jGraphRules}).
+ * each tag's graph, and what the format's layout holds, is checked next by {@code ModelWriter.plan}
+ * for every route ({@code format.fb.Dl4jGraphRules#structure}); its training configuration and
+ * updater state here ({@code Dl4jGraphRules#training}).
  */
 final class Validation {
   private Validation() {}
@@ -56,7 +57,9 @@ final class Validation {
       if (t.trainingConfig() != null) {
         text(out, "/tags/" + t.name() + "/training.json", "the text", t.trainingConfig());
       }
-      // what DL4J reads of training.json and the updater state: format.fb.Dl4jGraphRules (ModelWriter.problems)
+      for (org.modelfs.format.fb.Dl4jGraphRules.Problem pr : org.modelfs.format.fb.Dl4jGraphRules.training(t, format.loadedByDl4j())) {
+        out.add("/tags/" + t.name() + "/" + pr);
+      }
     }
     for (Tag t : tags) {
       String prefix = "/tags/" + t.name() + "/";

@@ -13,10 +13,12 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,15 @@ import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.fb.Dl4jGraphRules;
+import org.modelfs.format.fb.FbFormat;
+import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonException;
+import org.modelfs.format.fb.GraphJsonReader;
+import org.modelfs.format.fb.GraphReader;
+import org.modelfs.io.CountingOutput;
+import org.modelfs.model.GraphRef;
+import org.modelfs.verify.Problem;
+import org.modelfs.verify.Verifier;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -286,6 +296,53 @@ class GraphRulesRoutesTest {
     }
     refusedAtCommit(m, fs -> Files.write(fs.getPath("/tags/default/graph"), graph),
         "/tags/default/params/layer0/W: the graph declares FLOAT[2, 2] but the array is FLOAT[4, 8]");
+  }
+
+  // ---- verify: the same rules for a model any tool made ----------------------------------------
+
+  @Test
+  void verifyReportsAParameterNamedLikeAnOp() throws IOException {
+    Path bad = tmp.resolve("named.fb");
+    try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      writeFb(renamed(m.newest(), "layer0/W", LOSS), bad);
+    }
+    List<Problem> got = Verifier.verify(bad, Verifier.Options.defaults()).problems();
+    assertEquals(1, got.size(), got.toString());
+    assertEquals("/tags/default/params/" + LOSS, got.get(0).path());
+    assertTrue(got.get(0).message().startsWith("a variable named like op '" + LOSS + "'"), got.get(0).message());
+    Result r = run("verify", bad.toString());
+    assertEquals(1, r.code(), r.out() + r.err());
+  }
+
+  @Test
+  void verifyReportsACycle() throws IOException {
+    Path bad = tmp.resolve("cycle.fb");
+    try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {
+      Tag t = m.newest();
+      String json = new String(GraphJson.render(t, "g"), StandardCharsets.UTF_8);
+      String edited = JsonTrees.edit(json, d -> list(op(d, "matmul"), "inputs").set(0, "relu"));
+      writeFb(withGraph(t, GraphJsonReader.read(edited.getBytes(StandardCharsets.UTF_8), t, "graph.json").graph()), bad);
+    }
+    List<Problem> got = Verifier.verify(bad, Verifier.Options.defaults()).problems();
+    assertEquals(List.of(new Problem("/tags/default/graph", "a cycle of ops through no merge: op 'matmul' (matmul) →"
+        + " op 'add' (add) → op 'relu' (relu) → op 'matmul' (matmul): each waits for the other, so DL4J computes none"
+        + " of their outputs (docs/GRAPH.md §5.2); only a loop through a merge op (a TF while loop) can run")), got);
+  }
+
+  private static void writeFb(Tag t, Path out) throws IOException {
+    try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      FbFormat.write(t, new CountingOutput(ch), out.toString()); // the codec alone: no commit's checks
+    }
+  }
+
+  /** {@code t} with {@code graph}, each variable keeping its array by name (as a tool writing a FlatGraph would). */
+  private static Tag withGraph(Tag t, GraphRef graph) throws IOException {
+    List<Variable> vars = new ArrayList<>();
+    for (Variable v : GraphReader.read(graph, "graph").variables()) {
+      Variable old = t.variable(v.name());
+      vars.add(old == null || v.array() != null ? v : v.withArray(old.array()));
+    }
+    return new Tag(t.name(), graph, vars, t.updater(), t.trainingConfig(), t.metadata());
   }
 
   // ---- helpers ----------------------------------------------------------------------------------

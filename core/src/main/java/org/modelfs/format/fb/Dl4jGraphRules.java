@@ -59,8 +59,24 @@ public final class Dl4jGraphRules {
    * @throws ModelFormatException if the graph cannot be read (or is over its budget)
    */
   public static List<Problem> problems(Tag tag, boolean loadedByDl4j, String file) throws ModelFormatException {
+    List<Problem> out = structure(tag, file);
+    out.addAll(training(tag, loadedByDl4j));
+    return out;
+  }
+
+  /** Rules 1–6: the graph's wiring and its declarations against the arrays (what every commit checks). */
+  public static List<Problem> structure(Tag tag, String file) throws ModelFormatException {
     List<Problem> out = graphProblems(tag, file);
     declarations(tag, out);
+    return out;
+  }
+
+  /**
+   * Rule 7 alone (a mount's commit checks it; whole-model writes outside a mount do not yet: test
+   * models without a training configuration are written so).
+   */
+  public static List<Problem> training(Tag tag, boolean loadedByDl4j) {
+    List<Problem> out = new ArrayList<>();
     updater(tag, loadedByDl4j, out);
     return out;
   }
@@ -120,7 +136,7 @@ public final class Dl4jGraphRules {
    * reader takes the declaration as the array's shape). An empty array is exempt: DL4J writes
    * some so (a Reshape's shape constant declared INT over an empty FLOAT array).
    */
-  static void declarations(Tag tag, List<Problem> out) {
+  private static void declarations(Tag tag, List<Problem> out) {
     for (Variable v : tag.variables()) {
       ArrayData a = v.array();
       if (a == null || a.empty() || !v.kind().holdsArray()) {
@@ -141,7 +157,7 @@ public final class Dl4jGraphRules {
    * Rule 7 (docs/FORMATS.md §3.9): training.json as DL4J reads it, and updater state only through
    * the updater it is for.
    */
-  static void updater(Tag tag, boolean loadedByDl4j, List<Problem> out) {
+  private static void updater(Tag tag, boolean loadedByDl4j, List<Problem> out) {
     TrainingJson.Check training = tag.trainingConfig() == null ? null : TrainingJson.check(tag.trainingConfig());
     if (training != null && !training.problems().isEmpty()) {
       training.problems().forEach(pr -> out.add(new Problem("training.json", pr)));
