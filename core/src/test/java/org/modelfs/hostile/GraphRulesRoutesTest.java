@@ -218,6 +218,52 @@ class GraphRulesRoutesTest {
     }
   }
 
+  /**
+   * The class, not the case: in every DL4J fixture, a parameter moved to the name of any op that
+   * does not already name a variable is refused by the commit, naming that op; the file is unchanged.
+   */
+  @Test
+  void everyOpNameOfEveryFixtureIsRefusedAsAParameterName() throws IOException {
+    int tried = 0;
+    for (Path fixture : Fixtures.all()) {
+      Path m = Files.copy(fixture, Files.createDirectories(tmp.resolve("every-" + tried)).resolve(fixture.getFileName()));
+      List<String> opNames = new ArrayList<>();
+      String param = null;
+      try (Model read = Models.open(m)) {
+        Tag t = read.newest();
+        for (Variable v : t.variables()) {
+          param = param == null && v.kind().holdsArray() && v.array() != null && !v.name().contains("%") ? v.name() : param;
+        }
+        String json = new String(GraphJson.render(t, "g"), StandardCharsets.UTF_8);
+        for (Object o : list(JsonTrees.parse(json), "ops")) {
+          String name = (String) ((Map<?, ?>) o).get("name");
+          if (name != null && t.variable(name) == null && !name.contains("%") && !name.startsWith("/") && !name.endsWith("/")
+              && !name.contains("//")) {
+            opNames.add(name);
+          }
+        }
+      }
+      if (param == null) {
+        continue;
+      }
+      for (String op : opNames) {
+        String from = param;
+        refusedAtCommit(m, fs -> Files.move(fs.getPath("/tags/default/params/" + from), fs.getPath("/tags/default/params/" + op)),
+            "/tags/default/params/" + op + ": a variable named like op '" + GraphNamesCut.cut(op) + "'");
+        tried++;
+      }
+    }
+    // mlp_adam and mlp_noupdater: softmax, add_1 and the loss op; a TF import names each op's output after it
+    assertTrue(tried >= 6, tried + " ops tried");
+  }
+
+  /** Names as messages show them (long ones cut, as GraphJsonReader.cut does). */
+  static final class GraphNamesCut {
+    static String cut(String name) {
+      return name.length() > 80 ? name.substring(0, 80) : name;
+    }
+  }
+
   @Test
   void aGraphJsonRenameToTheLossOpsNameIsRefusedWhenWritten() throws IOException {
     Path m = model(Format.FB);
