@@ -84,45 +84,56 @@ public final class Dl4jGraphRules {
   /** Rules 1–5, those of the graph's wiring ({@code tag}'s variables as they are now). */
   public static List<Problem> graphProblems(Tag tag, String file) throws ModelFormatException {
     List<Problem> out = new ArrayList<>();
+    int[] more = {0}; // beyond MAX_REPORTED: counted, no message made
+    java.util.function.Consumer<java.util.function.Supplier<Problem>> add = p -> {
+      if (out.size() < MAX_REPORTED) {
+        out.add(p.get());
+      } else {
+        more[0]++;
+      }
+    };
     List<LoadedGraph.Op> ops = LoadedGraph.ops(tag, file);
     Map<String, LoadedGraph.Op> byName = new HashMap<>();
     Map<String, LoadedGraph.Op> producer = new HashMap<>();
     for (LoadedGraph.Op op : ops) {
       LoadedGraph.Op twin = op.named() ? byName.putIfAbsent(op.name(), op) : null;
       if (twin != null && twin.table() != op.table()) { // one table listed twice is one op: DL4J sets it again
-        out.add(new Problem("graph", twin.label() + " and " + op.label() + " have one name: DL4J keeps one op per name"
-            + " (docs/GRAPH.md §1.7), the first would be lost; rename one"));
+        add.accept(() -> new Problem("graph", twin.label() + " and " + op.label() + " have one name: DL4J keeps one op"
+            + " per name (docs/GRAPH.md §1.7), the first would be lost; rename one"));
       }
       Variable same = op.named() ? tag.variable(op.name()) : null;
       if (same != null && !op.outputs().contains(op.name())) {
-        out.add(new Problem(at(same), (same.kind().holdsArray() ? "" : "variable '" + GraphJsonReader.cut(same.name()) + "': ")
-            + "a variable named like " + op.label() + " that does not produce it: DL4J would make it"
+        add.accept(() -> new Problem(at(same), (same.kind().holdsArray() ? "" : "variable '" + GraphJsonReader.cut(same.name())
+            + "': ") + "a variable named like " + op.label() + " that does not produce it: DL4J would make it"
             + " that op's output (docs/GRAPH.md §1.7); rename the variable or the op"));
       }
       for (String o : op.outputs()) {
         LoadedGraph.Op first = producer.putIfAbsent(o, op);
         if (first != null && first.table() != op.table()) {
-          out.add(new Problem("graph", "variable '" + GraphJsonReader.cut(o) + "' is an output of " + first.label() + " and of "
-              + op.label() + ": a variable has one producing op (docs/GRAPH.md §5.1); rename one output"));
+          add.accept(() -> new Problem("graph", "variable '" + GraphJsonReader.cut(o) + "' is an output of " + first.label()
+              + " and of " + op.label() + ": a variable has one producing op (docs/GRAPH.md §5.1); rename one output"));
         }
       }
       for (int k = 0, d = 0; k < op.inputs().size(); k++) {
         if (op.inputs().get(k) == null) {
           int[] id = op.danglingIds().get(d++);
-          out.add(new Problem("graph", op.label() + " input " + k + " is the id (" + id[0] + ", " + id[1] + "), which no"
-              + " variable has: DL4J wires inputs by id and cannot load the graph (docs/FORMATS.md §3.10)"));
+          int input = k;
+          add.accept(() -> new Problem("graph", op.label() + " input " + input + " is the id (" + id[0] + ", " + id[1]
+              + "), which no variable has: DL4J wires inputs by id and cannot load the graph (docs/FORMATS.md §3.10)"));
         }
       }
     }
-    if (out.size() > MAX_REPORTED) {
-      int more = out.size() - MAX_REPORTED;
-      out.subList(MAX_REPORTED, out.size()).clear();
-      out.add(new Problem("graph", "and " + more + " more problems of these kinds"));
+    if (more[0] > 0) {
+      out.add(new Problem("graph", "and " + more[0] + " more problems of these kinds"));
     }
     for (List<LoadedGraph.Op> cycle : GraphCycles.find(ops)) {
       StringBuilder path = new StringBuilder();
-      for (LoadedGraph.Op op : cycle) {
-        path.append(path.length() == 0 ? "" : " → ").append(op.label());
+      for (int i = 0; i < cycle.size(); i++) {
+        if (cycle.size() > 12 && i == 6) { // a long cycle: its ends, and how many ops between
+          path.append(" → … ").append(cycle.size() - 12).append(" more ops …");
+          i = cycle.size() - 6;
+        }
+        path.append(path.length() == 0 ? "" : " → ").append(cycle.get(i).label());
       }
       out.add(new Problem("graph", "a cycle of ops through no merge: " + path + ": each waits for the other, so DL4J computes"
           + " none of their outputs (docs/GRAPH.md §5.2); only a loop through a merge op (a TF while loop) can run"));
