@@ -35,23 +35,23 @@ public final class ModelWriter {
    * Reasons {@code tags} (oldest first) cannot be written with {@code options}, each {@code
    * "/tags/<tag>/<path>: <reason>"}; empty if they can. Every tag is held to what DL4J makes of it
    * ({@link Dl4jGraphRules#structure}: its graph's names, outputs, cycles and inputs, declarations
-   * against arrays); the
-   * tags the format stores in its own layout to what that layout can hold. Every commit passes
+   * against arrays); the tags the format stores in its own layout to what that layout can hold. Every commit passes
    * here: {@link #plan} refuses with these problems before anything is written.
    *
    * @throws ModelFormatException if a tag's graph cannot be read
    */
   public static List<String> problems(List<Tag> tags, WriteOptions options) throws ModelFormatException {
     List<String> out = new ArrayList<>();
-    List<Tag> laidOut = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ
-        ? tags : List.of(tags.get(tags.size() - 1));
-    for (Tag t : tags) {
+    // sdz keeps its older tags as SDNB entries; fb and SDNB hold the newest only
+    boolean allLaidOut = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ;
+    for (int i = 0; i < tags.size(); i++) {
+      Tag t = tags.get(i);
       String at = "/tags/" + t.name() + "/";
       String file = t.graph() == null ? at + "graph" : t.graph().source().name();
       for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.structure(t, file)) {
         out.add(at + pr);
       }
-      if (laidOut.contains(t)) {
+      if (allLaidOut || i == tags.size() - 1) {
         for (String pr : layoutProblems(t, options)) {
           out.add(at + pr);
         }
