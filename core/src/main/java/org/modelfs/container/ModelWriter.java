@@ -9,6 +9,7 @@ import java.util.Set;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.unified.ContainerWriter;
+import org.modelfs.format.fb.Dl4jGraphRules;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.sdnb.SdnbFormat;
@@ -30,8 +31,37 @@ import org.modelfs.model.Tag;
 public final class ModelWriter {
   private ModelWriter() {}
 
-  /** Reasons {@code tag} cannot be written with {@code options}; empty if it can. */
-  public static List<String> problems(Tag tag, WriteOptions options) {
+  /**
+   * Reasons {@code tags} (oldest first) cannot be written with {@code options}, each {@code
+   * "/tags/<tag>/<path>: <reason>"}; empty if they can. Every tag is held to what DL4J makes of it
+   * ({@link Dl4jGraphRules#structure}: its graph's names, outputs, cycles and inputs, declarations
+   * against arrays); the tags the format stores in its own layout to what that layout can hold. Every commit passes
+   * here: {@link #plan} refuses with these problems before anything is written.
+   *
+   * @throws ModelFormatException if a tag's graph cannot be read
+   */
+  public static List<String> problems(List<Tag> tags, WriteOptions options) throws ModelFormatException {
+    List<String> out = new ArrayList<>();
+    // sdz keeps its older tags as SDNB entries; fb and SDNB hold the newest only
+    boolean allLaidOut = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ;
+    for (int i = 0; i < tags.size(); i++) {
+      Tag t = tags.get(i);
+      String at = "/tags/" + t.name() + "/";
+      String file = t.graph() == null ? at + "graph" : t.graph().source().name();
+      for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.structure(t, file)) {
+        out.add(at + pr);
+      }
+      if (allLaidOut || i == tags.size() - 1) {
+        for (String pr : layoutProblems(t, options)) {
+          out.add(at + pr);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** What {@code options}' format cannot hold of {@code tag}, each {@code "<path in the tag>: <reason>"}. */
+  private static List<String> layoutProblems(Tag tag, WriteOptions options) {
     List<String> out = new ArrayList<>();
     if (options.format() == ModelFormat.FB) {
       out.addAll(FbFormat.problems(tag));
@@ -52,6 +82,22 @@ public final class ModelWriter {
     return out;
   }
 
+  /** A plan refused before anything was written: {@link #problems()} says why, one entry per problem. */
+  public static final class Refused extends ModelFormatException {
+    private static final long serialVersionUID = 1L;
+    private final List<String> problems;
+
+    Refused(String fileName, List<String> problems) {
+      super(fileName, "model to write", -1, String.join("; ", problems));
+      this.problems = List.copyOf(problems);
+    }
+
+    /** Each problem: {@code "/tags/<tag>/<path>: <reason>"}. */
+    public List<String> problems() {
+      return problems;
+    }
+  }
+
   /**
    * The files that hold {@code tags} (oldest first) in {@code options}' format. {@code fileName}
    * names the model: the single file, or for {@link ModelFormat#SHARDED_SDNB} the base name
@@ -60,7 +106,7 @@ public final class ModelWriter {
    * or its shards), each older one the SDNB entry {@code tag.<name>}, and their order in
    * {@code tags.txt} (docs/FORMATS.md).
    *
-   * @throws ModelFormatException if the format cannot hold the tags
+   * @throws ModelFormatException if the format cannot hold the tags ({@link Refused}: {@link #problems(List, WriteOptions)})
    */
   public static ContainerPlan plan(List<Tag> tags, String fileName, WriteOptions options) throws IOException {
     return plan(tags, fileName, options, null, true);
@@ -84,14 +130,9 @@ public final class ModelWriter {
       throw new ModelFormatException(fileName, "model to write", 0,
           "the " + options.format().token() + " format holds one tag named default; sdz, zip-tags and container hold several");
     }
-    List<String> problems = new ArrayList<>();
-    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ
-        ? tags : List.of(tags.get(tags.size() - 1));
-    for (Tag t : checked) {
-      problems.addAll(problems(t, options));
-    }
+    List<String> problems = problems(tags, options);
     if (!problems.isEmpty()) {
-      throw new ModelFormatException(fileName, "model to write", 0, String.join("; ", problems));
+      throw new Refused(fileName, problems);
     }
     Tag newest = tags.get(tags.size() - 1);
     List<ContainerPlan.PlannedFile> files = new ArrayList<>();

@@ -206,20 +206,19 @@ final class ModelChanges {
       } else if (format == ModelFormat.SDZ && fs.model().format() == ModelFormat.SDZ && fs.model().shards() != null) {
         wo = wo.withMaxShardBytes(WriteOptions.DEFAULT_MAX_SHARD_BYTES); // an SDZ read as shards stays shards
       }
-      if (problems.isEmpty()) {
-        for (Tag t : tags) {
-          for (String pr : ModelWriter.problems(t, wo)) {
-            problems.add("/tags/" + t.name() + "/" + pr);
-          }
-        }
-      }
       if (!problems.isEmpty()) {
         throw new org.modelfs.CommitRefusedException(fs.container(), problems, true);
       }
       begin();
-      // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.4)
-      ContainerPlan plan = ModelWriter.plan(tags, backing.fileName(), wo,
-          backing.keepsUnchangedFiles() ? fs.model() : null, o.maxShardBytes() > 0);
+      // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.4);
+      // the plan refuses what the format or DL4J cannot take (ModelWriter.problems), once, for every route
+      ContainerPlan plan;
+      try {
+        plan = ModelWriter.plan(tags, backing.fileName(), wo, backing.keepsUnchangedFiles() ? fs.model() : null,
+            o.maxShardBytes() > 0);
+      } catch (ModelWriter.Refused r) {
+        throw new org.modelfs.CommitRefusedException(fs.container(), r.problems(), true);
+      }
       backing.commit(lease, fs.generation(), plan, o.progress());
       // committed: from here on the pending changes are the model, whatever happens next
       dirty = false;
