@@ -244,9 +244,14 @@ public final class LocalBacking implements Backing {
     boolean installed = false; // the record is removed: every new file is in place
     long written = 0;
     for (String n : SafeDir.names(dir)) {
-      if (id.shardBase() != null && id.isModelFile(n) && Files.isSymbolicLink(dir.resolve(n))) {
+      ShardNames.Shard linked = ShardNames.parseAny(n);
+      if (id.shardBase() != null && id.isModelFile(n) && Files.isSymbolicLink(dir.resolve(n))
+          && (linked == null || !Files.isRegularFile(dir.resolve(n)) || !ModelId.holdsShard(dir.resolve(n), linked.ext()))) {
         // a shard set is files of one directory, installed by renames there: a link at a shard's
-        // name is neither followed (its target may be anywhere) nor silently replaced
+        // name is never followed (its target may be anywhere). A link to a shard (a frozen shard
+        // shared between checkpoints) is a shard of this model: a commit that rewrites it puts a
+        // file of the model in the link's place, the shared file untouched; one that keeps it
+        // keeps the link. A link to anything else is not silently replaced.
         throw new FileSystemException(dir.resolve(n).toString(), null, "commit refused: a symbolic link named like a"
             + " shard of the model " + id.dir().resolve(id.key()) + "; a shard set is written as regular files of one"
             + " directory. Remove the link, or write the shard set where it points; nothing was written");
