@@ -151,7 +151,7 @@ public final class ModelWriter {
   private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options,
       ShardReuse.Packing reuse, Model previous, boolean limitGiven) throws ModelFormatException {
     if (!canBeShardSet(fileName, ModelFormat.SHARDED_CONTAINER)) {
-      throw new ModelFormatException(fileName, "model to write", 0,
+      throw new ModelFormatException(fileName, "model to write", -1,
           "a sharded container is named <base>.sdmc (its shards are <base>.shard<k>-of-<N>.sdmc)");
     }
     String base = ShardNames.base(fileName);

@@ -6,6 +6,7 @@ import java.util.List;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -53,6 +54,12 @@ public final class ModelFiles {
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
     Backing b = options.format().sharded() ? Backings.ofShardSet(out) : Backings.of(out);
+    if (options.format() == ModelFormat.SHARDED_CONTAINER
+        && !ModelWriter.canBeShardSet(b.fileName(), ModelFormat.SHARDED_CONTAINER)) {
+      String base = String.valueOf(out.getFileName()).replaceFirst("\\.[^.]*$", "");
+      throw new ModelFormatException(out.toString(), "model to write", -1, "a sharded container is named"
+          + " <base>.sdmc, its shards <base>.shard<k>-of-<N>.sdmc: name it " + base + ".sdmc");
+    }
     ContainerPlan plan = ModelWriter.plan(tags, b.fileName(), options);
     try (Backing.Lease lock = b.lock()) {
       b.recover(lock);

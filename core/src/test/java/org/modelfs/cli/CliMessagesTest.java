@@ -1,0 +1,76 @@
+package org.modelfs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.testing.Fixtures;
+
+/**
+ * Messages of issue 29 item 6 and issue 30 item 5, word for word through {@link Main#run}: each
+ * names the user's file as typed and says what it is, not what a reader misread.
+ */
+class CliMessagesTest {
+  @TempDir Path tmp;
+
+  private Path copy(String fixture) throws IOException {
+    return Files.copy(Fixtures.get(fixture), tmp.resolve(fixture));
+  }
+
+  static String failure(String... args) {
+    MainTest.Result r = MainTest.run(args);
+    assertEquals(2, r.code(), String.join(" ", args) + " → " + r.out() + r.err());
+    return r.err().strip();
+  }
+
+  @Test
+  void convertToADirectorySaysItIsADirectory() throws IOException {
+    Path m = copy("mlp_adam.fb");
+    Path dir = Files.createDirectory(tmp.resolve("somedir"));
+    assertEquals("modelfs convert: " + dir + ": is a directory; OUT names the model file to write (e.g. "
+        + dir.resolve("model.sdz") + ")", failure("convert", m.toString(), dir.toString()));
+  }
+
+  @Test
+  void aShardedContainerNamedOtherwiseIsNamedAsTyped() throws IOException {
+    Path m = copy("mlp_adam.fb");
+    Path out = tmp.resolve("out.container-sharded");
+    String err = failure("convert", m.toString(), out.toString(), "--format", "container-sharded");
+    assertEquals("modelfs convert: " + out + ": model to write: a sharded container is named <base>.sdmc, its shards"
+        + " <base>.shard<k>-of-<N>.sdmc: name it out.sdmc", err.lines().reduce((a, b) -> b).orElseThrow());
+    try (var files = Files.list(tmp)) {
+      assertEquals(1, files.count(), "only the model given is there");
+    }
+  }
+
+  private Path zip(String name, int entries) throws IOException {
+    Path z = tmp.resolve(name);
+    try (OutputStream o = Files.newOutputStream(z); ZipOutputStream zip = new ZipOutputStream(o)) {
+      zip.putNextEntry(new ZipEntry("META-INF/MANIFEST.MF"));
+      zip.write("Manifest-Version: 1.0\n".getBytes(StandardCharsets.UTF_8));
+      for (int i = 0; i < entries; i++) {
+        zip.putNextEntry(new ZipEntry("org/example/C" + i + ".class"));
+        zip.write(i);
+      }
+    }
+    return z;
+  }
+
+  @Test
+  void aJarIsNotAModel() throws IOException {
+    String reason = "not a model file: a zip without a model entry (model, model.sdnb, a .sdnb shard, tags.txt"
+        + " or <tag>/graph.fb), and entries in directories: an archive such as a jar, not an SDZ or zip-tags model";
+    Path small = zip("small.jar", 3);
+    assertEquals("modelfs tree: small.jar: ZIP central directory: " + reason, failure("tree", small.toString()).replaceAll(" at offset \\d+:", ":"));
+    Path big = zip("modelfs.jar", 1500);
+    assertEquals("modelfs tree: modelfs.jar: ZIP central directory: " + reason, failure("tree", big.toString()).replaceAll(" at offset \\d+:", ":"));
+    assertEquals("modelfs info: modelfs.jar: ZIP central directory: " + reason, failure("info", big.toString()).replaceAll(" at offset \\d+:", ":"));
+  }
+}
