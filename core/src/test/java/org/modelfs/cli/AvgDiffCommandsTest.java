@@ -212,7 +212,7 @@ class AvgDiffCommandsTest {
     refused(model, original, 2, "--tags and --into are required", "avg", m, "--tags", "a,b");
     refused(model, original, 2, "tag 'b' exists", "avg", m, "--tags", "a,b", "--into", "B");
     refused(model, original, 2, "a tag name is", "avg", m, "--tags", "a,b", "--into", "-bad");
-    refused(model, original, 2, "no tag", "avg", m, "--tags", "a,..", "--into", "t");
+    refused(model, original, 2, "'..' is not a tag name", "avg", m, "--tags", "a,..", "--into", "t");
     refused(model, original, 2, "'..' is not a tag name", "avg", m, "--tags", "a,b", "--into", "..");
     refused(model, original, 2, "'x/y' is not a tag name", "avg", m, "--tags", "a,b", "--into", "x/y");
   }

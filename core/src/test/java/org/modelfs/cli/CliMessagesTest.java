@@ -73,4 +73,27 @@ class CliMessagesTest {
     assertEquals("modelfs tree: modelfs.jar: ZIP central directory: " + reason, failure("tree", big.toString()).replaceAll(" at offset \\d+:", ":"));
     assertEquals("modelfs info: modelfs.jar: ZIP central directory: " + reason, failure("info", big.toString()).replaceAll(" at offset \\d+:", ":"));
   }
+
+  /** Every command's tag argument: {@code ..}, {@code .}, the empty name and {@code a/b} are refused by the tag-name rule. */
+  @Test
+  void tagNamesThatAreNoTagNamesAreRefusedByTheRule() throws IOException {
+    Path m = tmp.resolve("m.sdz");
+    assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), m.toString()).code());
+    assertEquals(0, MainTest.run("tag", "add", m.toString(), "b").code());
+    byte[] before = Files.readAllBytes(m);
+    String rule = "is not a tag name: a tag name is [A-Za-z0-9][A-Za-z0-9._-]{0,127} (a letter or digit, then up to 127"
+        + " letters, digits, '.', '_' or '-')";
+    for (String bad : new String[] {"..", ".", "", "a/b", "/", "-x"}) {
+      String says = "modelfs tag: " + m + ": '" + bad + "' " + rule;
+      assertEquals(says, failure("tag", "add", m.toString(), bad));
+      assertEquals(says, failure("tag", "add", m.toString(), "c", "--from", bad));
+      assertEquals(says, failure("tag", "rm", m.toString(), bad));
+      assertEquals(says, failure("tag", "mv", m.toString(), bad, "c"));
+      assertEquals(says, failure("tag", "mv", m.toString(), "b", bad));
+      assertEquals("modelfs avg: " + m + ": '" + bad + "' " + rule,
+          failure("avg", m.toString(), "--tags", "default,b", "--into", bad));
+    }
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals("default\nb\n", MainTest.run("tag", "list", m.toString()).out());
+  }
 }
