@@ -96,4 +96,19 @@ class CliMessagesTest {
     assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
     assertEquals("default\nb\n", MainTest.run("tag", "list", m.toString()).out());
   }
+
+  /** A safetensors shape whose byte size overflows (it said "needs -1 bytes"). */
+  @Test
+  void anOverflowingSafetensorsShapeSaysSo() throws IOException {
+    Path m = copy("mlp_adam.fb");
+    String json = "{\"layer0/W\":{\"dtype\":\"F32\",\"shape\":[4611686018427387904,8],\"data_offsets\":[0,128]}}";
+    byte[] header = json.getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + header.length + 128).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.putLong(header.length).put(header);
+    Path st = Files.write(tmp.resolve("w.safetensors"), b.array());
+    byte[] before = Files.readAllBytes(m);
+    String err = failure("import", st.toString(), m.toString());
+    assertEquals(true, err.endsWith("F32 shape [4611686018427387904, 8] × 4 bytes is 2^63 bytes or more"), err);
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+  }
 }
