@@ -111,4 +111,37 @@ class CliMessagesTest {
     assertEquals(true, err.endsWith("F32 shape [4611686018427387904, 8] × 4 bytes is 2^63 bytes or more"), err);
     assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
   }
+
+  /** Arguments whose bytes are not UTF-8 are refused, naming the argument and the byte offset (they became U+FFFD). */
+  @Test
+  void anArgumentThatIsNotUtf8IsRefused() throws Exception {
+    byte[] cmdline = "java\0-cp\0x.jar\0org.modelfs.cli.Main\0ls\0m.fb\0/params/a\u00ffb\0"
+        .getBytes(StandardCharsets.ISO_8859_1);
+    String[] jvm = {"ls", "m.fb", "/params/a\uFFFDb"};
+    Args.UsageException e = org.junit.jupiter.api.Assertions.assertThrows(Args.UsageException.class,
+        () -> Utf8Args.decode(cmdline, jvm));
+    assertEquals("argument 3 ('/params/a\uFFFDb') is not valid UTF-8: byte 0xFF at byte offset 9 of it;"
+        + " names in a model are UTF-8", e.getMessage());
+    byte[] good = "java\0ls\0m.fb\0/params/\u00c3\u00bcx\0".getBytes(StandardCharsets.ISO_8859_1); // ü in UTF-8
+    assertEquals(java.util.List.of("ls", "m.fb", "/params/\u00fcx"),
+        java.util.List.of(Utf8Args.decode(good, new String[] {"ls", "m.fb", "/params/\uFFFD\uFFFDx"})));
+    assertEquals(-1, Utf8Args.firstInvalid("\uFFFD literally".getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** The same through a real process (Linux: the raw bytes come from /proc/self/cmdline), on another command. */
+  @Test
+  void aRealProcessRefusesTheArgument() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/cmdline"))
+        && Files.isExecutable(Path.of("/bin/bash")), "needs Linux's /proc and bash");
+    Path m = copy("mlp_adam.fb");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    ProcessBuilder pb = new ProcessBuilder("/bin/bash", "-c",
+        "exec \"$0\" -cp \"$1\" org.modelfs.cli.Main rm \"$2:$(printf '/params/x\\xfe')\"",
+        java, System.getProperty("java.class.path"), m.toString()).redirectErrorStream(true);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertEquals(2, p.waitFor(), out);
+    assertEquals("modelfs rm: argument 2 ('" + m + ":/params/x\uFFFD') is not valid UTF-8: byte 0xFE at byte offset "
+        + (m.toString().length() + 10) + " of it; names in a model are UTF-8", out);
+  }
 }
