@@ -199,7 +199,7 @@ final class ModelChanges {
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
       List<String> problems = new ArrayList<>();
       List<Tag> tags = Deletions.settle(fs.tags(), fs.model().tags(), fs.container(), problems);
-      problems.addAll(Validation.problems(tags, format));
+      problems.addAll(Deletions.withoutConsequences(Validation.problems(tags, format), problems));
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
       if (o.maxShardBytes() > 0) {
         wo = wo.withMaxShardBytes(o.maxShardBytes());

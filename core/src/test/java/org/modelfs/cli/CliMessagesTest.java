@@ -144,4 +144,14 @@ class CliMessagesTest {
     assertEquals("modelfs rm: argument 2 ('" + m + ":/params/x\uFFFD') is not valid UTF-8: byte 0xFE at byte offset "
         + (m.toString().length() + 10) + " of it; names in a model are UTF-8", out);
   }
+
+  /** rm of a parameter an op uses: one line, in the tree's spelling, no second clause that only repeats it. */
+  @Test
+  void rmOfAUsedParameterSaysSoOnce() throws IOException {
+    Path m = copy("mlp_adam.fb");
+    byte[] before = Files.readAllBytes(m);
+    assertEquals("modelfs rm: " + m + ": nothing was written: /tags/default/params/layer0/W: deleted, but op matmul"
+        + " uses it — write a new array there, or keep it", failure("rm", m.toString(), "/params/layer0/W"));
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+  }
 }
