@@ -53,6 +53,10 @@ public final class ModelFiles {
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
+    String nameProblem = out.getFileName() == null ? null : options.format().nameProblem(out.getFileName().toString());
+    if (nameProblem != null) {
+      throw new ModelFormatException(out.toString(), "model to write", -1, nameProblem);
+    }
     Backing b = options.format().sharded() ? Backings.ofShardSet(out) : Backings.of(out);
     if (options.format() == ModelFormat.SHARDED_CONTAINER
         && !ModelWriter.canBeShardSet(b.fileName(), ModelFormat.SHARDED_CONTAINER)) {

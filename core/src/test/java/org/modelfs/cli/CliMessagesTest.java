@@ -154,4 +154,22 @@ class CliMessagesTest {
         + " uses it — write a new array there, or keep it", failure("rm", m.toString(), "/params/layer0/W"));
     assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
   }
+
+  /** One rule for MODEL:PATH and PATH arguments: a bare parameter name is the parameter, for cat, ls, rm, cp as for export. */
+  @Test
+  void aBareParameterNameWorksOnEveryCommand() throws IOException {
+    Path m = copy("mlp_noupdater.fb");
+    MainTest.Result bare = MainTest.run("cat", m.toString(), "layer0/b");
+    MainTest.Result full = MainTest.run("cat", m.toString(), "/params/layer0/b");
+    assertEquals(0, bare.code(), bare.err());
+    assertEquals(full.out(), bare.out());
+    assertEquals(MainTest.run("ls", m.toString(), "/params/layer0").out(), MainTest.run("ls", m.toString(), "layer0").out());
+    Path npy = tmp.resolve("b.npy");
+    assertEquals(0, MainTest.run("export", m + ":layer0/b", npy.toString()).code());
+    Path disk = tmp.resolve("b.bin");
+    assertEquals(0, MainTest.run("cp", m + ":layer0/b", disk.toString()).code());
+    assertEquals(0, MainTest.run("cp", disk.toString(), m + ":layer0/b").code());
+    assertEquals(0, MainTest.run("ls", m.toString(), "tags").code(), "the root's own entries keep their meaning");
+    assertEquals(0, MainTest.run("cat", m.toString(), "graph.json").code());
+  }
 }
