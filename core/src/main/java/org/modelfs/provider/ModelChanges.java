@@ -1,6 +1,7 @@
 package org.modelfs.provider;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.ReadOnlyFileSystemException;
@@ -198,6 +199,10 @@ final class ModelChanges {
       MountOptions o = fs.options();
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
       List<String> problems = new ArrayList<>();
+      String named = o.format() == null ? null : o.format().nameProblem(String.valueOf(Path.of(fs.container()).getFileName()));
+      if (named != null) {
+        problems.add("option format=" + o.format().token() + ": " + named); // docs/FILESYSTEM.md, mount options
+      }
       List<Tag> tags = Deletions.settle(fs.tags(), fs.model().tags(), fs.container(), problems);
       problems.addAll(Deletions.withoutConsequences(Validation.problems(tags, format), problems));
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());

@@ -65,7 +65,6 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     ModelUris.Parts parts = ModelUris.parse(uri);
     MountOptions options = MountOptions.parse(env);
     Path container = Path.of(parts.container());
-    options.checkName(container);
     Path key = key(container);
     synchronized (REGISTRY) {
       if (REGISTRY.containsKey(key)) {
@@ -87,7 +86,6 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   @Override
   public ModelFileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
     MountOptions options = MountOptions.parse(env);
-    options.checkName(path);
     org.modelfs.store.Backing backing = org.modelfs.store.Backings.of(path);
     // (an object store's backing knows its keys are objects: no request to the provider here)
     if (backing instanceof org.modelfs.store.LocalBacking && Files.isDirectory(path)) {

@@ -35,19 +35,6 @@ record MountOptions(
   private static final Set<String> KEYS =
       Set.of(CREATE, FORMAT, READ_ONLY, COMPRESSION, MAX_SHARD_BYTES, COMMIT_ON_CLOSE, PROGRESS, BYTE_ORDER);
 
-  /**
-   * Refuses a {@code format} option that the model's file name contradicts
-   * ({@link ModelFormat#nameProblem}: a {@code .fb} mounted with {@code format=sdz} would become a
-   * zip under the {@code .fb} name); docs/FILESYSTEM.md, mount options.
-   */
-  void checkName(java.nio.file.Path model) {
-    java.nio.file.Path name = model.getFileName();
-    String problem = format == null || name == null ? null : format.nameProblem(name.toString());
-    if (problem != null) {
-      throw new IllegalArgumentException("option format=" + format.token() + ": " + problem);
-    }
-  }
-
   static MountOptions parse(Map<String, ?> env) {
     if (env == null) {
       env = Map.of();

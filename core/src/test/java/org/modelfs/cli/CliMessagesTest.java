@@ -172,4 +172,18 @@ class CliMessagesTest {
     assertEquals(0, MainTest.run("ls", m.toString(), "tags").code(), "the root's own entries keep their meaning");
     assertEquals(0, MainTest.run("cat", m.toString(), "graph.json").code());
   }
+
+  /** A format its file name contradicts (a zip under a .fb name) is refused: by convert, as by a mount's commit (WriteCommitTest). */
+  @Test
+  void aFormatTheNameContradictsIsRefused() throws IOException {
+    Path m = copy("mlp_adam.fb");
+    Path out = tmp.resolve("x.fb");
+    assertEquals("modelfs convert: " + out + ": model to write: x.fb is named as fb, and DL4J and other tools read it"
+        + " as fb; a sdz model under that name would not load as one — write it under its own extension"
+        + " (modelfs convert x.fb OUT.sdz)", failure("convert", m.toString(), out.toString(), "--format", "sdz")
+        .lines().reduce((a, b) -> b).orElseThrow());
+    assertEquals(false, Files.exists(out));
+    assertEquals(0, MainTest.run("convert", m.toString(), tmp.resolve("y.zip").toString(), "--format", "sdz").code(),
+        "an SDZ is a zip: .zip is fine");
+  }
 }
