@@ -1,6 +1,7 @@
 package org.modelfs.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -185,5 +186,59 @@ class CliMessagesTest {
     assertEquals(false, Files.exists(out));
     assertEquals(0, MainTest.run("convert", m.toString(), tmp.resolve("y.zip").toString(), "--format", "sdz").code(),
         "an SDZ is a zip: .zip is fine");
+  }
+
+  private Path npyOfDoubles(String name, int rows, int cols) throws IOException {
+    String header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + rows + ", " + cols + "), }";
+    StringBuilder h = new StringBuilder(header);
+    while ((10 + h.length() + 1) % 64 != 0) {
+      h.append(' ');
+    }
+    h.append('\n');
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(10 + h.length() + rows * cols * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0).putShort((short) h.length());
+    b.put(h.toString().getBytes(StandardCharsets.US_ASCII));
+    while (b.hasRemaining()) {
+      b.putDouble(0.5);
+    }
+    return Files.write(tmp.resolve(name), b.array());
+  }
+
+  /** import of .npy and of .safetensors: one rule, a dtype changes only with --change-dtype, and not away from its updater state. */
+  @Test
+  void aDtypeChangesOnlyWhenAskedThroughEitherDoor() throws IOException {
+    Path adam = copy("mlp_adam.fb");
+    Path npy = npyOfDoubles("w.npy", 4, 8);
+    byte[] before = Files.readAllBytes(adam);
+    assertEquals("modelfs import: " + npy + ": does not fit " + adam + ":/params/layer0/W; nothing was imported:"
+        + " layer0/W: FLOAT in the model, DOUBLE in the file — a dtype changes only when asked (--change-dtype)",
+        failure("import", npy.toString(), adam + ":layer0/W"));
+    String state = failure("import", npy.toString(), adam + ":layer0/W", "--change-dtype");
+    assertTrue(state.contains("layer0/W: becomes DOUBLE, but its updater state updater/layer0/W/M is FLOAT"), state);
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(adam)));
+
+    // the same through safetensors
+    Path st = tmp.resolve("w.safetensors");
+    String json = "{\"layer0/W\":{\"dtype\":\"F64\",\"shape\":[4,8],\"data_offsets\":[0,256]}}";
+    byte[] header = json.getBytes(StandardCharsets.UTF_8);
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + header.length + 256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.putLong(header.length).put(header);
+    Files.write(st, b.array());
+    String sa = failure("import", st.toString(), adam.toString());
+    assertTrue(sa.contains("layer0/W: the file has F64 [4, 8] (DOUBLE), the model FLOAT [4, 8] — a dtype changes only when"
+        + " asked (--change-dtype)"), sa);
+    String sb = failure("import", st.toString(), adam.toString(), "--change-dtype");
+    assertTrue(sb.contains("layer0/W: becomes DOUBLE, but its updater state updater/layer0/W/M is FLOAT"), sb);
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(adam)));
+
+    // asked for, on a parameter without updater state: changed, by either door
+    Path plain = copy("mlp_noupdater.fb");
+    assertEquals(0, MainTest.run("import", npy.toString(), plain + ":layer0/W", "--change-dtype").code());
+    assertTrue(MainTest.run("ls", plain.toString(), "layer0").out().contains("W  256 B  VARIABLE DOUBLE [4, 8]"));
+    Path plain2 = Files.copy(plain, tmp.resolve("p2.fb"));
+    assertEquals(0, MainTest.run("import", npy.toString(), plain2 + ":layer0/W").code(), "same dtype now: no option needed");
+    Path plain3 = Files.copy(Fixtures.get("mlp_noupdater.fb"), tmp.resolve("p3.fb"));
+    assertEquals(0, MainTest.run("import", st.toString(), plain3.toString(), "--change-dtype").code());
+    assertTrue(MainTest.run("ls", plain3.toString(), "layer0").out().contains("W  256 B  VARIABLE DOUBLE [4, 8]"));
   }
 }
