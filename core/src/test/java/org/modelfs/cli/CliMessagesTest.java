@@ -241,4 +241,34 @@ class CliMessagesTest {
     assertEquals(0, MainTest.run("import", st.toString(), plain3.toString(), "--change-dtype").code());
     assertTrue(MainTest.run("ls", plain3.toString(), "layer0").out().contains("W  256 B  VARIABLE DOUBLE [4, 8]"));
   }
+
+  /** A whole model written to a tag's graph says what it is (it was misread as "FLOAT[2, 1, 3, …] needs 19464192"). */
+  @Test
+  void aWholeModelWrittenToGraphSaysWhatItIs() throws IOException {
+    Path m = tmp.resolve("g.sdz");
+    assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_noupdater.fb").toString(), m.toString()).code());
+    byte[] before = Files.readAllBytes(m);
+    String advice = ", not a graph: a tag's graph file holds the FlatGraph without arrays that a model's own graph file"
+        + " shows; copy that one (modelfs cp OTHER.fb:/graph MODEL:/tags/default/graph), or bring the whole model in"
+        + " as a model (modelfs convert OTHER.fb OUT.sdz)";
+    assertEquals("modelfs cp: /tags/default/graph: this is a whole DL4J .fb model (16 variables, 6 with arrays)" + advice,
+        failure("cp", Fixtures.get("mlp_adam.fb").toString(), m + ":/tags/default/graph"));
+    assertEquals("modelfs cp: /tags/default/graph: this is a zip (an SDZ or zip-tags model?)" + advice,
+        failure("cp", m.toString(), m + ":/tags/default/graph"));
+    Path sdnb = tmp.resolve("x.sdnb");
+    assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), sdnb.toString()).code());
+    assertEquals("modelfs cp: /tags/default/graph: this is a whole SDNB model" + advice,
+        failure("cp", sdnb.toString(), m + ":/tags/default/graph"));
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    // the library's door is the same: Files.copy into the mount
+    try (java.nio.file.FileSystem fs = org.modelfs.ModelFileSystems.open(m, java.util.Map.of("commitOnClose", false))) {
+      java.nio.file.FileSystemException e = org.junit.jupiter.api.Assertions.assertThrows(java.nio.file.FileSystemException.class,
+          () -> Files.copy(Fixtures.get("mlp_adam.fb"), fs.getPath("/tags/default/graph"),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING));
+      assertTrue(e.getMessage().contains("this is a whole DL4J .fb model (16 variables, 6 with arrays), not a graph"),
+          e.getMessage());
+    }
+    assertEquals(0, MainTest.run("cp", Fixtures.get("mlp_adam.fb") + ":/graph", m + ":/tags/default/graph").code(),
+        "the advice works");
+  }
 }
