@@ -211,6 +211,12 @@ final class ModelChanges {
       } else if (format == ModelFormat.SDZ && fs.model().format() == ModelFormat.SDZ && fs.model().shards() != null) {
         wo = wo.withMaxShardBytes(WriteOptions.DEFAULT_MAX_SHARD_BYTES); // an SDZ read as shards stays shards
       }
+      for (Tag t : tags) {
+        Tag committed = fs.model().tags().stream().filter(c -> c.name().equals(t.name())).findFirst().orElse(null);
+        for (String pr : ModelWriter.metadataProblems(t, committed, format)) {
+          problems.add("/tags/" + t.name() + "/" + pr);
+        }
+      }
       if (problems.isEmpty()) {
         for (Tag t : tags) {
           for (String pr : ModelWriter.problems(t, wo)) {

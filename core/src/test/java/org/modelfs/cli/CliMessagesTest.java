@@ -271,4 +271,30 @@ class CliMessagesTest {
     assertEquals(0, MainTest.run("cp", Fixtures.get("mlp_adam.fb") + ":/graph", m + ":/tags/default/graph").code(),
         "the advice works");
   }
+
+  /** A metadata key the format writes itself: refused, the same by meta set and by Files.write through a mount. */
+  @Test
+  void aMetadataValueTheFormatWouldRewriteIsRefused() throws IOException {
+    Path m = tmp.resolve("k.sdnb");
+    assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_noupdater.fb").toString(), m.toString()).code());
+    byte[] before = Files.readAllBytes(m);
+    assertEquals("modelfs meta: " + m + ": nothing was written: /tags/default/metadata/nd4j.format.type: the sdnb format"
+        + " writes this key itself ('APPENDED_BLOB'); 'hello' would not be stored",
+        failure("meta", "set", m.toString(), "nd4j.format.type", "hello"));
+    try (java.nio.file.FileSystem fs = org.modelfs.ModelFileSystems.open(m, java.util.Map.of("commitOnClose", false))) {
+      Files.writeString(fs.getPath("/metadata/nd4j.format.type"), "hello");
+      org.modelfs.CommitRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(
+          org.modelfs.CommitRefusedException.class, () -> ((org.modelfs.JournaledFileSystem) fs).commit());
+      assertEquals(java.util.List.of("/tags/default/metadata/nd4j.format.type: the sdnb format writes this key itself"
+          + " ('APPENDED_BLOB'); 'hello' would not be stored"), e.problems());
+      ((org.modelfs.JournaledFileSystem) fs).rollback();
+    }
+    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals(0, MainTest.run("meta", "set", m.toString(), "nd4j.format.type", "APPENDED_BLOB").code(), "its own value");
+    Path zip = tmp.resolve("k.zip");
+    assertEquals(0, MainTest.run("convert", m.toString(), zip.toString()).code(), "a conversion drops them without a word");
+    assertEquals("modelfs meta: " + zip + ": nothing was written: /tags/default/metadata/nd4j.format.version: the zip-tags"
+        + " format does not keep this key (nd4j.format.version is an SDNB format key); '2' would not be stored",
+        failure("meta", "set", zip.toString(), "nd4j.format.version", "2"));
+  }
 }
