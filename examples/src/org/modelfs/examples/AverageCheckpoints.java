@@ -1,6 +1,7 @@
 package org.modelfs.examples;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.FileAlreadyExistsException;
@@ -10,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,9 +64,9 @@ public final class AverageCheckpoints {
   public static void main(String[] args) throws Exception {
     List<String> a = List.of(args);
     if (a.isEmpty()) {
-      Path dir = Files.createTempDirectory("modelfs-example-");
-      System.out.println("working in " + dir);
-      Path sdz = demoCheckpoints(Path.of("examples/mlp.fb"), dir.resolve("checkpoints.sdz"));
+      Path example = exampleModel();
+      Path dir = workDir();
+      Path sdz = demoCheckpoints(example, dir.resolve("checkpoints.sdz"));
       a = List.of(sdz + "#avg", sdz + "#step1", sdz + "#step2", sdz + "#step3");
     } else if (a.size() < 3) {
       throw new IllegalArgumentException("usage: AverageCheckpoints OUT IN IN... (IN and OUT: MODEL or MODEL#TAG)");
@@ -245,5 +247,35 @@ public final class AverageCheckpoints {
       }
     } // close() commits: the file is now an SDZ with three tags
     return sdz;
+  }
+
+  /**
+   * The default model, examples/mlp.fb of the ModelFS project (a path from its directory). Run
+   * from elsewhere, the program says where it looked and how to name a model, and exits with 2.
+   */
+  static Path exampleModel() {
+    Path model = Path.of("examples", "mlp.fb");
+    if (!Files.isRegularFile(model)) {
+      System.err.println("AverageCheckpoints: no example model at " + model.toAbsolutePath() + ": run it from the ModelFS"
+          + " project's directory, or name a model: AverageCheckpoints OUT IN IN...");
+      System.exit(2);
+    }
+    return model;
+  }
+
+  /** A new temporary directory for the default run ("working in DIR"), removed with its files when the program ends. */
+  static Path workDir() throws IOException {
+    Path dir = Files.createTempDirectory("modelfs-example-");
+    System.out.println("working in " + dir);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (NoSuchFileException gone) {
+        // removed already
+      } catch (IOException | UncheckedIOException e) {
+        System.err.println("could not remove " + dir + ": " + e.getMessage());
+      }
+    }));
+    return dir;
   }
 }

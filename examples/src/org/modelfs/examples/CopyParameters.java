@@ -1,10 +1,14 @@
 package org.modelfs.examples;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -34,13 +38,12 @@ public final class CopyParameters {
   private CopyParameters() {}
 
   public static void main(String[] args) throws Exception {
-    Path src = Path.of(args.length > 0 ? args[0] : "examples/mlp.fb");
+    Path src = args.length > 0 ? Path.of(args[0]) : exampleModel();
     Path dst;
     if (args.length > 1) {
       dst = Path.of(args[1]);
     } else {
-      Path dir = Files.createTempDirectory("modelfs-example-");
-      System.out.println("working in " + dir);
+      Path dir = workDir();
       dst = dir.resolve("layer0.fb");
     }
     String layer = args.length > 2 ? args[2] : "layer0";
@@ -75,5 +78,35 @@ public final class CopyParameters {
         Stream<Path> params = Files.walk(fs.getPath("/params"))) {
       params.filter(Files::isRegularFile).forEach(p -> System.out.println("  " + p));
     }
+  }
+
+  /**
+   * The default model, examples/mlp.fb of the ModelFS project (a path from its directory). Run
+   * from elsewhere, the program says where it looked and how to name a model, and exits with 2.
+   */
+  static Path exampleModel() {
+    Path model = Path.of("examples", "mlp.fb");
+    if (!Files.isRegularFile(model)) {
+      System.err.println("CopyParameters: no example model at " + model.toAbsolutePath() + ": run it from the ModelFS"
+          + " project's directory, or name a model: CopyParameters SRC [DST] [LAYER]");
+      System.exit(2);
+    }
+    return model;
+  }
+
+  /** A new temporary directory for the default run ("working in DIR"), removed with its files when the program ends. */
+  static Path workDir() throws IOException {
+    Path dir = Files.createTempDirectory("modelfs-example-");
+    System.out.println("working in " + dir);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (NoSuchFileException gone) {
+        // removed already
+      } catch (IOException | UncheckedIOException e) {
+        System.err.println("could not remove " + dir + ": " + e.getMessage());
+      }
+    }));
+    return dir;
   }
 }

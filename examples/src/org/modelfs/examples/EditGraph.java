@@ -1,12 +1,17 @@
 package org.modelfs.examples;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
 
 /**
@@ -42,9 +47,8 @@ public final class EditGraph {
       op = args[1];
       edit = args[2];
     } else {
-      Path dir = Files.createTempDirectory("modelfs-example-");
-      System.out.println("working in " + dir);
-      model = Files.copy(Path.of("examples/mlp.fb"), dir.resolve("mlp.fb"));
+      Path example = exampleModel();
+      model = Files.copy(example, workDir().resolve("mlp.fb"));
       op = "relu";
       edit = "scalar=0.1";
     }
@@ -85,5 +89,35 @@ public final class EditGraph {
       m.find();
       System.out.println("graph.json of " + model + " now shows " + op + " " + arg + ": " + m.group(2));
     }
+  }
+
+  /**
+   * The default model, examples/mlp.fb of the ModelFS project (a path from its directory). Run
+   * from elsewhere, the program says where it looked and how to name a model, and exits with 2.
+   */
+  static Path exampleModel() {
+    Path model = Path.of("examples", "mlp.fb");
+    if (!Files.isRegularFile(model)) {
+      System.err.println("EditGraph: no example model at " + model.toAbsolutePath() + ": run it from the ModelFS"
+          + " project's directory, or name a model: EditGraph MODEL OP LIST.ARG=VALUE");
+      System.exit(2);
+    }
+    return model;
+  }
+
+  /** A new temporary directory for the default run ("working in DIR"), removed with its files when the program ends. */
+  static Path workDir() throws IOException {
+    Path dir = Files.createTempDirectory("modelfs-example-");
+    System.out.println("working in " + dir);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (NoSuchFileException gone) {
+        // removed already
+      } catch (IOException | UncheckedIOException e) {
+        System.err.println("could not remove " + dir + ": " + e.getMessage());
+      }
+    }));
+    return dir;
   }
 }

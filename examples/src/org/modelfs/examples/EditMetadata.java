@@ -1,8 +1,12 @@
 package org.modelfs.examples;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -33,10 +37,9 @@ public final class EditMetadata {
       model = Path.of(args[0]);
       edits = List.of(args).subList(1, args.length);
     } else {
-      Path dir = Files.createTempDirectory("modelfs-example-");
-      System.out.println("working in " + dir);
+      Path example = exampleModel();
       // a copy of the fb; "format": the next commit writes it as SDZ, which holds metadata
-      model = Files.copy(Path.of("examples/mlp.fb"), dir.resolve("mlp.sdz"));
+      model = Files.copy(example, workDir().resolve("mlp.sdz"));
       env = Map.of("format", "sdz");
       edits = List.of("author=ModelFS examples", "dataset=synthetic, 3 classes, 24 points",
           "notes/training=5 Adam steps, learning rate 0.05");
@@ -69,5 +72,35 @@ public final class EditMetadata {
         }
       }
     }
+  }
+
+  /**
+   * The default model, examples/mlp.fb of the ModelFS project (a path from its directory). Run
+   * from elsewhere, the program says where it looked and how to name a model, and exits with 2.
+   */
+  static Path exampleModel() {
+    Path model = Path.of("examples", "mlp.fb");
+    if (!Files.isRegularFile(model)) {
+      System.err.println("EditMetadata: no example model at " + model.toAbsolutePath() + ": run it from the ModelFS"
+          + " project's directory, or name a model: EditMetadata MODEL [KEY=VALUE | KEY= ...]");
+      System.exit(2);
+    }
+    return model;
+  }
+
+  /** A new temporary directory for the default run ("working in DIR"), removed with its files when the program ends. */
+  static Path workDir() throws IOException {
+    Path dir = Files.createTempDirectory("modelfs-example-");
+    System.out.println("working in " + dir);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (NoSuchFileException gone) {
+        // removed already
+      } catch (IOException | UncheckedIOException e) {
+        System.err.println("could not remove " + dir + ": " + e.getMessage());
+      }
+    }));
+    return dir;
   }
 }

@@ -27,7 +27,7 @@ public final class ReadParameter {
   private ReadParameter() {}
 
   public static void main(String[] args) throws Exception {
-    Path model = Path.of(args.length > 0 ? args[0] : "examples/mlp.fb");
+    Path model = args.length > 0 ? Path.of(args[0]) : exampleModel();
     String param = args.length > 1 ? args[1] : "layer0/W";
 
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", true))) {
@@ -79,5 +79,19 @@ public final class ReadParameter {
         System.out.println("no updater state for " + param);
       }
     }
+  }
+
+  /**
+   * The default model, examples/mlp.fb of the ModelFS project (a path from its directory). Run
+   * from elsewhere, the program says where it looked and how to name a model, and exits with 2.
+   */
+  static Path exampleModel() {
+    Path model = Path.of("examples", "mlp.fb");
+    if (!Files.isRegularFile(model)) {
+      System.err.println("ReadParameter: no example model at " + model.toAbsolutePath() + ": run it from the ModelFS"
+          + " project's directory, or name a model: ReadParameter MODEL [PARAM]");
+      System.exit(2);
+    }
+    return model;
   }
 }

@@ -1,8 +1,12 @@
 package org.modelfs.examples;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
@@ -27,9 +31,8 @@ public final class RenameLayer {
     if (args.length > 0) {
       model = Path.of(args[0]);
     } else {
-      Path dir = Files.createTempDirectory("modelfs-example-");
-      System.out.println("working in " + dir);
-      model = Files.copy(Path.of("examples/mlp.fb"), dir.resolve("mlp.fb"));
+      Path example = exampleModel();
+      model = Files.copy(example, workDir().resolve("mlp.fb"));
     }
     String from = args.length > 1 ? args[1] : "layer0";
     String to = args.length > 2 ? args[2] : "encoder0";
@@ -50,5 +53,35 @@ public final class RenameLayer {
         s.filter(Files::isRegularFile).forEach(p -> System.out.println("  " + p));
       }
     }
+  }
+
+  /**
+   * The default model, examples/mlp.fb of the ModelFS project (a path from its directory). Run
+   * from elsewhere, the program says where it looked and how to name a model, and exits with 2.
+   */
+  static Path exampleModel() {
+    Path model = Path.of("examples", "mlp.fb");
+    if (!Files.isRegularFile(model)) {
+      System.err.println("RenameLayer: no example model at " + model.toAbsolutePath() + ": run it from the ModelFS"
+          + " project's directory, or name a model: RenameLayer MODEL [FROM] [TO]");
+      System.exit(2);
+    }
+    return model;
+  }
+
+  /** A new temporary directory for the default run ("working in DIR"), removed with its files when the program ends. */
+  static Path workDir() throws IOException {
+    Path dir = Files.createTempDirectory("modelfs-example-");
+    System.out.println("working in " + dir);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (NoSuchFileException gone) {
+        // removed already
+      } catch (IOException | UncheckedIOException e) {
+        System.err.println("could not remove " + dir + ": " + e.getMessage());
+      }
+    }));
+    return dir;
   }
 }

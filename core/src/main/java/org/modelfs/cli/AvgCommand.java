@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.DType;
+import org.modelfs.model.ModelFormat;
 
 /**
  * {@code avg MODEL --tags A,B,… --into NEW}: a new newest tag whose floating-point parameters
@@ -65,7 +66,7 @@ final class AvgCommand implements Command {
     try (org.modelfs.model.Model m = org.modelfs.store.ModelFiles.open(PathArgs.path(model))) {
       if (!m.format().holdsTags()) {
         throw new FileSystemException(model, null, "the " + m.format().token()
-            + " format holds one tag; convert to sdz, zip-tags or container first (convert " + model + " OUT.sdz)");
+            + " format holds one tag; convert to " + ModelFormat.tagHolders() + " first (convert " + model + " OUT.sdz)");
       }
     }
     int[] averaged = new int[2]; // floating-point means, other arrays taken as they are

@@ -22,7 +22,7 @@ import org.modelfs.model.Model;
 final class ConvertCommand implements Command {
   @Override
   public String summary() {
-    return "Write a model in another format (fb, sdnb, sdnb-sharded, sdz, zip-tags, container).";
+    return "Write a model in another format (" + ModelFormat.tokens(", ") + ").";
   }
 
   @Override
@@ -37,7 +37,7 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded] [--max-shard-bytes N]"
+    return "convert IN OUT [--format " + ModelFormat.tokens("|") + "] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 
@@ -51,7 +51,7 @@ final class ConvertCommand implements Command {
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
         throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
-            + " holds one: convert to sdz, zip-tags or container, or take one tag out with extract");
+            + " holds one: convert to " + ModelFormat.tagHolders() + ", or take one tag out with extract");
       }
       long t0 = System.nanoTime();
       err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
@@ -61,7 +61,7 @@ final class ConvertCommand implements Command {
       written = ModelFiles.writeTags(m.tags(), target, opts, progress::at);
       progress.done();
       for (Path w : written) {
-        err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
+        err.println("wrote " + w + (Files.isRegularFile(w) ? " (" + Files.size(w) + " bytes)" : "")); // a FIFO: no size
       }
       err.printf("done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }

@@ -30,7 +30,7 @@ final class ExtractCommand implements Command {
 
   @Override
   public String usage() {
-    return "extract MODEL TAG OUT [--format fb|sdnb|sdnb-sharded|sdz]";
+    return "extract MODEL TAG OUT [--format " + ModelFormat.tokens("|") + "]";
   }
 
   @Override
@@ -41,7 +41,7 @@ final class ExtractCommand implements Command {
     ModelFormat format = p.option("format") != null ? ModelFormat.fromToken(p.option("format"))
         : ModelFormat.fromFileName(String.valueOf(target.getFileName()));
     if (format == null) {
-      throw new Args.UsageException("say --format, or name OUT .fb, .sdnb or .sdz");
+      throw new Args.UsageException("say --format, or name OUT " + ModelFormat.extensions());
     }
     try (Model m = ModelFiles.open(PathArgs.path(p.positional().get(0)))) {
       Tag t = m.tag(p.positional().get(1));

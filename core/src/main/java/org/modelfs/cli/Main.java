@@ -40,6 +40,11 @@ public final class Main {
 
   private Main() {}
 
+  /** The commands' names (OutputFilesTest checks each is declared by what it writes). */
+  static java.util.Set<String> commandNames() {
+    return COMMANDS.keySet();
+  }
+
   /**
    * Runs the command line. Output is UTF-8 whatever the locale, and arguments are read as UTF-8
    * too: where the JVM decoded them with another charset (a {@code C}/POSIX locale turns every

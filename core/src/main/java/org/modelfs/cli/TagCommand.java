@@ -11,6 +11,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.modelfs.model.ModelFormat;
 
 /**
  * {@code tag list|add|rm|mv}: the tags of a model through its {@code tags/} directory.
@@ -28,7 +29,8 @@ final class TagCommand implements Command {
   public String help() {
     return "tag list MODEL [--json] (oldest first: the last is the newest) | tag add MODEL NAME [--from TAG]" + "\n"
         + "(a clone of the newest tag, or of TAG) | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
-        + "fb and SDNB hold one tag; sdz, zip-tags and container hold any number." + "\n"
+        + ModelFormat.list(f -> !f.holdsTags(), "and") + " hold one tag; " + ModelFormat.list(ModelFormat::holdsTags, "and")
+        + " hold any number." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs tag add model.sdz best";

@@ -1,6 +1,11 @@
 package org.modelfs.model;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /** The container formats ModelFS reads and writes (docs/FORMATS.md §1), with their CLI tokens. */
 public enum ModelFormat {
@@ -63,26 +68,52 @@ public enum ModelFormat {
     if (t.equals("sharded")) {
       return SHARDED_SDNB;
     }
-    throw new IllegalArgumentException("unknown format '" + token + "' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags, container, container-sharded)");
+    throw new IllegalArgumentException("unknown format '" + token + "' (expected " + tokens(", ") + ")");
   }
+
+  /**
+   * The tokens of every format, in declaration order, joined with {@code separator}
+   * ({@code "fb|sdnb|…"}): the one list help texts and messages show (docs/CLI.md).
+   */
+  public static String tokens(String separator) {
+    return Arrays.stream(values()).map(ModelFormat::token).collect(Collectors.joining(separator));
+  }
+
+  /**
+   * The tokens of the formats {@code which} accepts, for people: {@code "sdz, zip-tags and container"}
+   * with {@code conjunction} "and".
+   */
+  public static String list(Predicate<ModelFormat> which, String conjunction) {
+    List<String> names = Arrays.stream(values()).filter(which).map(ModelFormat::token).toList();
+    return names.size() < 2 ? String.join("", names)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " " + conjunction + " " + names.get(names.size() - 1);
+  }
+
+  /**
+   * The format families that hold several tags, what a model with several tags can be converted
+   * to: {@code "sdz, zip-tags or container"} (a sharded format is its family's).
+   */
+  public static String tagHolders() {
+    return list(f -> f.holdsTags() && !f.sharded(), "or");
+  }
+
+  /** The extensions {@link #fromFileName} knows, for people: {@code ".fb, .sdnb, .sdz, .zip or .sdmc"}. */
+  public static String extensions() {
+    List<String> names = BY_EXTENSION.stream().map(Map.Entry::getKey).toList();
+    return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+  }
+
+  /** The extension that names a new file of each unsharded format, in the order they are tried. */
+  private static final List<Map.Entry<String, ModelFormat>> BY_EXTENSION = List.of(Map.entry(".fb", FB),
+      Map.entry(".sdnb", SDNB), Map.entry(".sdz", SDZ), Map.entry(".zip", ZIP_TAGS), Map.entry(EXTENSION, CONTAINER));
 
   /** The format a file name's extension suggests, or {@code null}. */
   public static ModelFormat fromFileName(String name) {
     String n = name.toLowerCase(Locale.ROOT);
-    if (n.endsWith(".fb")) {
-      return FB;
-    }
-    if (n.endsWith(".sdnb")) {
-      return SDNB;
-    }
-    if (n.endsWith(".sdz")) {
-      return SDZ;
-    }
-    if (n.endsWith(".zip")) {
-      return ZIP_TAGS;
-    }
-    if (n.endsWith(EXTENSION)) {
-      return CONTAINER;
+    for (Map.Entry<String, ModelFormat> e : BY_EXTENSION) {
+      if (n.endsWith(e.getKey())) {
+        return e.getValue();
+      }
     }
     return null;
   }

@@ -419,6 +419,39 @@ class ExamplesTest {
     assertTrue(out.contains(String.format("row 0: %.6f %.6f %.6f", b[0], b[1], b[2])), out);
   }
 
+  /**
+   * In a JVM of their own, as a user runs them: a default run's temporary directory is gone when
+   * the program ends, and run outside the project a program says where it looked for the example
+   * model and how to name one, with exit code 2 and no stack trace.
+   */
+  @Test
+  void aDefaultRunCleansUpAndOutsideTheProjectSaysWhatIsMissing() throws Exception {
+    String out = java(Path.of("").toAbsolutePath(), "EditGraph", 0);
+    Matcher m = Pattern.compile("(?m)^working in (.+)$").matcher(out);
+    assertTrue(m.find(), out);
+    assertFalse(Files.exists(Path.of(m.group(1))), "the program removed " + m.group(1) + " when it ended");
+    for (String program : PROGRAMS) {
+      String err = java(tmp, program, 2);
+      assertTrue(err.startsWith(program + ": no example model at " + tmp.toRealPath().resolve("examples/mlp.fb")
+          + ": run it from the ModelFS project's directory, or name a model: " + program + " "), err);
+      assertFalse(err.contains("Exception") || err.contains("\tat "), err);
+      try (Stream<Path> made = Files.list(tmp)) {
+        assertEquals(List.of(), made.toList(), program + " made nothing where it ran");
+      }
+    }
+  }
+
+  /** {@code java org.modelfs.examples.PROGRAM} in {@code dir}: its output (stdout and stderr), after checking its exit code. */
+  private static String java(Path dir, String program, int exitCode) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        "org.modelfs.examples." + program).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "finished");
+    assertEquals(exitCode, p.exitValue(), program + ": " + out);
+    return out;
+  }
+
   // ------------------------------------------------------------------------------------------
 
   /** Runs {@code main(args)} with {@code System.out} captured (and echoed to the test log). */

@@ -1,0 +1,181 @@
+package org.modelfs.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.modelfs.cli.Main;
+import org.modelfs.model.ModelFormat;
+
+/**
+ * What README.md, examples/README.md and docs/*.md state about the command line and the formats,
+ * checked against the code: the README's command list and each command's options are the CLI's,
+ * every command line shown names a command with options it takes, the formats said to hold
+ * several tags are {@link ModelFormat#holdsTags}'s, and every help text lists the formats the
+ * command writes.
+ */
+class DocCliTest {
+  @BeforeAll
+  static void fromTheRepositoryRoot() {
+    org.junit.jupiter.api.Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
+        "runs in the surefire execution 'examples', from the repository's root");
+  }
+
+  @Test
+  void theReadmesCommandListIsTheClis() {
+    Set<String> cli = new TreeSet<>();
+    Matcher m = Pattern.compile("(?m)^  (\\S+) +\\S").matcher(run("help"));
+    while (m.find()) {
+      cli.add(m.group(1));
+    }
+    Docs.Page readme = Docs.pages().get(0);
+    Docs.Block list = Docs.blocks(readme).stream()
+        .filter(b -> b.lines().stream().anyMatch(l -> l.startsWith("java -jar " + DocRunner.cliJar() + " help")))
+        .findFirst().orElseThrow(() -> new AssertionError("README.md shows no command list"));
+    Set<String> shown = new TreeSet<>();
+    Pattern command = Pattern.compile("(?:^|\\| )(?:java -jar " + Pattern.quote(DocRunner.cliJar()) + " )?(\\w+) ");
+    for (String l : list.lines()) {
+      if (l.startsWith("java -jar ")) {
+        Matcher c = command.matcher(l);
+        while (c.find()) {
+          shown.add(c.group(1));
+        }
+      }
+    }
+    shown.remove("help"); // modelfs help, not a command of the list
+    assertEquals(cli, shown, "README.md's command list (" + readme.where(list.line()) + ") against `modelfs help`");
+
+    // each command's options there are its usage's (--quiet: "every command", said once)
+    java.util.Map<String, Set<String>> listed = new java.util.TreeMap<>();
+    String current = null;
+    for (String l : list.lines()) {
+      Matcher c = Pattern.compile("^java -jar " + Pattern.quote(DocRunner.cliJar()) + " (\\w+)").matcher(l);
+      if (c.find()) {
+        current = c.group(1);
+      } else if (!l.startsWith(" ")) {
+        current = null;
+      }
+      if (current != null && !current.equals("help")) {
+        listed.computeIfAbsent(current, k -> new TreeSet<>()).addAll(options(l));
+      }
+    }
+    for (String name : cli) {
+      Set<String> usage = options(run("help", name).lines().findFirst().orElse(""));
+      assertEquals(usage, listed.get(name), "README.md's options of " + name + " against `modelfs help " + name + "`");
+    }
+  }
+
+  /** Every command line the pages show (in any fenced block): its command exists and takes the options shown. */
+  @Test
+  void everyCommandShownExistsWithTheOptionsShown() {
+    Pattern line = Pattern.compile("^(?:\\$ )?(?:modelfs|java (?:-\\S+ )*-jar (?:" + Pattern.quote(DocRunner.cliJar()) + "|"
+        + Pattern.quote(DocRunner.s3Jar()) + "))\\s+(\\S+)(.*)$");
+    List<String> wrong = new ArrayList<>();
+    int seen = 0;
+    for (Docs.Page page : Docs.pages()) {
+      for (Docs.Block b : Docs.blocks(page)) {
+        for (int i = 0; i < b.lines().size(); i++) {
+          Matcher m = line.matcher(b.lines().get(i));
+          if (!m.find() || m.group(1).startsWith("-") || m.group(1).endsWith(":")) {
+            continue; // --version, --help; a message ("modelfs cp: …")
+          }
+          seen++;
+          String name = m.group(1);
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
+          if (Main.run(new String[] {"help", name}, p, p) != 0 && !name.equals("help")) {
+            wrong.add(page.where(b.line() + 1 + i) + ": no command '" + name + "'");
+            continue;
+          }
+          Set<String> shown = options(Shell.withoutComment(m.group(2)).replaceAll("'[^']*'", ""));
+          shown.removeAll(options(out.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("")));
+          if (!shown.isEmpty()) {
+            wrong.add(page.where(b.line() + 1 + i) + ": " + name + " has no " + shown);
+          }
+        }
+      }
+    }
+    assertTrue(seen >= 20, seen + " command lines");
+    assertEquals(List.of(), wrong, "commands and options the pages show that the CLI does not have");
+  }
+
+  private static Set<String> options(String text) {
+    Set<String> o = new TreeSet<>();
+    Matcher m = Pattern.compile("--[a-z][\\w-]*").matcher(text);
+    while (m.find()) {
+      o.add(m.group());
+    }
+    o.remove("--quiet");
+    o.remove("--help");
+    o.remove("--version");
+    return o;
+  }
+
+  /** "… hold several tags" / "hold any number": the formats named are the ones that do. */
+  @Test
+  void theFormatsSaidToHoldSeveralTagsAreModelFormatsOwn() {
+    Set<String> holders = Arrays.stream(ModelFormat.values()).filter(ModelFormat::holdsTags)
+        .map(f -> f.token().replace("-sharded", "")).collect(Collectors.toCollection(TreeSet::new));
+    Set<String> single = Arrays.stream(ModelFormat.values()).filter(f -> !f.holdsTags())
+        .map(f -> f.token().replace("-sharded", "")).collect(Collectors.toCollection(TreeSet::new));
+    Pattern claim = Pattern.compile("([^.:;(]*?)\\bholds? (several tags|any number)");
+    List<String> wrong = new ArrayList<>();
+    int claims = 0;
+    for (Docs.Page page : Docs.pages()) {
+      String text = page.text().replaceAll("\\s+", " ");
+      Matcher m = claim.matcher(text);
+      while (m.find()) {
+        String names = m.group(1).toLowerCase(Locale.ROOT).replace("`", "");
+        if (Pattern.compile("\\b(sdz|zip-tags|container|fb|sdnb)\\b").matcher(names).results().count() < 2) {
+          continue; // not a list of formats ("a container holds any number of tags")
+        }
+        claims++;
+        Set<String> named = new TreeSet<>();
+        for (String f : holders) {
+          if (names.matches(".*(?<![\\w-])" + Pattern.quote(f) + "(?![\\w-]).*")) {
+            named.add(f);
+          }
+        }
+        boolean namesASingle = single.stream().anyMatch(f -> names.matches(".*(?<![\\w-])" + Pattern.quote(f) + "(?![\\w-]).*"));
+        if (!named.equals(holders) || namesASingle) {
+          wrong.add(page.path() + ": \"" + m.group().strip() + "\"");
+        }
+      }
+    }
+    assertTrue(claims >= 3, claims + " claims found");
+    assertEquals(List.of(), wrong, "formats that hold several tags: " + holders);
+  }
+
+  @Test
+  void helpListsEveryFormatACommandWrites() {
+    for (String command : List.of("convert", "extract")) {
+      String help = run("help", command);
+      for (ModelFormat f : ModelFormat.values()) {
+        assertTrue(help.contains(f.token()), command + " --help names " + f.token() + ":\n" + help);
+      }
+    }
+    String tag = run("help", "tag");
+    assertTrue(tag.contains(ModelFormat.list(f -> !f.holdsTags(), "and") + " hold one tag; "
+        + ModelFormat.list(ModelFormat::holdsTags, "and") + " hold any number"), tag);
+  }
+
+  private static String run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
+    assertEquals(0, Main.run(args, p, p), String.join(" ", args));
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}

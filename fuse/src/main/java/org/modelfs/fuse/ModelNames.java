@@ -1,0 +1,48 @@
+package org.modelfs.fuse;
+
+/**
+ * Which paths of the mount name a file of the model (docs/FILESYSTEM.md §1) — a file created
+ * anywhere else (an editor's {@code sedXXXXXX} beside graph.json, a swap file, {@code .#lock})
+ * is a scratch file of the mount, never of the model, until it is renamed onto a model name
+ * (docs/MOUNT.md "Scratch files").
+ */
+final class ModelNames {
+  private ModelNames() {}
+
+  private static final java.util.Set<String> TAG_FILES = java.util.Set.of("graph", "graph.json", "training.json");
+  static final java.util.Set<String> AREAS = java.util.Set.of("params", "updater", "metadata");
+
+  /** Whether the FUSE path {@code p} ("/tags/t/params/W", "/params/W") can be a model file. */
+  static boolean isModelFile(String p) {
+    String rest = inTag(p);
+    if (rest == null) {
+      return false;
+    }
+    int slash = rest.indexOf('/');
+    if (slash < 0) {
+      return TAG_FILES.contains(rest);
+    }
+    return AREAS.contains(rest.substring(0, slash)) && slash < rest.length() - 1;
+  }
+
+  /** Whether {@code p} is the area directory params/, updater/ or metadata/ of a tag or the root aliases. */
+  static boolean isArea(String p) {
+    String rest = inTag(p);
+    return rest != null && AREAS.contains(rest);
+  }
+
+  /** The part of {@code p} below its tag ("params/W" of "/tags/t/params/W" and of "/params/W"), or null. */
+  static String inTag(String p) {
+    if (p.startsWith("/tags/")) {
+      int slash = p.indexOf('/', 6);
+      return slash < 0 || slash == p.length() - 1 ? null : p.substring(slash + 1);
+    }
+    return p.length() > 1 && !p.equals("/tags") ? p.substring(1) : null;
+  }
+
+  /** The directory part of {@code p} ("/" for "/x"). */
+  static String parent(String p) {
+    int slash = p.lastIndexOf('/');
+    return slash <= 0 ? "/" : p.substring(0, slash);
+  }
+}

@@ -1,0 +1,327 @@
+package org.modelfs.fuse;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.modelfs.JournaledFileSystem;
+
+/**
+ * Every change made through the mount (docs/MOUNT.md "Writes"). A file opened for writing or
+ * created is {@link Staged}: its bytes live in the staging directory and reach the model as one
+ * NIO write when the file is closed (flush, so a refusal is close(2)'s errno) — or, for a
+ * scratch name the model has no place for (an editor's temporary beside graph.json), when it is
+ * renamed onto a model name. Everything else is the NIO operation of the same name. One lock:
+ * changes are serial, reads never wait for them.
+ */
+final class Writes {
+  private final FileSystem fs;
+  private final Path stagingDir;
+  private final MountLog log;
+  private final Map<String, Staged> staged = new ConcurrentHashMap<>();
+
+  /** A descriptor open for writing (or for reading a staged file). */
+  static final class Handle {
+    final Staged staged;
+
+    Handle(Staged staged) {
+      this.staged = staged;
+    }
+
+    void write(ByteBuffer src, long offset) throws IOException {
+      long pos = offset;
+      while (src.hasRemaining()) {
+        pos += staged.channel.write(src, pos);
+      }
+      staged.dirty = true;
+      staged.written = true;
+    }
+  }
+
+  Writes(FileSystem fs, Path stagingDir, MountLog log) {
+    this.fs = fs;
+    this.stagingDir = stagingDir;
+    this.log = log;
+  }
+
+  Staged staged(String p) {
+    return staged.get(p);
+  }
+
+  /** The names of staged files directly in directory {@code dir}. */
+  List<String> stagedIn(String dir) {
+    List<String> out = new ArrayList<>();
+    for (String k : staged.keySet()) {
+      if (ModelNames.parent(k).equals(dir)) {
+        out.add(k.substring(k.lastIndexOf('/') + 1));
+      }
+    }
+    return out;
+  }
+
+  private Staged newStaged(boolean dirty) throws IOException {
+    return new Staged(Files.createTempFile(stagingDir, "w", ""), dirty);
+  }
+
+  synchronized Handle create(String p) throws IOException {
+    Path target = fs.getPath(p);
+    if (staged.containsKey(p) || Files.exists(target)) {
+      throw new FileAlreadyExistsException(p);
+    }
+    String parent = ModelNames.parent(p);
+    if (!Files.isDirectory(fs.getPath(parent)) && !ModelNames.isArea(parent)) {
+      throw new NoSuchFileException(parent, null, "no such directory");
+    }
+    Staged s = newStaged(true);
+    s.opens++;
+    staged.put(p, s);
+    return new Handle(s);
+  }
+
+  synchronized Handle open(String p, boolean truncate) throws IOException {
+    Staged s = staged.get(p);
+    if (s == null) {
+      Path target = fs.getPath(p);
+      if (Files.isDirectory(target)) {
+        throw new IOException(p + ": is a directory");
+      }
+      if (!Files.exists(target)) {
+        throw new NoSuchFileException(p);
+      }
+      s = newStaged(truncate);
+      if (!truncate) {
+        s.fill(target);
+      }
+      staged.put(p, s);
+    } else if (truncate) {
+      s.channel.truncate(0);
+      s.dirty = true;
+    }
+    s.opens++;
+    return new Handle(s);
+  }
+
+  /** At close(2): a model file's new bytes go into the model; the refusal is the caller's errno. */
+  synchronized void flush(String p, Handle h) throws IOException {
+    if (h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
+      h.staged.install(fs.getPath(p));
+    }
+  }
+
+  synchronized void release(String p, Handle h) throws IOException {
+    Staged s = h.staged;
+    if (--s.opens > 0 || staged.get(p) != s || !ModelNames.isModelFile(p)) {
+      if (s.opens == 0 && !staged.containsValue(s)) {
+        s.discard();
+      }
+      return;
+    }
+    staged.remove(p);
+    try {
+      if (s.dirty && !s.written) {
+        s.install(fs.getPath(p)); // created or truncated, never written: the empty file
+      }
+    } finally {
+      s.discard();
+      if (s.dirty) {
+        log.warn(p + ": the bytes written were refused at close (see above) and are dropped; the model keeps its previous content");
+      }
+    }
+  }
+
+  synchronized void truncate(String p, long size, Handle h) throws IOException {
+    Staged s = h != null ? h.staged : staged.get(p);
+    if (s != null) {
+      setSize(s, size);
+      return;
+    }
+    Handle opened = open(p, false);
+    setSize(opened.staged, size);
+    try {
+      flush(p, opened);
+    } finally {
+      release(p, opened);
+    }
+  }
+
+  private static void setSize(Staged s, long size) throws IOException {
+    if (size < s.channel.size()) {
+      s.channel.truncate(size);
+    } else if (size > s.channel.size()) {
+      s.channel.write(ByteBuffer.allocate(1), size - 1);
+    }
+    s.dirty = true;
+    s.written = true;
+  }
+
+  synchronized void unlink(String p) throws IOException {
+    Staged s = staged.remove(p);
+    if (s != null && s.opens == 0) {
+      s.discard();
+    }
+    try {
+      Files.delete(fs.getPath(p));
+    } catch (NoSuchFileException e) {
+      if (s == null) {
+        throw e;
+      }
+    }
+  }
+
+  synchronized void mkdir(String p) throws IOException {
+    Path d = fs.getPath(p);
+    if (ModelNames.isArea(p) && !Files.exists(d) && Files.isDirectory(fs.getPath(ModelNames.parent(p)))) {
+      throw new FileAlreadyExistsException(p);
+    }
+    Files.createDirectory(d);
+  }
+
+  synchronized void rmdir(String p) throws IOException {
+    if (!stagedIn(p).isEmpty()) {
+      throw new DirectoryNotEmptyException(p);
+    }
+    Path d = fs.getPath(p);
+    if (p.startsWith("/tags/") && p.indexOf('/', 6) < 0 && Files.isDirectory(d)) {
+      // rmdir(2) removes an empty directory only; a tag goes once its files are gone
+      try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
+        for (Path e : ds) {
+          if (!ModelNames.AREAS.contains(e.getFileName().toString()) || hasEntries(e)) {
+            throw new DirectoryNotEmptyException(p);
+          }
+        }
+      }
+    }
+    try {
+      Files.delete(d);
+    } catch (NoSuchFileException e) {
+      if (!ModelNames.isArea(p)) {
+        throw e;
+      }
+    }
+  }
+
+  private static boolean hasEntries(Path d) throws IOException {
+    if (!Files.isDirectory(d)) {
+      return true;
+    }
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
+      return ds.iterator().hasNext();
+    }
+  }
+
+  synchronized void rename(String from, String to) throws IOException {
+    Staged s = staged.get(from);
+    Path target = fs.getPath(to);
+    if (s != null && (s.dirty || !ModelNames.isModelFile(from))) {
+      if (ModelNames.isModelFile(to)) {
+        s.install(target);
+        Staged old = staged.remove(to);
+        if (old != null && old.opens == 0) {
+          old.discard();
+        }
+      } else {
+        Staged old = staged.put(to, s);
+        if (old != null && old.opens == 0) {
+          old.discard();
+        }
+      }
+      staged.remove(from);
+      if (s.opens == 0 && !staged.containsValue(s)) {
+        s.discard();
+      }
+      if (ModelNames.isModelFile(from) && Files.exists(fs.getPath(from))) {
+        Files.delete(fs.getPath(from));
+      }
+      return;
+    }
+    Path source = fs.getPath(from);
+    if (!ModelNames.isModelFile(to) && ModelNames.isModelFile(from) && Files.isRegularFile(source)) {
+      // a model file renamed to a scratch name (an editor's backup): its bytes go along
+      Staged copy = newStaged(false);
+      copy.fill(source);
+      Files.delete(source);
+      staged.put(to, copy);
+      return;
+    }
+    try {
+      if (Files.isRegularFile(target) || Files.isDirectory(target) && !hasEntries(target)) {
+        Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
+      } else {
+        Files.move(source, target);
+      }
+    } catch (FileAlreadyExistsException e) {
+      // the target names a variable of the graph that has no array yet (rsync's .W.XXXXXX renamed
+      // onto W after graph.json was copied): rename(2) replaces, so the bytes become its array
+      if (!ModelNames.isModelFile(to) || !Files.isRegularFile(source) || Files.exists(target)) {
+        throw e;
+      }
+      Staged copy = newStaged(false);
+      try {
+        copy.fill(source);
+        copy.install(target);
+      } finally {
+        copy.discard();
+      }
+      Files.delete(source);
+    }
+  }
+
+  synchronized void setxattr(String p, String name, String value) throws IOException {
+    String n = Xattrs.settable(name);
+    if (n == null) {
+      throw name.startsWith(Xattrs.PREFIX)
+          ? new IllegalArgumentException(name + " cannot be set; settable: user.samediff." + String.join(", .", Xattrs.SETTABLE))
+          : new UnsupportedOperationException(name + ": only user.samediff.* attributes are kept");
+    }
+    Staged s = staged.get(p);
+    if (s != null && (s.dirty || !Files.exists(fs.getPath(p)))) {
+      s.attributes.put(n, value);
+      return;
+    }
+    Xattrs.set(fs.getPath(p), n, value);
+  }
+
+  String getxattr(String p, String name) throws IOException {
+    Staged s = staged.get(p);
+    if (s != null && !Files.exists(fs.getPath(p))) {
+      return name.startsWith(Xattrs.PREFIX) ? s.attributes.get(name.substring(Xattrs.PREFIX.length())) : null;
+    }
+    return Xattrs.of(fs.getPath(p)).get(name);
+  }
+
+  Set<String> xattrNames(String p) throws IOException {
+    Staged s = staged.get(p);
+    if (s != null && !Files.exists(fs.getPath(p))) {
+      Set<String> out = new LinkedHashSet<>();
+      s.attributes.keySet().forEach(k -> out.add(Xattrs.PREFIX + k));
+      return out;
+    }
+    return Xattrs.of(fs.getPath(p)).keySet();
+  }
+
+  /** Commits what was closed so far; files still open for writing stay staged. */
+  synchronized void commit() throws IOException {
+    ((JournaledFileSystem) fs).commit();
+  }
+
+  /** Scratch files left at unmount: never the model's; named in the log. */
+  synchronized void discardAll() {
+    for (Map.Entry<String, Staged> e : staged.entrySet()) {
+      log.warn(e.getKey() + ": a scratch file of the mount (never renamed onto a model name) is dropped at unmount");
+      e.getValue().discard();
+    }
+    staged.clear();
+  }
+}
