@@ -1,6 +1,8 @@
 package org.modelfs.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -67,7 +69,11 @@ final class ConvertCommand implements Command {
     return Main.OK;
   }
 
-  private static WriteOptions options(Args.Parsed p, Path target) throws Args.UsageException {
+  private static WriteOptions options(Args.Parsed p, Path target) throws IOException, Args.UsageException {
+    if (Files.isDirectory(target)) {
+      throw new FileSystemException(target.toString(), null, "is a directory; OUT names the model file to write"
+          + " (e.g. " + target.resolve("model.sdz") + ")");
+    }
     ModelFormat format;
     String f = p.option("format");
     try {

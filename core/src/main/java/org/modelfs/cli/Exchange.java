@@ -27,10 +27,6 @@ final class Exchange {
   /** The exchange formats, by file name or content. */
   enum Format { NPY, SAFETENSORS }
 
-  /** The entries of a tag that are files but never arrays: named as they are, so they are refused as such. */
-  static final java.util.Set<String> NOT_ARRAYS = java.util.Set.of(org.modelfs.tree.ModelTree.GRAPH,
-      org.modelfs.tree.ModelTree.GRAPH_JSON, org.modelfs.tree.ModelTree.TRAINING, org.modelfs.tree.ModelTree.METADATA);
-
   /**
    * A model, one of its tags ({@code null}: the newest) and a path in it ({@code null}: none).
    */
@@ -58,24 +54,12 @@ final class Exchange {
     }
 
     /**
-     * The array file {@code path} names: inside the tag when a tag was given (or {@code /tags/…}
-     * from the root); a path that starts with none of {@code params/}, {@code updater/},
-     * {@code tags/} or a tag's other entries ({@code graph.json}, {@code metadata/}, …) is a
-     * parameter's name ({@code layer0/W} = {@code params/layer0/W}).
+     * The array file {@code path} names: inside the tag when a tag was given, else from the root,
+     * by the rule every command follows ({@link PathArgs#inModel}: {@code layer0/W} =
+     * {@code params/layer0/W}).
      */
     Path file(FileSystem fs) throws IOException {
-      String p = path;
-      while (p.startsWith("/")) {
-        p = p.substring(1);
-      }
-      String first = p.contains("/") ? p.substring(0, p.indexOf('/')) : p;
-      if (tag == null && first.equals("tags")) {
-        return fs.getPath("/" + p);
-      }
-      if (!first.equals(TagArrays.PARAMS) && !first.equals(TagArrays.UPDATER) && !NOT_ARRAYS.contains(first)) {
-        p = TagArrays.PARAMS + "/" + p;
-      }
-      return tag == null ? fs.getPath("/" + p) : tagDir(fs).resolve(p);
+      return tag == null ? Listing.inside(fs, path) : tagDir(fs).resolve(PathArgs.inModel(path, true));
     }
   }
 

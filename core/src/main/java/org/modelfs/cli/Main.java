@@ -58,7 +58,13 @@ public final class Main {
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
         java.nio.charset.StandardCharsets.UTF_8);
     stderr = err;
-    int code = run(Utf8Args.of(args), out, err);
+    int code;
+    try {
+      code = run(Utf8Args.of(args), out, err);
+    } catch (Args.UsageException e) {
+      err.println("modelfs" + (args.length > 0 && COMMANDS.containsKey(args[0]) ? " " + args[0] : "") + ": " + e.getMessage());
+      code = USAGE;
+    }
     out.flush();
     err.flush();
     System.exit(code);

@@ -99,6 +99,52 @@ public final class ModelWriter {
   }
 
   /**
+   * The value {@code format} stores for metadata {@code key} given {@code value}, or {@code null}
+   * when it keeps no such key: the SDNB writers (SDNB, its shards, SDZ's entries) write
+   * {@code nd4j.format.version} and {@code nd4j.format.type} themselves and the shard keys per
+   * shard; fb, zip-tags and the container keep none of the SDNB format keys
+   * ({@link SdnbFormat#isFormatKey}). Every other key is kept as given.
+   */
+  public static String storedMetadata(ModelFormat format, String key, String value) {
+    if (!SdnbFormat.isFormatKey(key)) {
+      return value;
+    }
+    if (format == ModelFormat.SDNB || format == ModelFormat.SHARDED_SDNB || format == ModelFormat.SDZ) {
+      return switch (key) {
+        case SdnbFormat.KEY_VERSION -> "1";
+        case SdnbFormat.KEY_TYPE -> "APPENDED_BLOB";
+        case SdnbFormat.KEY_SHARD_INDEX, SdnbFormat.KEY_SHARD_TYPE -> null;
+        default -> value;
+      };
+    }
+    return null;
+  }
+
+  /**
+   * The metadata of {@code tag} that {@code format} would store otherwise than it is, among the
+   * keys whose value differs from {@code committed}'s (the same tag as last committed; keys read
+   * from a model are what its format wrote): "metadata/KEY: …" lines for a commit's problems.
+   * Every route that sets metadata — {@code meta set}, {@code Files.write} of
+   * {@code /metadata/KEY}, a mount's commit — passes here (docs/FILESYSTEM.md §7.4).
+   */
+  public static List<String> metadataProblems(Tag tag, Tag committed, ModelFormat format) {
+    List<String> out = new ArrayList<>();
+    for (java.util.Map.Entry<String, String> e : tag.metadata().entrySet()) {
+      String k = e.getKey();
+      if (committed == null || java.util.Objects.equals(committed.metadata().get(k), e.getValue())) {
+        continue;
+      }
+      String stored = storedMetadata(format, k, e.getValue());
+      if (!e.getValue().equals(stored)) {
+        out.add("metadata/" + k + ": the " + format.token() + " format " + (stored == null
+            ? "does not keep this key (" + k + " is an SDNB format key)"
+            : "writes this key itself ('" + stored + "')") + "; '" + e.getValue() + "' would not be stored");
+      }
+    }
+    return out;
+  }
+
+  /**
    * The files that hold {@code tags} (oldest first) in {@code options}' format. {@code fileName}
    * names the model: the single file, or for {@link ModelFormat#SHARDED_SDNB} the base name
    * {@code <base>.sdnb} whose shards are {@code <base>.shard<k>-of-<N>.sdnb}. Several tags are
@@ -192,7 +238,7 @@ public final class ModelWriter {
   private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options,
       ShardReuse.Packing reuse, Model previous, boolean limitGiven) throws ModelFormatException {
     if (!canBeShardSet(fileName, ModelFormat.SHARDED_CONTAINER)) {
-      throw new ModelFormatException(fileName, "model to write", 0,
+      throw new ModelFormatException(fileName, "model to write", -1,
           "a sharded container is named <base>.sdmc (its shards are <base>.shard<k>-of-<N>.sdmc)");
     }
     String base = ShardNames.base(fileName);

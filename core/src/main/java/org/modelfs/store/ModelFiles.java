@@ -6,6 +6,7 @@ import java.util.List;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -52,13 +53,24 @@ public final class ModelFiles {
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
+    String nameProblem = out.getFileName() == null ? null : options.format().nameProblem(out.getFileName().toString());
+    if (nameProblem != null) {
+      throw new ModelFormatException(out.toString(), "model to write", -1, nameProblem);
+    }
     if (options.format().sharded()) {
       java.nio.file.attribute.BasicFileAttributes a = existing(out);
       if (a != null && a.isOther()) {
         throw new java.nio.file.FileSystemException(out.toString(), null, "is a FIFO or device; a " + options.format().token()
             + " model is several files, named after OUT in its directory: name a file there, or write one file");
       }
-      return commit(Backings.ofShardSet(out), tags, options, progress); // its own transaction, links refused there
+      Backing set = Backings.ofShardSet(out);
+      if (options.format() == ModelFormat.SHARDED_CONTAINER
+          && !ModelWriter.canBeShardSet(set.fileName(), ModelFormat.SHARDED_CONTAINER)) {
+        String base = String.valueOf(out.getFileName()).replaceFirst("\\.[^.]*$", "");
+        throw new ModelFormatException(out.toString(), "model to write", -1, "a sharded container is named"
+            + " <base>.sdmc, its shards <base>.shard<k>-of-<N>.sdmc: name it " + base + ".sdmc");
+      }
+      return commit(set, tags, options, progress); // its own transaction, links refused there
     }
     if (out.getFileSystem() != java.nio.file.FileSystems.getDefault()) {
       return commit(Backings.of(out), tags, options, progress);
