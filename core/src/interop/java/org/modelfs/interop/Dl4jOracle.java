@@ -125,11 +125,14 @@ final class Dl4jOracle {
       if (dtype != null && !dtype.equals(d.dataType().name())) {
         problems.add("variable dtype differs: " + at + name + ": graph.json " + dtype + ", DL4J " + d.dataType());
       }
+      ArrayFile f = view.params.get(name);
+      INDArray arr = kind.equals("ARRAY") ? null : sd.getArrForVarName(name);
+      if (kind.equals("PLACEHOLDER") && f != null && arr != null) {
+        compareArray(at, name, f, arr, problems); // DL4J saves a placeholder's array when one is set
+      }
       if (!kind.equals("VARIABLE") && !kind.equals("CONSTANT")) {
         continue;
       }
-      ArrayFile f = view.params.get(name);
-      INDArray arr = sd.getArrForVarName(name);
       if (f == null) {
         problems.add("array missing in params/: " + at + name + " (" + kind + ") has no file");
         continue;
@@ -148,7 +151,7 @@ final class Dl4jOracle {
     for (String name : view.params.keySet()) {
       JsonNode v = view.variables.get(name);
       String kind = v == null ? null : v.path("kind").asText();
-      if (!"VARIABLE".equals(kind) && !"CONSTANT".equals(kind)) {
+      if (!"VARIABLE".equals(kind) && !"CONSTANT".equals(kind) && !"PLACEHOLDER".equals(kind)) {
         problems.add("params/ file without array variable: " + at + name + " (graph.json kind " + kind + ")");
       }
     }
