@@ -46,8 +46,39 @@ final class Dl4jOracle {
 
   private Dl4jOracle() {}
 
-  /** Every disagreement between ModelFS and DL4J for every tag of {@code model}. */
-  static List<String> check(Path model, ModelFormat format, Path scratch) {
+  /** Per fixture: op outputs DL4J does not compute on the fixture itself ({@code null}: it computes none). */
+  private static final Map<String, Set<String>> BASELINE = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The op outputs DL4J M2.1 does not compute for the untouched {@code fixture} with the oracle's
+   * input (a TF import whose {@code cond} or loop needs other values); {@code null} when
+   * {@code output} throws there. Those are not held against an edit.
+   */
+  static Set<String> baseline(String fixture) {
+    return BASELINE.computeIfAbsent(fixture, f -> {
+      Path fb = Dl4jFixtures.model(f);
+      try {
+        View view = View.read(fb, "default");
+        List<String> p = new ArrayList<>();
+        computeOutputs("", view, SameDiff.load(fb.toFile(), true), Set.of(), p);
+        Set<String> missing = new TreeSet<>();
+        for (String line : p) {
+          int i = line.indexOf("missing [");
+          if (i < 0) {
+            return Set.of("*");
+          }
+          missing.addAll(Arrays.asList(line.substring(i + 9, line.length() - 1).split(", ")));
+        }
+        return missing;
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+  }
+
+  /** Every disagreement between ModelFS and DL4J for every tag of {@code model}, made from {@code fixture}. */
+  static List<String> check(Path model, ModelFormat format, Path scratch, String fixture) {
+    Set<String> uncomputed = baseline(fixture);
     List<String> problems = new ArrayList<>();
     List<String> tags = new ArrayList<>();
     try (Model m = ModelFiles.open(model)) {
@@ -71,13 +102,13 @@ final class Dl4jOracle {
     for (int i = 0; i < tags.size(); i++) {
       Path fb = format == ModelFormat.FB ? model : scratch.resolve("oracle-" + i + ".fb");
       if (Files.isRegularFile(fb)) {
-        checkTag(model, tags.get(i), fb, problems);
+        checkTag(model, tags.get(i), fb, uncomputed, problems);
       }
     }
     return problems;
   }
 
-  private static void checkTag(Path model, String tag, Path fb, List<String> problems) {
+  private static void checkTag(Path model, String tag, Path fb, Set<String> uncomputed, List<String> problems) {
     View view;
     try {
       view = View.read(model, tag);
@@ -96,7 +127,9 @@ final class Dl4jOracle {
     compareVariables(at, view, sd, problems);
     compareUpdater(at, view, sd, problems);
     compareOps(at, view, sd, problems);
-    computeOutputs(at, view, sd, problems);
+    if (!uncomputed.contains("*")) {
+      computeOutputs(at, view, sd, uncomputed, problems);
+    }
   }
 
   private static void compareVariables(String at, View view, SameDiff sd, List<String> problems) {
@@ -230,12 +263,12 @@ final class Dl4jOracle {
     }
   }
 
-  private static void computeOutputs(String at, View view, SameDiff sd, List<String> problems) {
+  private static void computeOutputs(String at, View view, SameDiff sd, Set<String> uncomputed, List<String> problems) {
     Set<String> wanted = new LinkedHashSet<>();
     for (JsonNode op : view.ops.values()) {
       wanted.addAll(strings(op.path("outputs")));
     }
-    wanted.removeIf(n -> !sd.hasVariable(n));
+    wanted.removeIf(n -> !sd.hasVariable(n) || uncomputed.contains(n));
     if (wanted.isEmpty()) {
       return;
     }

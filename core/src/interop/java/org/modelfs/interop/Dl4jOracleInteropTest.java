@@ -41,6 +41,9 @@ class Dl4jOracleInteropTest {
   static final long DEFAULT_SEED = 29;
   static final String REGRESSIONS = "/oracle/dl4j-oracle-regressions.txt";
 
+  /** Failing seeds of one class shrunk and reported, each kept if its minimal script takes other routes. */
+  static final int SHRINKS_PER_CLASS = Integer.getInteger("oracle.shrinks", 3);
+
   @TempDir Path tmp;
   private int runs;
 
@@ -49,15 +52,25 @@ class Dl4jOracleInteropTest {
     int scripts = Integer.getInteger("oracle.scripts", DEFAULT_SCRIPTS);
     long seed = Long.getLong("oracle.seed", DEFAULT_SEED);
     Map<String, String> byClass = new LinkedHashMap<>();
+    Map<String, List<Long>> seeds = new LinkedHashMap<>();
     for (int i = 0; i < scripts; i++) {
       long s = seed + i;
       OracleScript script = OracleGenerator.script(s);
       List<String> failures = run(script).failures();
       for (String cls : classes(failures)) {
-        if (!byClass.containsKey(cls)) {
-          byClass.put(cls, report("seed " + s, shrink(script, cls), cls));
+        List<Long> seen = seeds.computeIfAbsent(cls, k -> new ArrayList<>());
+        seen.add(s);
+        if (seen.size() <= SHRINKS_PER_CLASS) {
+          OracleScript minimal = shrink(script, cls);
+          byClass.putIfAbsent(cls + " | " + routes(minimal), report("seed " + s, minimal, cls));
         }
       }
+    }
+    if (!seeds.isEmpty()) {
+      StringBuilder sb = new StringBuilder("seeds by class:\n");
+      seeds.forEach((k, v) -> sb.append("  ").append(k).append(": ").append(v.size()).append(" ")
+          .append(v.subList(0, Math.min(20, v.size()))).append('\n'));
+      byClass.put("seeds", sb.toString());
     }
     assertNoFailures(byClass, scripts + " random scripts from seed " + seed);
   }
@@ -100,6 +113,18 @@ class Dl4jOracleInteropTest {
     } catch (IOException | RuntimeException e) {
       return new OracleRun.Result(List.of("script setup fails: " + e), List.of());
     }
+  }
+
+  /** The routes a script takes: each line's kind and first word of each operation. */
+  static String routes(OracleScript s) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String line : s.commits()) {
+      String kind = line.substring(0, line.indexOf('\t'));
+      for (List<String> op : OracleScript.parts(line)) {
+        out.add(kind + " " + (op.isEmpty() ? "" : op.get(0)));
+      }
+    }
+    return s.format() + " " + out;
   }
 
   /** The classes of failures: the text before the first colon. */

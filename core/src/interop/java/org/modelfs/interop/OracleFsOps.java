@@ -19,6 +19,8 @@ import org.nd4j.shade.jackson.databind.node.ObjectNode;
  *   <li>{@code writen P N SEED}: {@code Files.write} of {@code N} bytes;
  *   <li>{@code new P DTYPE SHAPE SEED}: {@code Files.write} of the elements, then
  *       {@code setAttribute samediff:dtype} and {@code samediff:shape};
+ *   <li>{@code channel P POS N SEED}: {@code newByteChannel(WRITE, CREATE)}, N bytes written at POS;
+ *   <li>{@code jsoncopy A B}: {@code Files.copy} of tag A's graph.json over tag B's;
  *   <li>{@code move A B [replace]}, {@code copy A B [replace]}, {@code delete P};
  *   <li>{@code setattr P ATTR VALUE}: {@code Files.setAttribute(p, "samediff:" + ATTR, …)};
  *   <li>{@code meta KEY VALUE}: {@code Files.writeString} of {@code /metadata/KEY};
@@ -65,6 +67,15 @@ final class OracleFsOps {
           Files.copy(fs.getPath(a1), fs.getPath(a2));
         }
       }
+      case "channel" -> {
+        try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(fs.getPath(a1),
+            java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.CREATE)) {
+          ch.position(Long.parseLong(a2));
+          ch.write(java.nio.ByteBuffer.wrap(OracleFiles.elements("BYTE", Long.parseLong(op.get(3)), Long.parseLong(op.get(4)))));
+        }
+      }
+      case "jsoncopy" -> Files.copy(fs.getPath("/tags/" + a1 + "/graph.json"), fs.getPath("/tags/" + a2 + "/graph.json"),
+          StandardCopyOption.REPLACE_EXISTING);
       case "delete" -> Files.delete(fs.getPath(a1));
       case "setattr" -> {
         Object v = a2.equals("shape") ? OracleFiles.shape(op.get(3)) : op.get(3);

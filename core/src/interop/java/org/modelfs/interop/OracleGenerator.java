@@ -166,7 +166,23 @@ final class OracleGenerator {
   private List<List<String>> fsOps() {
     JsonNode prm = param();
     String name = prm == null ? "p0" : prm.path("name").asText();
-    switch (r.nextInt(14)) {
+    switch (r.nextInt(17)) {
+      case 14:
+        return List.of(List.of("channel", p(r.nextInt(4) == 0 ? targetName() : name), "" + (4 * r.nextInt(40)),
+            "" + (4 * (1 + r.nextInt(8))), "" + seed()));
+      case 15: {
+        // a tag changed and its graph.json copied back (the graph.json route of a copy)
+        String t = "t" + (fresh++);
+        return List.of(List.of("mkdir", t), List.of("tagcopy", "default", t),
+            List.of("move", "/tags/" + t + "/params/" + Dl4jOracle.encode(name), "/tags/" + t + "/params/"
+                + Dl4jOracle.encode(targetName())), List.of("jsoncopy", t, "default"), List.of("rmtag", t));
+      }
+      case 16: {
+        String t = "t" + (fresh++);
+        return List.of(List.of("mkdir", t), List.of("tagcopy", "default", t),
+            List.of("copy", "/tags/" + t + "/params/" + Dl4jOracle.encode(name), "/tags/default/params/"
+                + Dl4jOracle.encode(paramName()), "replace"));
+      }
       case 0:
         return List.of(List.of("write", p(name), "" + seed()));
       case 1:
@@ -222,7 +238,7 @@ final class OracleGenerator {
   }
 
   private List<String> jsonEdit() {
-    switch (r.nextInt(10)) {
+    switch (r.nextInt(11)) {
       case 0:
       case 1:
         return List.of("renamevar", anyVariable(), targetName());
@@ -241,8 +257,10 @@ final class OracleGenerator {
         return List.of("dropvar", anyVariable());
       case 8:
         return List.of("shape", anyVariable(), shape(null));
-      default:
+      case 9:
         return List.of("dtype", anyVariable(), dtype(null));
+      default:
+        return List.of("kind", anyVariable(), pick(List.of("VARIABLE", "CONSTANT", "ARRAY", "PLACEHOLDER")));
     }
   }
 

@@ -75,7 +75,16 @@ final class OracleRun {
         }
       }
     }
-    failures.addAll(Dl4jOracle.check(model, format, scratch));
+    List<String> disagreements = Dl4jOracle.check(model, format, scratch, s.fixture());
+    failures.addAll(disagreements);
+    if (!disagreements.isEmpty()) {
+      ByteArrayOutputStream sink = new ByteArrayOutputStream();
+      try (PrintStream o = new PrintStream(sink, true, StandardCharsets.UTF_8)) {
+        if (Main.run(new String[] {"verify", model.toString()}, o, o) == 0) {
+          failures.add("verify is clean on a model DL4J disagrees with: " + disagreements.get(0));
+        }
+      }
+    }
     return new Result(failures, log);
   }
 
