@@ -201,7 +201,8 @@ final class Dl4jOracle {
     }
     if (f.order.equals("c") && f.dtype.equals(arr.dataType().name())
         && !Dl4jSnapshot.sha256Hex(f.bytes).equals(Dl4jSnapshot.sha256Hex(arr))) {
-      problems.add("array values differ: " + at + name + " (" + f.dtype + Arrays.toString(f.shape) + ")");
+      problems.add("array values differ: " + at + name + " (" + f.dtype + Arrays.toString(f.shape) + "): params/ "
+          + head(f.bytes) + ", DL4J " + head(Dl4jSnapshot.cOrderLeBytes(arr)));
     }
   }
 
@@ -312,6 +313,12 @@ final class Dl4jOracle {
       feed.put(v.name(), t.isFPType() || t == DataType.BOOL ? a : a.castTo(t));
     }
     return feed;
+  }
+
+  /** The first 16 bytes in hex. */
+  private static String head(byte[] b) {
+    return java.util.HexFormat.of().formatHex(b, 0, Math.min(16, b.length)) + (b.length > 16 ? "…" : "")
+        + " (" + b.length + " bytes)";
   }
 
   private static List<String> strings(JsonNode arr) {
