@@ -132,9 +132,29 @@ class Dl4jOracleInteropTest {
     Set<String> out = new LinkedHashSet<>();
     for (String f : failures) {
       int c = f.indexOf(':');
-      out.add(c < 0 ? f : f.substring(0, c));
+      String cls = c < 0 ? f : f.substring(0, c);
+      if (cls.startsWith("DL4J")) {
+        cls += " (" + reason(f) + ")";
+      }
+      out.add(cls);
     }
     return out;
+  }
+
+  /** What kind of refusal or gap DL4J reported, without names: the exception and a few telling words. */
+  static String reason(String failure) {
+    if (failure.contains("missing [")) {
+      return "outputs silently not computed";
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("([A-Za-z]+(Exception|Error))").matcher(failure);
+    String ex = m.find() ? m.group(1) : "?";
+    for (String word : List.of("validation failed", "data types", "did not have any ops", "losses to be minimized",
+        "out of bounds", "is null", "shape")) {
+      if (failure.contains(word)) {
+        return ex + ", " + word;
+      }
+    }
+    return ex;
   }
 
   /** Drops lines, then operations inside lines, while the script still fails with {@code cls}. */
