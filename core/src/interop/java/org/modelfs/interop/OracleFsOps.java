@@ -36,6 +36,24 @@ final class OracleFsOps {
 
   private OracleFsOps() {}
 
+  /**
+   * The bytes a write puts at {@code pos}: random ones, except into an existing integer array, which
+   * gets its own bytes back (zeros past its end): TF imports keep axes, shapes and indices there, and
+   * random ones would make DL4J fail for the values, not for anything ModelFS did.
+   */
+  static byte[] payload(Path p, long pos, long n, long seed) throws IOException {
+    Object dtype = Files.exists(p) ? Files.getAttribute(p, "samediff:dtype") : null;
+    if (dtype == null || !List.of("INT", "LONG", "SHORT", "BYTE", "UBYTE", "UINT16", "UINT32", "UINT64").contains(dtype.toString())) {
+      return OracleFiles.elements("BYTE", n, seed);
+    }
+    byte[] old = Files.readAllBytes(p);
+    byte[] out = new byte[Math.toIntExact(n)];
+    if (pos < old.length) {
+      System.arraycopy(old, (int) pos, out, 0, (int) Math.min(n, old.length - pos));
+    }
+    return out;
+  }
+
   static void apply(FileSystem fs, List<String> op, Path scratch) throws IOException {
     String a1 = op.size() > 1 ? op.get(1) : null;
     String a2 = op.size() > 2 ? op.get(2) : null;
@@ -43,9 +61,12 @@ final class OracleFsOps {
       case "write" -> {
         Path p = fs.getPath(a1);
         long size = Files.exists(p) ? Files.size(p) : 16;
-        Files.write(p, OracleFiles.elements("BYTE", size, Long.parseLong(a2)));
+        Files.write(p, payload(p, 0, size, Long.parseLong(a2)));
       }
-      case "writen" -> Files.write(fs.getPath(a1), OracleFiles.elements("BYTE", Long.parseLong(a2), Long.parseLong(op.get(3))));
+      case "writen" -> {
+        Path p = fs.getPath(a1);
+        Files.write(p, payload(p, 0, Long.parseLong(a2), Long.parseLong(op.get(3))));
+      }
       case "new" -> {
         Path p = fs.getPath(a1);
         long[] shape = OracleFiles.shape(op.get(3));
@@ -70,8 +91,9 @@ final class OracleFsOps {
       case "channel" -> {
         try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(fs.getPath(a1),
             java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.CREATE)) {
+          Path p = fs.getPath(a1);
           ch.position(Long.parseLong(a2));
-          ch.write(java.nio.ByteBuffer.wrap(OracleFiles.elements("BYTE", Long.parseLong(op.get(3)), Long.parseLong(op.get(4)))));
+          ch.write(java.nio.ByteBuffer.wrap(payload(p, Long.parseLong(a2), Long.parseLong(op.get(3)), Long.parseLong(op.get(4)))));
         }
       }
       case "jsoncopy" -> Files.copy(fs.getPath("/tags/" + a1 + "/graph.json"), fs.getPath("/tags/" + a2 + "/graph.json"),
