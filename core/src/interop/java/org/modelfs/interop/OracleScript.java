@@ -15,7 +15,7 @@ import java.util.List;
  * cli     tag  add  MODEL  t1
  * </pre>
  *
- * <p>A line is one commit: {@code fs} a mount session ({@link ModelFileSystems#open}) with the
+ * <p>A line is one commit: {@code fs} a mount session ({@link org.modelfs.ModelFileSystems#open}) with the
  * Path API operations separated by {@code ;} tokens, closed (the commit); {@code json} a
  * read-edit-write of the newest tag's {@code graph.json} with its edits separated by {@code ;};
  * {@code cli} one CLI command run in-process ({@code MODEL} is the model's path, {@code @…} tokens
