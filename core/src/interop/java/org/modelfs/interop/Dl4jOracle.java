@@ -276,7 +276,10 @@ final class Dl4jOracle {
     Map<String, INDArray> feed = feed(sd);
     Map<String, INDArray> got;
     try {
-      got = sd.output(feed, wanted.toArray(new String[0]));
+      got = boundedOutput(sd, feed, wanted.toArray(new String[0]));
+    } catch (java.util.concurrent.TimeoutException e) {
+      problems.add("DL4J output does not return: " + at + "no answer in " + OUTPUT_SECONDS + " s (its executor loops)");
+      return;
     } catch (RuntimeException | Error e) {
       problems.add("DL4J does not compute every op output: " + at + e.toString().replace('\n', ' '));
       return;
@@ -289,6 +292,37 @@ final class Dl4jOracle {
     }
     if (!missing.isEmpty()) {
       problems.add("DL4J does not compute every op output: " + at + "missing " + missing);
+    }
+  }
+
+  /** How long {@code output} may take before the oracle calls it a loop (a fixture's takes well under a second). */
+  static final int OUTPUT_SECONDS = Integer.getInteger("oracle.outputSeconds", 30);
+
+  /**
+   * {@code sd.output} on a daemon thread, given {@link #OUTPUT_SECONDS}: DL4J M2.1's executor can
+   * loop forever on a graph (seen on a TF while loop after an edit); that thread is then left
+   * behind (Java cannot stop it) and the failure reported.
+   */
+  private static Map<String, INDArray> boundedOutput(SameDiff sd, Map<String, INDArray> feed, String[] names)
+      throws java.util.concurrent.TimeoutException {
+    java.util.concurrent.FutureTask<Map<String, INDArray>> task =
+        new java.util.concurrent.FutureTask<>(() -> sd.output(feed, names));
+    Thread t = new Thread(task, "dl4j-oracle-output");
+    t.setDaemon(true);
+    t.start();
+    try {
+      return task.get(OUTPUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException(e.getCause());
     }
   }
 
