@@ -25,9 +25,12 @@ import org.junit.jupiter.api.Test;
  * writes, and the sizes given of files in the repository are theirs.
  */
 class DocPathsTest {
-  /** A path from the repository's root (or from the page's directory) as the pages cite them. */
-  private static final Pattern REPO_PATH = Pattern.compile(
-      "(?<![\\w/.:-])((?:core|s3|fuse|examples|docs|scripts|schemas|src|\\.ci|\\.mvn)/[\\w./<>*…-]*[\\w>*…/])");
+  /** A path from the repository's root (or from the page's directory) as the pages cite them: under a module of the root pom or a top directory. */
+  private static Pattern repoPath() {
+    return Pattern.compile("(?<![\\w/.:-])((?:" + String.join("|", DocRunner.modules())
+        + "|examples|docs|scripts|schemas|src|\\.ci|\\.mvn)/[\\w./<>*…-]*[\\w>*…/])");
+  }
+
   private static final Pattern LINK = Pattern.compile("\\]\\(([\\w./-]+\\.md)(?:#[\\w-]*)?\\)");
 
   @BeforeAll
@@ -39,10 +42,11 @@ class DocPathsTest {
   @Test
   void everyCitedRepositoryPathExists() throws IOException {
     List<String> missing = new ArrayList<>();
+    Pattern repoPath = repoPath();
     for (Docs.Page page : Docs.pages()) {
       for (int i = 0; i < page.lines().size(); i++) {
         String line = page.lines().get(i);
-        Matcher m = REPO_PATH.matcher(line);
+        Matcher m = repoPath.matcher(line);
         while (m.find()) {
           String p = m.group(1);
           if (!p.contains("/target/") && !exists(p, page)) {

@@ -49,9 +49,7 @@ final class DocRunner {
    */
   static java.util.Map<String, Jar> jars() {
     java.util.Map<String, Jar> jars = new java.util.LinkedHashMap<>();
-    Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(read(Path.of("pom.xml")));
-    while (m.find()) {
-      String module = m.group(1).strip();
+    for (String module : modules()) {
       String pom = read(Path.of(module, "pom.xml"));
       Matcher out = Pattern.compile("<outputFile>\\$\\{project\\.build\\.directory}/([^<]+\\.jar)</outputFile>").matcher(pom);
       if (!out.find()) {
@@ -64,6 +62,16 @@ final class DocRunner {
       jars.put(module, new Jar(module, module + "/target/" + out.group(1), main.group(1).strip()));
     }
     return jars;
+  }
+
+  /** The modules of the root pom's {@code <modules>}, in its order: core, s3, fuse, … */
+  static List<String> modules() {
+    List<String> modules = new ArrayList<>();
+    Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(read(Path.of("pom.xml")));
+    while (m.find()) {
+      modules.add(m.group(1).strip());
+    }
+    return modules;
   }
 
   /** The jar at {@code path} ("fuse/target/modelfs-fuse.jar"), or null when the build writes none there. */
