@@ -78,38 +78,88 @@ class DocCliTest {
     }
   }
 
-  /** Every command line the pages show (in any fenced block): its command exists and takes the options shown. */
+  /**
+   * Every command line the pages show (in any fenced block): its command exists in the jar it
+   * runs and takes the options shown. The jar is the one named ({@code java -jar JAR}), or for
+   * {@code modelfs} the one of the block's {@code alias modelfs='java -jar JAR'} (the core's CLI
+   * without one). A jar whose manifest runs the core's {@link Main} has Main's commands; another
+   * module's jar (fuse's {@code FuseMain}) has the verbs its main class lists in {@code VERBS}
+   * and hands every other command to Main: its own verbs' options are checked by that module's
+   * test (fuse: {@code DocFuseCommandLinesTest}), which can call its main class.
+   */
   @Test
   void everyCommandShownExistsWithTheOptionsShown() {
-    Pattern line = Pattern.compile("^(?:\\$ )?(?:modelfs|java (?:-\\S+ )*-jar (?:" + Pattern.quote(DocRunner.cliJar()) + "|"
-        + Pattern.quote(DocRunner.s3Jar()) + "))\\s+(\\S+)(.*)$");
+    String jars = DocRunner.jars().values().stream().map(j -> Pattern.quote(j.path())).collect(Collectors.joining("|"));
+    Pattern line = Pattern.compile("^(?:\\$ )?(?:modelfs|java (?:-\\S+ )*-jar (" + jars + "))\\s+(\\S+)(.*)$");
+    Pattern alias = Pattern.compile("^alias modelfs='java (?:-\\S+ )*-jar (\\S+)'");
     List<String> wrong = new ArrayList<>();
     int seen = 0;
+    int ownVerbs = 0;
     for (Docs.Page page : Docs.pages()) {
       for (Docs.Block b : Docs.blocks(page)) {
+        String modelfs = DocRunner.cliJar();
+        for (String l : b.lines()) {
+          Matcher a = alias.matcher(l);
+          if (a.find()) {
+            modelfs = a.group(1);
+            if (DocRunner.jar(modelfs) == null) {
+              wrong.add(page.where(b.line()) + ": alias modelfs names " + modelfs + ", not a jar the build writes");
+            }
+          }
+        }
         for (int i = 0; i < b.lines().size(); i++) {
           Matcher m = line.matcher(b.lines().get(i));
-          if (!m.find() || m.group(1).startsWith("-") || m.group(1).endsWith(":")) {
+          if (!m.find() || m.group(2).startsWith("-") || m.group(2).endsWith(":")) {
             continue; // --version, --help; a message ("modelfs cp: …")
           }
           seen++;
-          String name = m.group(1);
+          DocRunner.Jar jar = DocRunner.jar(m.group(1) != null ? m.group(1) : modelfs);
+          String where = page.where(b.line() + 1 + i);
+          String name = m.group(2);
+          if (jar != null && !jar.isCoresCli() && ownVerbs(jar).contains(name)) {
+            ownVerbs++; // its options: the module's own test
+            continue;
+          }
           ByteArrayOutputStream out = new ByteArrayOutputStream();
           PrintStream p = new PrintStream(out, true, StandardCharsets.UTF_8);
           if (Main.run(new String[] {"help", name}, p, p) != 0 && !name.equals("help")) {
-            wrong.add(page.where(b.line() + 1 + i) + ": no command '" + name + "'");
+            wrong.add(where + ": no command '" + name + "' in " + (jar == null ? modelfs : jar.path()));
             continue;
           }
-          Set<String> shown = options(Shell.withoutComment(m.group(2)).replaceAll("'[^']*'", ""));
+          Set<String> shown = options(Shell.withoutComment(m.group(3)).replaceAll("'[^']*'", ""));
           shown.removeAll(options(out.toString(StandardCharsets.UTF_8).lines().findFirst().orElse("")));
           if (!shown.isEmpty()) {
-            wrong.add(page.where(b.line() + 1 + i) + ": " + name + " has no " + shown);
+            wrong.add(where + ": " + name + " has no " + shown);
           }
         }
       }
     }
     assertTrue(seen >= 20, seen + " command lines");
+    assertTrue(ownVerbs >= 3, ownVerbs + " command lines of the fuse jar's own verbs (README.md, docs/MOUNT.md)");
     assertEquals(List.of(), wrong, "commands and options the pages show that the CLI does not have");
+  }
+
+  /**
+   * The verbs a module's main class adds to the core's commands, as its source declares them:
+   * {@code static final List<String> VERBS = List.of("mount", …)} (fuse's FuseMain). A module
+   * whose jar runs another main class must declare them so.
+   */
+  static Set<String> ownVerbs(DocRunner.Jar jar) {
+    java.nio.file.Path source = java.nio.file.Path.of(jar.module(), "src", "main", "java", jar.mainClass().replace('.', '/') + ".java");
+    try {
+      Matcher m = Pattern.compile("\\bVERBS\\s*=\\s*List\\.of\\(([^)]*)\\)").matcher(java.nio.file.Files.readString(source));
+      if (!m.find()) {
+        throw new AssertionError(source + " declares no VERBS = List.of(…): the commands its jar adds to the core's");
+      }
+      Set<String> verbs = new TreeSet<>();
+      Matcher v = Pattern.compile("\"(\\w+)\"").matcher(m.group(1));
+      while (v.find()) {
+        verbs.add(v.group(1));
+      }
+      return verbs;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static Set<String> options(String text) {

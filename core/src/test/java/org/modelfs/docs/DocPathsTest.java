@@ -25,9 +25,12 @@ import org.junit.jupiter.api.Test;
  * writes, and the sizes given of files in the repository are theirs.
  */
 class DocPathsTest {
-  /** A path from the repository's root (or from the page's directory) as the pages cite them. */
-  private static final Pattern REPO_PATH = Pattern.compile(
-      "(?<![\\w/.:-])((?:core|s3|examples|docs|scripts|schemas|src|\\.ci|\\.mvn)/[\\w./<>*…-]*[\\w>*…/])");
+  /** A path from the repository's root (or from the page's directory) as the pages cite them: under a module of the root pom or a top directory. */
+  private static Pattern repoPath() {
+    return Pattern.compile("(?<![\\w/.:-])((?:" + String.join("|", DocRunner.modules())
+        + "|examples|docs|scripts|schemas|src|\\.ci|\\.mvn)/[\\w./<>*…-]*[\\w>*…/])");
+  }
+
   private static final Pattern LINK = Pattern.compile("\\]\\(([\\w./-]+\\.md)(?:#[\\w-]*)?\\)");
 
   @BeforeAll
@@ -39,10 +42,11 @@ class DocPathsTest {
   @Test
   void everyCitedRepositoryPathExists() throws IOException {
     List<String> missing = new ArrayList<>();
+    Pattern repoPath = repoPath();
     for (Docs.Page page : Docs.pages()) {
       for (int i = 0; i < page.lines().size(); i++) {
         String line = page.lines().get(i);
-        Matcher m = REPO_PATH.matcher(line);
+        Matcher m = repoPath.matcher(line);
         while (m.find()) {
           String p = m.group(1);
           if (!p.contains("/target/") && !exists(p, page)) {
@@ -87,7 +91,7 @@ class DocPathsTest {
 
   @Test
   void everyJarPathIsTheOneTheBuildWrites() {
-    Set<String> real = Set.of(DocRunner.cliJar(), DocRunner.s3Jar());
+    Set<String> real = DocRunner.jars().values().stream().map(DocRunner.Jar::path).collect(java.util.stream.Collectors.toSet());
     Pattern jarPath = Pattern.compile("[\\w./-]*/modelfs[\\w.-]*\\.jar");
     List<String> wrong = new ArrayList<>();
     for (Docs.Page page : Docs.pages()) {
@@ -132,11 +136,14 @@ class DocPathsTest {
 
   /**
    * The jars' sizes (and the SDK's in them) are facts of a build, not of the repository: no
-   * sentence outside the pages' code blocks gives one (the s3 jar's was given three ways).
+   * sentence outside the pages' code blocks gives one (the s3 jar's was given three ways), of any
+   * module's jar.
    */
   @Test
   void noPageGivesAJarsSize() {
-    Pattern jar = Pattern.compile("modelfs(-s3)?\\.jar|CRT client");
+    Pattern jar = Pattern.compile(DocRunner.jars().values().stream()
+        .map(j -> Pattern.quote(Path.of(j.path()).getFileName().toString()))
+        .collect(java.util.stream.Collectors.joining("|")) + "|CRT client");
     Pattern figure = Pattern.compile("\\d+(\\.\\d+)? ?[KM]i?B\\b");
     for (Docs.Page page : Docs.pages()) {
       String prose = page.text().replaceAll("(?ms)^\\s*```.*?^\\s*```", "").replaceAll("\\s+", " ");

@@ -26,12 +26,65 @@ import org.modelfs.cli.Main;
 final class DocRunner {
   /** The runnable CLI jar, as core/pom.xml's shade execution names it: {@code core/target/modelfs.jar}. */
   static String cliJar() {
-    return "core/" + shadedJar(Path.of("core", "pom.xml"));
+    return jars().get("core").path();
   }
 
   /** The object-store module's runnable jar, as s3/pom.xml names it. */
   static String s3Jar() {
-    return "s3/" + shadedJar(Path.of("s3", "pom.xml"));
+    return jars().get("s3").path();
+  }
+
+  /** A module's runnable jar: its path from the repository's root and the class its manifest runs. */
+  record Jar(String module, String path, String mainClass) {
+    /** Whether {@code java -jar} of it is the core's CLI ({@link Main}) and nothing else. */
+    boolean isCoresCli() {
+      return mainClass.equals(Main.class.getName());
+    }
+  }
+
+  /**
+   * The runnable jar of every module of the root pom's {@code <modules>} that shades one, by
+   * module, in the pom's order: {@code core → core/target/modelfs.jar}, … A new module's jar is
+   * known here without a change.
+   */
+  static java.util.Map<String, Jar> jars() {
+    java.util.Map<String, Jar> jars = new java.util.LinkedHashMap<>();
+    for (String module : modules()) {
+      String pom = read(Path.of(module, "pom.xml"));
+      Matcher out = Pattern.compile("<outputFile>\\$\\{project\\.build\\.directory}/([^<]+\\.jar)</outputFile>").matcher(pom);
+      if (!out.find()) {
+        continue; // a module without a runnable jar
+      }
+      Matcher main = Pattern.compile("<mainClass>([^<]+)</mainClass>").matcher(pom.substring(out.end()));
+      if (!main.find()) {
+        throw new IllegalStateException(module + "/pom.xml: the shaded jar " + out.group(1) + " names no <mainClass>");
+      }
+      jars.put(module, new Jar(module, module + "/target/" + out.group(1), main.group(1).strip()));
+    }
+    return jars;
+  }
+
+  /** The modules of the root pom's {@code <modules>}, in its order: core, s3, fuse, … */
+  static List<String> modules() {
+    List<String> modules = new ArrayList<>();
+    Matcher m = Pattern.compile("<module>([^<]+)</module>").matcher(read(Path.of("pom.xml")));
+    while (m.find()) {
+      modules.add(m.group(1).strip());
+    }
+    return modules;
+  }
+
+  /** The jar at {@code path} ("fuse/target/modelfs-fuse.jar"), or null when the build writes none there. */
+  static Jar jar(String path) {
+    return jars().values().stream().filter(j -> j.path().equals(path)).findFirst().orElse(null);
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** What a command printed and its exit code. */
@@ -44,20 +97,6 @@ final class DocRunner {
 
   DocRunner(Path work) {
     this.work = work;
-  }
-
-  /** {@code target/modelfs.jar} from {@code <outputFile>${project.build.directory}/modelfs.jar</outputFile>}. */
-  private static String shadedJar(Path pom) {
-    try {
-      Matcher m = Pattern.compile("<outputFile>\\$\\{project\\.build\\.directory}/([^<]+\\.jar)</outputFile>")
-          .matcher(Files.readString(pom));
-      if (!m.find()) {
-        throw new IllegalStateException(pom + " names no shaded jar (<outputFile>)");
-      }
-      return "target/" + m.group(1);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   /** Runs one simple command; its standard output also goes to its {@code > FILE}. */
@@ -90,8 +129,8 @@ final class DocRunner {
     List<String> rest = w.subList(i + 2, w.size());
     String jar = path.split(":")[0];
     if (!jar.equals(cliJar())) {
-      throw new IllegalArgumentException("'" + jar + "' is not a jar the build writes: the CLI is " + cliJar()
-          + ", the CLI with object stores " + s3Jar());
+      throw new IllegalArgumentException("'" + jar + "' is not the core's CLI jar " + cliJar() + " (the build writes "
+          + jars().values().stream().map(Jar::path).toList() + "): run it in docs.DocRunner, or list it in DocCommandsTest.notRun() with the reason");
     }
     if (w.get(i).equals("-jar")) {
       return cli(rest);

@@ -89,6 +89,20 @@ final class Docs {
     return blocks;
   }
 
+  /** The heading a block is under ("## From the shell and Python"; "" before any), fenced lines not taken for headings. */
+  static String heading(Block b) {
+    String heading = "";
+    boolean fenced = false;
+    for (String l : b.page().lines().subList(0, b.line() - 1)) {
+      if (FENCE.matcher(l).matches()) {
+        fenced = !fenced;
+      } else if (!fenced && l.matches("#{1,6} .*")) {
+        heading = l.strip();
+      }
+    }
+    return heading;
+  }
+
   /** The commands of every page, in page order. */
   static List<Command> commands(List<Page> pages) {
     List<Command> all = new ArrayList<>();

@@ -34,6 +34,8 @@ class ShellTest {
     assertEquals(List.of(), c.get(1).output());
     assertEquals(null, c.get(2).output());
     assertEquals("p.md:3", c.get(0).where());
+    Docs.Page headed = new Docs.Page(Path.of("h.md"), List.of("# Top", "## Shell", "```sh", "# not a heading", "```", "```sh", "x", "```"));
+    assertEquals("## Shell", Docs.heading(Docs.blocks(headed).get(1)), "a comment in a block is not a heading");
   }
 
   @Test

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The {@code modelfs} command line of the FUSE module's jar (target/modelfs-fuse.jar): the
- * core's commands plus {@code mount} and {@code commit} (docs/MOUNT.md). The core stays free of
- * FUSE; everything but these two verbs goes to {@link org.modelfs.cli.Main}.
+ * core's commands plus {@code mount}, {@code commit} and {@code unmount} (docs/MOUNT.md). The core
+ * stays free of FUSE; everything but these verbs goes to {@link org.modelfs.cli.Main}.
  */
 public final class FuseMain {
   private FuseMain() {}
@@ -62,6 +62,7 @@ public final class FuseMain {
     }
   }
 
+  /** The verbs this jar adds; the core's docs.DocCliTest reads this declaration from the source, keep its form. */
   static final List<String> VERBS = List.of("mount", "commit", "unmount");
   static final String MOUNT_SUMMARY = "mount the model at a directory through FUSE, for every program (ls, cp, NumPy)";
   static final String COMMIT_SUMMARY = "commit what was written in a mount, keeping it mounted";
