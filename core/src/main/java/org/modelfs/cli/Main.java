@@ -135,10 +135,12 @@ public final class Main {
       err.println("usage: modelfs " + c.usage());
       return USAGE;
     } catch (NoSuchFileException e) {
-      // a reason that says itself what is missing ("no such bucket 'b'") is printed as it is
+      // a reason that names what is missing itself ("no such bucket 'b'") leads, the file after it;
+      // one that names no thing ("no such array") follows its file, as the JDK's message has it
       String reason = e.getReason();
-      err.println("modelfs " + args[0] + ": " + (reason != null && reason.startsWith("no such ")
-          ? reason + " (" + e.getFile() + ")" : "no such file: " + e.getMessage()));
+      err.println("modelfs " + args[0] + ": " + (reason != null && reason.startsWith("no such ") && reason.contains("'")
+          ? reason + " (" + e.getFile() + ")" : reason != null && reason.startsWith("no such ") ? e.getMessage()
+          : "no such file: " + e.getMessage()));
       return ERROR;
     } catch (Exception e) {
       err.println("modelfs " + args[0] + ": " + e.getMessage());
