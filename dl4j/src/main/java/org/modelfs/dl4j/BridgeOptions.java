@@ -1,9 +1,9 @@
 package org.modelfs.dl4j;
 
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.modelfs.format.EnvOptions;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
 
@@ -34,15 +34,8 @@ record BridgeOptions(WriteOptions write, boolean updaterState, boolean trainingC
   /** The options of a save of {@code target}. */
   static BridgeOptions forSave(Path target, Map<String, ?> env) {
     env = known(env, SAVE_KEYS);
-    ModelFormat format;
-    Object f = env.get(FORMAT);
-    if (f != null) {
-      try {
-        format = f instanceof ModelFormat mf ? mf : ModelFormat.fromToken(f.toString());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("option format: " + e.getMessage(), e);
-      }
-    } else {
+    ModelFormat format = EnvOptions.format(env, FORMAT);
+    if (format == null) {
       Path name = target.getFileName();
       format = name == null ? null : ModelFormat.fromFileName(name.toString());
       if (format == null) {
@@ -51,27 +44,11 @@ record BridgeOptions(WriteOptions write, boolean updaterState, boolean trainingC
       }
     }
     WriteOptions w = WriteOptions.of(format);
-    Object m = env.get(MAX_SHARD_BYTES);
-    if (m != null) {
-      long max;
-      try {
-        max = m instanceof Number n ? n.longValue() : Long.parseLong(m.toString().trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("option maxShardBytes: '" + m + "' is not a number", e);
-      }
-      if (max <= 0) {
-        throw new IllegalArgumentException("option maxShardBytes: " + max + " must be positive");
-      }
+    long max = EnvOptions.positiveBytes(env, MAX_SHARD_BYTES);
+    if (max > 0) {
       w = w.withMaxShardBytes(max);
     }
-    Object c = env.get(COMPRESSION);
-    if (c != null) {
-      String s = c.toString().toLowerCase(Locale.ROOT);
-      if (!s.equals("stored") && !s.equals("deflate")) {
-        throw new IllegalArgumentException("option compression: '" + c + "'; expected stored or deflate");
-      }
-      w = w.withDeflate(s.equals("deflate"));
-    }
+    w = w.withDeflate(EnvOptions.deflate(env, COMPRESSION));
     return new BridgeOptions(w, bool(env, UPDATER_STATE), bool(env, TRAINING_CONFIG), null);
   }
 
@@ -97,17 +74,6 @@ record BridgeOptions(WriteOptions write, boolean updaterState, boolean trainingC
   }
 
   private static boolean bool(Map<String, ?> env, String key) {
-    Object v = env.get(key);
-    if (v == null) {
-      return true;
-    }
-    if (v instanceof Boolean b) {
-      return b;
-    }
-    String s = v.toString().trim().toLowerCase(Locale.ROOT);
-    if (s.equals("true") || s.equals("false")) {
-      return s.equals("true");
-    }
-    throw new IllegalArgumentException("option " + key + ": '" + v + "'; expected true or false");
+    return EnvOptions.bool(env, key, true);
   }
 }
