@@ -10,6 +10,7 @@ import org.modelfs.model.ArrayStreams;
 import org.modelfs.model.DType;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -43,10 +44,19 @@ final class NdArrays {
         NATIVE_BIG_ENDIAN, ArrayData.Storage.RAW);
   }
 
-  /** {@code arr}, or a copy of it in a buffer of its own when it is a view. */
+  /**
+   * {@code arr} when its elements lie densely in its buffer in its own order from
+   * {@code arr.offset()} (a whole buffer, or a dense view such as Adam's {@code M} and {@code V}
+   * inside the updater's state array), else a copy of it in a buffer of its own (off-heap).
+   */
   static INDArray contiguous(INDArray arr) {
-    boolean whole = !arr.isView() && arr.offset() == 0 && arr.data().length() == arr.length();
-    return whole ? arr : arr.dup(arr.ordering());
+    return dense(arr) ? arr : arr.dup(arr.ordering());
+  }
+
+  /** True when {@code arr}'s elements are the {@code arr.length()} elements of its buffer from its offset. */
+  static boolean dense(INDArray arr) {
+    // default strides: the elements are one dense run in arr's order, from its offset
+    return Shape.hasDefaultStridesForShape(arr) && arr.offset() + arr.length() <= arr.data().length();
   }
 
   /** A new off-heap ND4J array holding {@code a}'s elements, copied once from its container. */

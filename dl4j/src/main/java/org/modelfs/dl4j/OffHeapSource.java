@@ -19,13 +19,19 @@ final class OffHeapSource implements ByteSource {
   private final String name;
   private final INDArray array; // keeps the native memory alive as long as this source is
   private final Pointer base;
+  private final long start; // byte offset of the first element in base
   private final long size;
 
-  /** {@code array} must own its buffer whole (no view): {@link NdArrays#contiguous}. */
+  /**
+   * The {@code size} bytes of {@code array}'s buffer from element {@code array.offset()}: its
+   * elements when it is {@link NdArrays#dense} (a whole buffer, or a dense window of one such as
+   * Adam's {@code M} and {@code V} in the updater's state array).
+   */
   OffHeapSource(String name, INDArray array, long size) {
     this.name = name;
     this.array = array;
     this.base = array.data().addressPointer();
+    this.start = array.offset() * array.data().getElementSize();
     this.size = size;
   }
 
@@ -57,7 +63,7 @@ final class OffHeapSource implements ByteSource {
   public ByteBuffer window(long position, int length) {
     long n = Math.min(Math.min(length, MAX_VIEW), size - position);
     BytePointer p = new BytePointer(base);
-    p.position(position).limit(position + n);
+    p.position(start + position).limit(start + position + n);
     return p.asByteBuffer().asReadOnlyBuffer();
   }
 
