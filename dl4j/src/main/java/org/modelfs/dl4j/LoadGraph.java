@@ -35,12 +35,12 @@ final class LoadGraph {
 
   /**
    * True when the bridge leaves {@code v}'s array in the graph for DL4J to read itself: UTF-8 and
-   * empty arrays, and any array of a PLACEHOLDER (DL4J's save writes the current thread's
+   * empty arrays (and any of no bytes: ND4J gives those no buffer to fill), and any array of a PLACEHOLDER (DL4J's save writes the current thread's
    * placeholder value too) — the bridge places only VARIABLE and CONSTANT arrays.
    */
   static boolean inline(Variable v) {
     ArrayData a = v.array();
-    return a == null || a.empty() || a.dtype() == DType.UTF8
+    return a == null || a.empty() || a.length() == 0 || a.dtype() == DType.UTF8
         || (v.kind() != VarKind.VARIABLE && v.kind() != VarKind.CONSTANT);
   }
 
