@@ -24,20 +24,17 @@ final class Args {
     this(raw, null);
   }
 
-  /** {@code err} is where progress lines go ({@link Parsed#progress}); {@code null}: nowhere. */
+  /** {@code err} is where progress lines go ({@link Parsed#progress}); {@code null}: nowhere (--quiet). */
   Args(List<String> raw, java.io.PrintStream err) {
     this.raw = raw;
     this.err = err;
   }
 
   /**
-   * Parses against the allowed option names; {@code flags} take no value. {@code --quiet}
-   * (no progress lines) is allowed everywhere.
+   * Parses against the allowed option names; {@code flags} take no value. {@code -q}/{@code
+   * --quiet} never reach here: {@link Main#run} takes them for every command.
    */
   Parsed parse(Set<String> options, Set<String> flags) throws UsageException {
-    Set<String> all = new java.util.HashSet<>(flags);
-    all.add("quiet");
-    flags = all;
     List<String> positional = new ArrayList<>();
     Map<String, String> values = new HashMap<>();
     for (int i = 0; i < raw.size(); i++) {
@@ -74,7 +71,7 @@ final class Args {
   record Parsed(List<String> positional, Map<String, String> options, java.io.PrintStream err) {
     /** Progress of {@code what} on stderr, silent with {@code --quiet}; {@code total} bytes, 0 if unknown. */
     Progress progress(String what, long total) {
-      return err == null ? Progress.NONE : Progress.start(err, what, total, flag("quiet"));
+      return err == null ? Progress.NONE : Progress.start(err, what, total, false);
     }
 
     String option(String name) {

@@ -13,8 +13,11 @@ import org.modelfs.model.DType;
 
 /**
  * The element-wise mean of floating-point array files of one dtype and shape, streamed chunk by
- * chunk: each element is summed in double in the order given, divided by the count and rounded
- * once to the dtype; an element with the same bits in every source is kept as it is.
+ * chunk: each element is summed without overflow or cancellation loss ({@link MeanSums}: a
+ * double-double sum, and for the rare element it cannot vouch for the exact sum of that
+ * element's values, read again), divided by the count and rounded to the dtype — within 2 ulps
+ * of the dtype of the exact mean, and finite when every value is; an element with the same bits
+ * in every source is kept as it is.
  */
 final class ArrayMean {
   private ArrayMean() {}
@@ -26,8 +29,9 @@ final class ArrayMean {
     int count = sources.size();
     ByteBuffer in = Elements.chunkBuffer(t);
     ByteBuffer mean = Elements.chunkBuffer(t);
-    double[] sum = new double[(int) Math.min(Elements.CHUNK, n)];
-    boolean[] same = new boolean[sum.length];
+    int size = (int) Math.min(Elements.CHUNK, n);
+    MeanSums sums = new MeanSums(size);
+    boolean[] same = new boolean[size];
     List<SeekableByteChannel> channels = new ArrayList<>();
     try (Closer closer = new Closer()) {
       for (Path p : sources) {
@@ -43,17 +47,18 @@ final class ArrayMean {
           for (int i = 0; i < k; i++) {
             double v = Elements.get(in, t, i);
             if (s == 0) {
-              sum[i] = v;
+              sums.start(i, v);
               same[i] = true;
             } else {
-              sum[i] += v;
+              sums.add(i, v);
               same[i] &= Elements.bits(in, w, i) == Elements.bits(mean, w, i);
             }
           }
         }
         for (int i = 0; i < k; i++) {
           if (!same[i]) {
-            Elements.put(mean, t, i, sum[i] / count);
+            Elements.put(mean, t, i, sums.needsExact(i, count)
+                ? exactMean(channels, sources, t, done + i) : sums.mean(i, count));
           }
         }
         mean.position(0).limit(k * w);
@@ -62,5 +67,22 @@ final class ArrayMean {
         }
       }
     }
+  }
+
+  /** Element {@code index} of every source, read again at its position, and their exact mean. */
+  private static double exactMean(List<SeekableByteChannel> channels, List<Path> sources, DType t, long index)
+      throws IOException {
+    int w = t.width();
+    ByteBuffer one = ByteBuffer.allocate(w).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    double[] values = new double[channels.size()];
+    for (int s = 0; s < values.length; s++) {
+      SeekableByteChannel ch = channels.get(s);
+      long resume = ch.position();
+      ch.position(index * w);
+      Elements.readFully(ch, one, w, sources.get(s));
+      ch.position(resume);
+      values[s] = Elements.get(one, t, 0);
+    }
+    return MeanSums.exactMean(values);
   }
 }

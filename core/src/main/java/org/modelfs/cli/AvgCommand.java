@@ -84,10 +84,7 @@ final class AvgCommand implements Command {
       tags.add(TagArrays.tag(fs, model, n));
     }
     Path last = tags.get(tags.size() - 1);
-    if (into.contains("/") || into.equals(".") || into.equals("..")) {
-      throw new FileSystemException(model, null, "--into '" + into + "' is not a tag name");
-    }
-    Path target = fs.getPath("/tags").resolve(into);
+    Path target = fs.getPath("/tags").resolve(TagArrays.name(model, into));
     if (Files.exists(target)) {
       throw new FileAlreadyExistsException(model, null, "tag '" + target.toRealPath().getFileName()
           + "' exists; --into names a new tag");

@@ -1,6 +1,8 @@
 package org.modelfs.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,25 +50,30 @@ final class ConvertCommand implements Command {
     WriteOptions opts = options(p, target);
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
-        throw new Args.UsageException(in + " holds " + m.tags().size() + " tags, and " + opts.format().token()
+        throw new Args.UsageException(PathArgs.shown(in) + " holds " + m.tags().size() + " tags, and " + opts.format().token()
             + " holds one: convert to " + ModelFormat.tagHolders() + ", or take one tag out with extract");
       }
       long t0 = System.nanoTime();
-      err.println("converting " + in + " (" + m.format().token() + ") to " + target + " (" + describe(opts) + ")");
+      err.println("converting " + PathArgs.shown(in) + " (" + m.format().token() + ") to " + PathArgs.shown(target)
+          + " (" + describe(opts) + ")");
       List<Path> written;
       // the total is the array bytes: about the output's size when stored, unknown when deflated
       Progress progress = p.progress("convert", opts.deflate() ? 0 : ModelFiles.arrayBytes(m.tags()));
       written = ModelFiles.writeTags(m.tags(), target, opts, progress::at);
       progress.done();
       for (Path w : written) {
-        err.println("wrote " + w + " (" + Files.size(w) + " bytes)");
+        err.println("wrote " + PathArgs.shown(w) + (Files.isRegularFile(w) ? " (" + Files.size(w) + " bytes)" : "")); // a FIFO: no size
       }
       err.printf("done in %.1f s%n", (System.nanoTime() - t0) / 1e9);
     }
     return Main.OK;
   }
 
-  private static WriteOptions options(Args.Parsed p, Path target) throws Args.UsageException {
+  private static WriteOptions options(Args.Parsed p, Path target) throws IOException, Args.UsageException {
+    if (Files.isDirectory(target)) {
+      throw new FileSystemException(target.toString(), null, "is a directory; OUT names the model file to write"
+          + " (e.g. " + target.resolve("model.sdz") + ")");
+    }
     ModelFormat format;
     String f = p.option("format");
     try {

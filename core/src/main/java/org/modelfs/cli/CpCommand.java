@@ -110,16 +110,13 @@ final class CpCommand implements Command {
   }
 
   /**
-   * Writes the bytes of {@code from} into {@code to} the way {@code cat > to} and cp(1) do: open
-   * (creating it if missing), truncate, write. An existing file is never deleted and recreated,
-   * so a symbolic link is written through, a FIFO or device gets the bytes, and the file keeps
-   * its permissions, owner and hard links.
+   * Writes the bytes of {@code from} into the user's file {@code to} by
+   * {@link org.modelfs.store.OutputFile}'s rule, as cp(1) does: a symbolic link is written
+   * through, a FIFO or device gets the bytes, and the file keeps its permissions, owner and hard
+   * links (docs/CLI.md, "Output files").
    */
   static void writeInto(Path from, Path to) throws IOException {
-    try (OutputStream o = Files.newOutputStream(to, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      Files.copy(from, o);
-    }
+    org.modelfs.store.OutputFile.write(to, out -> Files.copy(from, Channels.newOutputStream(out)));
   }
 
   /** The attributes the options set, checked. */

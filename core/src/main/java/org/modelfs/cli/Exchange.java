@@ -1,19 +1,15 @@
 package org.modelfs.cli;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.Stream;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.DType;
@@ -22,18 +18,14 @@ import org.modelfs.tree.NameMapping;
 
 /**
  * What {@code export} and {@code import} share: the {@code MODEL[#TAG][:PATH]} argument, the
- * arrays of a tag by variable name, the file format an argument names, and writing an output
- * file whole or not at all.
+ * arrays of a tag by variable name, the file format an argument names, and writing the output
+ * file (by {@link org.modelfs.store.OutputFile}'s rule).
  */
 final class Exchange {
   private Exchange() {}
 
   /** The exchange formats, by file name or content. */
   enum Format { NPY, SAFETENSORS }
-
-  /** The entries of a tag that are files but never arrays: named as they are, so they are refused as such. */
-  static final java.util.Set<String> NOT_ARRAYS = java.util.Set.of(org.modelfs.tree.ModelTree.GRAPH,
-      org.modelfs.tree.ModelTree.GRAPH_JSON, org.modelfs.tree.ModelTree.TRAINING, org.modelfs.tree.ModelTree.METADATA);
 
   /**
    * A model, one of its tags ({@code null}: the newest) and a path in it ({@code null}: none).
@@ -62,24 +54,12 @@ final class Exchange {
     }
 
     /**
-     * The array file {@code path} names: inside the tag when a tag was given (or {@code /tags/…}
-     * from the root); a path that starts with none of {@code params/}, {@code updater/},
-     * {@code tags/} or a tag's other entries ({@code graph.json}, {@code metadata/}, …) is a
-     * parameter's name ({@code layer0/W} = {@code params/layer0/W}).
+     * The array file {@code path} names: inside the tag when a tag was given, else from the root,
+     * by the rule every command follows ({@link PathArgs#inModel}: {@code layer0/W} =
+     * {@code params/layer0/W}).
      */
     Path file(FileSystem fs) throws IOException {
-      String p = path;
-      while (p.startsWith("/")) {
-        p = p.substring(1);
-      }
-      String first = p.contains("/") ? p.substring(0, p.indexOf('/')) : p;
-      if (tag == null && first.equals("tags")) {
-        return fs.getPath("/" + p);
-      }
-      if (!first.equals(TagArrays.PARAMS) && !first.equals(TagArrays.UPDATER) && !NOT_ARRAYS.contains(first)) {
-        p = TagArrays.PARAMS + "/" + p;
-      }
-      return tag == null ? fs.getPath("/" + p) : tagDir(fs).resolve(p);
+      return tag == null ? Listing.inside(fs, path) : tagDir(fs).resolve(PathArgs.inModel(path, true));
     }
   }
 
@@ -159,33 +139,12 @@ final class Exchange {
     return out;
   }
 
-  /** Writes a file. */
-  @FunctionalInterface
-  interface Writer {
-    void write(FileChannel out) throws IOException;
-  }
-
   /**
-   * Writes {@code out} whole or not at all: into a new hidden file beside it, renamed over it
-   * when complete; a failure deletes the partial file and leaves {@code out} as it was.
+   * Writes the user's output file {@code out} by {@link org.modelfs.store.OutputFile}'s rule
+   * (docs/CLI.md, "Output files"): a failed writer leaves a regular file as it was, a FIFO or
+   * device is streamed into, a link followed, the file's mode, owner, group and links kept.
    */
-  static void writeFile(Path out, Writer writer) throws IOException {
-    if (Files.isDirectory(out)) {
-      throw new java.nio.file.FileSystemException(out.toString(), null, "is a directory");
-    }
-    Path abs = out.toAbsolutePath();
-    if (abs.getParent() != null && !Files.isDirectory(abs.getParent())) {
-      throw new NoSuchFileException(out.toString(), null, "its directory does not exist");
-    }
-    Path tmp = abs.resolveSibling("." + abs.getFileName() + ".modelfs-" + UUID.randomUUID().toString().replace("-", "")
-        + ".tmp");
-    try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        writer.write(ch);
-      }
-      Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+  static void writeFile(Path out, org.modelfs.store.OutputFile.Writer writer) throws IOException {
+    org.modelfs.store.OutputFile.write(out, writer);
   }
 }

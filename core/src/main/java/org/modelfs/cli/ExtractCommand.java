@@ -50,7 +50,7 @@ final class ExtractCommand implements Command {
       }
       Tag alone = new Tag(Models.DEFAULT_TAG, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata());
       ModelFiles.write(alone, target, WriteOptions.of(format));
-      err.println("extracted tag " + t.name() + " of " + m.location() + " to " + target + " (" + format.token() + ")");
+      err.println("extracted tag " + t.name() + " of " + m.location() + " to " + PathArgs.shown(target) + " (" + format.token() + ")");
     }
     return Main.OK;
   }

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.exchange.Npy;
 import org.modelfs.exchange.Safetensors;
+import org.modelfs.model.DType;
 import org.modelfs.model.Shapes;
 import org.modelfs.tree.NameMapping;
 
@@ -42,15 +44,18 @@ final class ImportCommand implements Command {
 
   @Override
   public String usage() {
-    return "import IN.npy MODEL[#TAG]:PATH [--raw-bfloat16] | import IN.safetensors MODEL[#TAG] [--allow-new] [--with-updater] [--quiet]";
+    return "import IN.npy MODEL[#TAG]:PATH [--raw-bfloat16] [--change-dtype] | import IN.safetensors MODEL[#TAG] [--allow-new]"
+        + " [--with-updater] [--change-dtype] [--quiet]";
   }
 
   @Override
   public String help() {
     return "IN.npy creates or replaces the array at PATH (params/NAME, updater/NAME/KEY, or just NAME) with the" + "\n"
-        + "dtype, shape and order of its header (big-endian files are converted; --raw-bfloat16 reads '<u2' as" + "\n"
+        + "shape and order of its header (big-endian files are converted; --raw-bfloat16 reads '<u2' as" + "\n"
         + "BFLOAT16 bit patterns). IN.safetensors replaces the tag's parameters of the same names (newest tag" + "\n"
         + "without #TAG), keeping each parameter's order; any dtype or shape mismatch refuses the whole import," + "\n"
+        + "listed. Either way an array's dtype changes only with --change-dtype, and not while the parameter's" + "\n"
+        + "updater state stays in its old dtype," + "\n"
         + "listed; parameters the file lacks are left alone; names the model lacks are refused unless --allow-new" + "\n"
         + "(then added). --with-updater also reads updater/NAME/KEY tensors as updater state. A file that starts" + "\n"
         + "as .npy files do, or is named .npy, is read as .npy; any other as safetensors. Everything is one commit;" + "\n"
@@ -63,7 +68,7 @@ final class ImportCommand implements Command {
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater"));
+    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater", "change-dtype"));
     p.expectPositionals(2);
     Path in = PathArgs.path(p.positional().get(0));
     Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(1));
@@ -83,7 +88,7 @@ final class ImportCommand implements Command {
         if (ref.path() != null) {
           throw new Args.UsageException("a .safetensors file fills a tag: give MODEL or MODEL#TAG without :PATH");
         }
-        safetensors(in, ch, ref, p.flag("allow-new"), p.flag("with-updater"), p);
+        safetensors(in, ch, ref, p.flag("allow-new"), p.flag("with-updater"), p.flag("change-dtype"), p);
       }
     }
     return Main.OK;
@@ -114,6 +119,24 @@ final class ImportCommand implements Command {
         if (a.size() == 0 && h.dataLength() == 0 && h.dtype().nd4jName().equals(a.dtype())) {
           return; // no elements onto no elements: nothing changes (keeps an ND4J empty array's shape [])
         }
+        if (!h.dtype().nd4jName().equals(a.dtype())) {
+          List<String> problems = new ArrayList<>();
+          Path tag = ref.tagDir(fs);
+          for (Map.Entry<String, Exchange.Array> e : Exchange.arrays(tag, TagArrays.PARAMS).entrySet()) {
+            if (Files.isSameFile(e.getValue().path(), file)) {
+              dtypeChange(e.getKey(), e.getValue(), h.dtype(), p.flag("change-dtype"),
+                  Exchange.arrays(tag, TagArrays.UPDATER), Map.of(), problems);
+            }
+          }
+          if (problems.isEmpty() && !p.flag("change-dtype")) {
+            problems.add(DType.fromName(a.dtype()) + " in the model, " + h.dtype() + " in the file: a dtype changes"
+                + " only when asked (--change-dtype)");
+          }
+          if (!problems.isEmpty()) {
+            throw new FileSystemException(inPath.toString(), null, "does not fit " + what + "; nothing was imported: "
+                + String.join("; ", problems));
+          }
+        }
       }
       List<FileAttribute<?>> attrs = new ArrayList<>(List.of(
           ModelFileSystems.attribute("dtype", h.dtype().nd4jName()),
@@ -140,7 +163,7 @@ final class ImportCommand implements Command {
   }
 
   private static void safetensors(Path inPath, FileChannel in, Exchange.Ref ref, boolean allowNew, boolean withUpdater,
-      Args.Parsed p) throws Exception {
+      boolean changeDtype, Args.Parsed p) throws Exception {
     String file = inPath.toString();
     Safetensors.Header h = Safetensors.read(in, file);
     long total = h.tensors().stream().mapToLong(Safetensors.Tensor::length).sum();
@@ -152,6 +175,13 @@ final class ImportCommand implements Command {
       List<String> problems = new ArrayList<>();
       Map<Safetensors.Tensor, Exchange.Array> matched = new LinkedHashMap<>();
       List<Safetensors.Tensor> added = new ArrayList<>();
+      Map<String, DType> importedStates = new HashMap<>();
+      for (Safetensors.Tensor t : h.tensors()) {
+        if (withUpdater && t.name().startsWith(TagArrays.UPDATER + "/")) {
+          importedStates.put(t.name(), t.dtype());
+        }
+      }
+      Map<String, Exchange.Array> allState = withUpdater ? updater : Exchange.arrays(tag, TagArrays.UPDATER);
       for (Safetensors.Tensor t : h.tensors()) {
         boolean state = withUpdater && t.name().startsWith(TagArrays.UPDATER + "/");
         Exchange.Array a = state ? updater.get(t.name()) : params.get(t.name());
@@ -167,9 +197,19 @@ final class ImportCommand implements Command {
           } else {
             added.add(t);
           }
-        } else if (a.dtype() != t.dtype() || !sameShape(a, t)) {
+        } else if (!sameShape(a, t)) {
           problems.add(t.name() + ": the file has " + got + " (" + t.dtype() + "), the model " + a.describe());
+        } else if (a.dtype() != t.dtype() && (!changeDtype || state)) {
+          if (state && changeDtype) {
+            matched.put(t, a); // checked with its parameter below
+          } else {
+            problems.add(t.name() + ": the file has " + got + " (" + t.dtype() + "), the model " + a.describe()
+                + " — a dtype changes only when asked (--change-dtype)");
+          }
         } else {
+          if (a.dtype() != t.dtype()) {
+            dtypeChange(t.name(), a, t.dtype(), true, allState, importedStates, problems);
+          }
           matched.put(t, a);
         }
       }
@@ -187,7 +227,9 @@ final class ImportCommand implements Command {
           if (t.length() == 0 && a.size() == 0) {
             continue; // nothing to write; keeps an ND4J empty array's shape []
           }
-          try (SeekableByteChannel out = Files.newByteChannel(a.path(), WRITE)) {
+          try (SeekableByteChannel out = a.dtype() == t.dtype() ? Files.newByteChannel(a.path(), WRITE)
+              : Files.newByteChannel(a.path(), WRITE, ModelFileSystems.attribute("dtype", t.dtype().nd4jName()),
+                  ModelFileSystems.attribute("shape", a.attrs().shape()))) {
             Safetensors.copyData(in, h, t, a.attrs().order().charAt(0), out, progress::advance);
           }
         } else {
@@ -202,6 +244,31 @@ final class ImportCommand implements Command {
       }
       progress.done(); // before the commit reports its own progress
     });
+  }
+
+  /**
+   * A parameter {@code name} ({@code a}) whose dtype would become {@code to}: refused without
+   * {@code --change-dtype}; with it, refused while updater state of the parameter stays in another
+   * dtype (an optimizer's state is kept in its parameter's dtype; docs/CLI.md "export and import"),
+   * unless this import replaces that state in {@code to} ({@code importedStates}: name → dtype).
+   */
+  private static void dtypeChange(String name, Exchange.Array a, DType to, boolean asked, Map<String, Exchange.Array> updater,
+      Map<String, DType> importedStates, List<String> problems) {
+    if (!asked) {
+      problems.add(name + ": " + a.dtype() + " in the model, " + to + " in the file — a dtype changes only when asked"
+          + " (--change-dtype)");
+      return;
+    }
+    String prefix = TagArrays.UPDATER + "/" + name + "/";
+    for (Map.Entry<String, Exchange.Array> e : updater.entrySet()) {
+      String key = e.getKey();
+      if (key.startsWith(prefix) && key.indexOf('/', prefix.length()) < 0 && e.getValue().dtype() != to
+          && importedStates.get(key) != to) {
+        problems.add(name + ": becomes " + to + ", but its updater state " + key + " is " + e.getValue().dtype()
+            + " — replace the state in " + to + " as well (.safetensors: --with-updater; .npy: import it first,"
+            + " with --change-dtype) or remove it (modelfs rm MODEL " + key + ")");
+      }
+    }
   }
 
   /** Same shape, or both without elements where the model's is an ND4J empty array ({@code []}, no bytes). */

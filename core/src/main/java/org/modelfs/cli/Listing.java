@@ -24,9 +24,12 @@ final class Listing {
     return ModelFileSystems.open(PathArgs.path(model), Map.of("readOnly", "true"));
   }
 
-  /** The path {@code path} inside {@code fs}; relative paths are taken from the root. */
+  /**
+   * The path {@code path} inside {@code fs}, as every command takes it ({@link PathArgs#inModel}:
+   * from the root, a bare parameter name under {@code /params}).
+   */
   static Path inside(FileSystem fs, String path) {
-    return fs.getPath("/").resolve(path);
+    return fs.getPath(PathArgs.inModel(path, false));
   }
 
   static List<Path> children(Path dir) throws IOException {

@@ -19,7 +19,7 @@ public final class Main {
   /** The command could not do its work (the reason is on stderr). */
   static final int ERROR = 2;
 
-  private static final Map<String, Command> COMMANDS = Map.ofEntries(
+  static final Map<String, Command> COMMANDS = Map.ofEntries(
       Map.entry("info", new InfoCommand()),
       Map.entry("convert", new ConvertCommand()),
       Map.entry("tree", new TreeCommand()),
@@ -40,6 +40,11 @@ public final class Main {
 
   private Main() {}
 
+  /** The commands' names (OutputFilesTest checks each is declared by what it writes). */
+  static java.util.Set<String> commandNames() {
+    return COMMANDS.keySet();
+  }
+
   /**
    * Runs the command line. Output is UTF-8 whatever the locale, and arguments are read as UTF-8
    * too: where the JVM decoded them with another charset (a {@code C}/POSIX locale turns every
@@ -53,7 +58,13 @@ public final class Main {
     PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
         java.nio.charset.StandardCharsets.UTF_8);
     stderr = err;
-    int code = run(Utf8Args.of(args), out, err);
+    int code;
+    try {
+      code = run(Utf8Args.of(args), out, err);
+    } catch (Args.UsageException e) {
+      err.println("modelfs" + (args.length > 0 && COMMANDS.containsKey(args[0]) ? " " + args[0] : "") + ": " + e.getMessage());
+      code = USAGE;
+    }
     out.flush();
     err.flush();
     System.exit(code);
@@ -77,6 +88,11 @@ public final class Main {
    * --help}/{@code -h} and {@code --version} answer on stdout with 0.
    */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    List<String> all = Arrays.asList(args);
+    boolean quiet = all.contains("-q") || all.contains("--quiet");
+    if (quiet) {
+      args = all.stream().filter(a -> !a.equals("-q") && !a.equals("--quiet")).toArray(String[]::new);
+    }
     if (args.length == 0) {
       usage(err);
       return USAGE;
@@ -111,19 +127,28 @@ public final class Main {
       return OK;
     }
     try {
-      return c.run(new Args(rest, err), out, err);
+      // -q/--quiet, before or after the command: the command's stderr (progress, "wrote …",
+      // warnings) goes nowhere; the error that ends a command is printed below, on the real one
+      return quiet ? c.run(new Args(rest, null), out, QUIET) : c.run(new Args(rest, err), out, err);
     } catch (Args.UsageException e) {
       err.println("modelfs " + args[0] + ": " + e.getMessage());
       err.println("usage: modelfs " + c.usage());
       return USAGE;
     } catch (NoSuchFileException e) {
-      err.println("modelfs " + args[0] + ": no such file: " + e.getMessage());
+      // a reason that says itself what is missing ("no such bucket 'b'") is printed as it is
+      String reason = e.getReason();
+      err.println("modelfs " + args[0] + ": " + (reason != null && reason.startsWith("no such ")
+          ? reason + " (" + e.getFile() + ")" : "no such file: " + e.getMessage()));
       return ERROR;
     } catch (Exception e) {
       err.println("modelfs " + args[0] + ": " + e.getMessage());
       return ERROR;
     }
   }
+
+  /** Where a command's stderr goes under {@code --quiet}. */
+  private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream(), true,
+      java.nio.charset.StandardCharsets.UTF_8);
 
   /** The version this build was made as ({@code project.version}), or "unknown". */
   static String version() {
@@ -158,5 +183,6 @@ public final class Main {
         .forEach(e -> s.println(String.format(java.util.Locale.ROOT, "  %-9s %s", e.getKey(), e.getValue().summary())));
     s.println();
     s.println("modelfs help COMMAND (or COMMAND --help) shows its options and an example; modelfs --version");
+    s.println("-q, --quiet (with any command): nothing on stderr but the error that ends the command");
   }
 }

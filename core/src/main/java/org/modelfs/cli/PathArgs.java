@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.modelfs.container.Models;
+import org.modelfs.tree.ModelTree;
 
 /**
  * The one place where a command-line argument becomes a {@link Path}, and where
@@ -35,6 +36,25 @@ final class PathArgs {
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   private PathArgs() {}
+
+  /**
+   * The PATH of {@code MODEL:PATH} (or a command's PATH argument) as a path from the model's
+   * root — {@code fromTag}: from a tag's directory — the same for every command (docs/CLI.md
+   * "Paths in a model"): leading '/' optional; a path whose first name is none of the root's
+   * entries ({@code tags/} and the aliases {@code params/}, {@code updater/}, {@code graph},
+   * {@code graph.json}, {@code training.json}, {@code metadata/}; in a tag the same without
+   * {@code tags/}) is a parameter's name: {@code layer0/W} is {@code /params/layer0/W}.
+   */
+  static String inModel(String path, boolean fromTag) {
+    String p = path;
+    while (p.startsWith("/")) {
+      p = p.substring(1);
+    }
+    String first = p.contains("/") ? p.substring(0, p.indexOf('/')) : p;
+    boolean entry = p.isEmpty() || first.equals(".") || first.equals("..")
+        || ModelTree.ALIASES.contains(first) || !fromTag && first.equals(ModelTree.TAGS);
+    return (fromTag ? "" : "/") + (entry ? p : ModelTree.PARAMS + "/" + p);
+  }
 
   /**
    * The path {@code arg} names: a URI of an installed provider, or a local path.
@@ -75,6 +95,23 @@ final class PathArgs {
       throw new Args.UsageException(arg + ": not a path of the " + scheme + " file system provider ("
           + e.getMessage() + ")");
     }
+  }
+
+  /**
+   * How a message names {@code p}: a local path as it is; a path of another provider (an
+   * {@code s3x://} key) by its URI, as the user wrote it but without credentials (its own
+   * {@code toString()} is the bare key, {@code /dir/m.sdnb}).
+   */
+  static String shown(Path p) {
+    if (p.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
+      return p.toString();
+    }
+    URI u = p.toUri();
+    if (u.getRawUserInfo() == null) {
+      return u.toString();
+    }
+    String s = u.toString();
+    return u.getScheme() + "://" + s.substring(s.indexOf('@') + 1);
   }
 
   /**

@@ -80,12 +80,15 @@ final class Progress {
     double rate = done / secs;
     StringBuilder sb = new StringBuilder();
     sb.append(what).append(": ").append(Listing.size(done));
-    if (total > 0) {
+    // the total is an estimate (a convert's: the array bytes); once the work passes it, it is
+    // no total at all ("6.8 KiB of 812 B" said nothing true): bytes and rate only
+    boolean known = total > 0 && done <= total;
+    if (known) {
       sb.append(" of ").append(Listing.size(total))
           .append(String.format(Locale.ROOT, " (%d%%)", Math.min(100, done * 100 / total)));
     }
     sb.append(", ").append(Listing.size((long) rate)).append("/s");
-    if (!last && total > 0 && rate > 0 && done < total) {
+    if (!last && known && rate > 0 && done < total) {
       sb.append(String.format(Locale.ROOT, ", %ds left", (long) Math.ceil((total - done) / rate)));
     }
     if (last) {

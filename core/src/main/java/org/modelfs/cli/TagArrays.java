@@ -2,6 +2,7 @@ package org.modelfs.cli;
 
 import java.io.IOException;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.modelfs.SamediffFileAttributes;
+import org.modelfs.format.TagList;
 
 /**
  * The tags of a mounted model and the array files in a tag ({@code params/…},
@@ -21,9 +23,22 @@ final class TagArrays {
 
   private TagArrays() {}
 
+  /**
+   * {@code name}, if it is a tag name ({@link TagList#RULE}); else refused naming the model file
+   * {@code model} — every command's tag argument passes here ({@code ..}, {@code .}, {@code a/b}
+   * and the empty name would resolve to other directories of the tree).
+   */
+  static String name(String model, String name) throws FileSystemException {
+    if (!TagList.isValid(name)) {
+      throw new FileSystemException(model, null, "'" + name + "' is not a tag name: a tag name is "
+          + TagList.RULE + " (a letter or digit, then up to 127 letters, digits, '.', '_' or '-')");
+    }
+    return name;
+  }
+
   /** The directory of tag {@code name} (any case) in its stored spelling; {@code model} names the file in errors. */
   static Path tag(FileSystem fs, String model, String name) throws IOException {
-    Path p = fs.getPath("/tags").resolve(name);
+    Path p = fs.getPath("/tags").resolve(name(model, name));
     if (!name.isEmpty() && Files.isDirectory(p)) {
       Path real = p.toRealPath();
       if (real.getNameCount() == 2 && real.getName(0).toString().equals("tags")) {

@@ -73,20 +73,24 @@ final class TagCommand implements Command {
         need(a, 3);
         CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> {
           List<Path> tags = Listing.children(fs.getPath("/tags"));
-          Path from = p.option("from") != null ? fs.getPath("/tags", p.option("from")).toRealPath()
+          Path from = p.option("from") != null ? TagArrays.tag(fs, a.get(1), TagArrays.name(a.get(1), p.option("from")))
               : tags.get(tags.size() - 1);
-          Path to = fs.getPath("/tags", a.get(2));
+          Path to = fs.getPath("/tags", TagArrays.name(a.get(1), a.get(2)));
           Files.createDirectory(to);
           copyTree(from, to);
         });
       }
       case "rm" -> {
         need(a, 3);
-        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> Files.delete(fs.getPath("/tags", a.get(2)).toRealPath()));
+        TagArrays.name(a.get(1), a.get(2));
+        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> Files.delete(TagArrays.tag(fs, a.get(1), a.get(2))));
       }
       case "mv" -> {
         need(a, 4);
-        CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> Files.move(fs.getPath("/tags", a.get(2)).toRealPath(), fs.getPath("/tags", a.get(3))));
+        TagArrays.name(a.get(1), a.get(2));
+        TagArrays.name(a.get(1), a.get(3));
+        CpCommand.edit(p.progress("commit", 0), a.get(1),
+            fs -> Files.move(TagArrays.tag(fs, a.get(1), a.get(2)), fs.getPath("/tags", a.get(3))));
       }
       default -> throw new Args.UsageException("unknown tag command '" + a.get(0) + "'");
     }

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.unified.ContainerWriter;
+import org.modelfs.format.fb.Dl4jGraphRules;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.sdnb.SdnbFormat;
@@ -30,8 +31,37 @@ import org.modelfs.model.Tag;
 public final class ModelWriter {
   private ModelWriter() {}
 
-  /** Reasons {@code tag} cannot be written with {@code options}; empty if it can. */
-  public static List<String> problems(Tag tag, WriteOptions options) {
+  /**
+   * Reasons {@code tags} (oldest first) cannot be written with {@code options}, each {@code
+   * "/tags/<tag>/<path>: <reason>"}; empty if they can. Every tag is held to what DL4J makes of it
+   * ({@link Dl4jGraphRules#structure}: its graph's names, outputs, cycles and inputs, declarations
+   * against arrays); the tags the format stores in its own layout to what that layout can hold. Every commit passes
+   * here: {@link #plan} refuses with these problems before anything is written.
+   *
+   * @throws ModelFormatException if a tag's graph cannot be read
+   */
+  public static List<String> problems(List<Tag> tags, WriteOptions options) throws ModelFormatException {
+    List<String> out = new ArrayList<>();
+    // sdz keeps its older tags as SDNB entries; fb and SDNB hold the newest only
+    boolean allLaidOut = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ;
+    for (int i = 0; i < tags.size(); i++) {
+      Tag t = tags.get(i);
+      String at = "/tags/" + t.name() + "/";
+      String file = t.graph() == null ? at + "graph" : t.graph().source().name();
+      for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.structure(t, file)) {
+        out.add(at + pr);
+      }
+      if (allLaidOut || i == tags.size() - 1) {
+        for (String pr : layoutProblems(t, options)) {
+          out.add(at + pr);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** What {@code options}' format cannot hold of {@code tag}, each {@code "<path in the tag>: <reason>"}. */
+  private static List<String> layoutProblems(Tag tag, WriteOptions options) {
     List<String> out = new ArrayList<>();
     if (options.format() == ModelFormat.FB) {
       out.addAll(FbFormat.problems(tag));
@@ -52,6 +82,68 @@ public final class ModelWriter {
     return out;
   }
 
+  /** A plan refused before anything was written: {@link #problems()} says why, one entry per problem. */
+  public static final class Refused extends ModelFormatException {
+    private static final long serialVersionUID = 1L;
+    private final List<String> problems;
+
+    Refused(String fileName, List<String> problems) {
+      super(fileName, "model to write", -1, String.join("; ", problems));
+      this.problems = List.copyOf(problems);
+    }
+
+    /** Each problem: {@code "/tags/<tag>/<path>: <reason>"}. */
+    public List<String> problems() {
+      return problems;
+    }
+  }
+
+  /**
+   * The value {@code format} stores for metadata {@code key} given {@code value}, or {@code null}
+   * when it keeps no such key: the SDNB writers (SDNB, its shards, SDZ's entries) write
+   * {@code nd4j.format.version} and {@code nd4j.format.type} themselves and the shard keys per
+   * shard; fb, zip-tags and the container keep none of the SDNB format keys
+   * ({@link SdnbFormat#isFormatKey}). Every other key is kept as given.
+   */
+  public static String storedMetadata(ModelFormat format, String key, String value) {
+    if (!SdnbFormat.isFormatKey(key)) {
+      return value;
+    }
+    if (format == ModelFormat.SDNB || format == ModelFormat.SHARDED_SDNB || format == ModelFormat.SDZ) {
+      return switch (key) {
+        case SdnbFormat.KEY_VERSION -> "1";
+        case SdnbFormat.KEY_TYPE -> "APPENDED_BLOB";
+        case SdnbFormat.KEY_SHARD_INDEX, SdnbFormat.KEY_SHARD_TYPE -> null;
+        default -> value;
+      };
+    }
+    return null;
+  }
+
+  /**
+   * The metadata of {@code tag} that {@code format} would store otherwise than it is, among the
+   * keys whose value differs from {@code committed}'s (the same tag as last committed; keys read
+   * from a model are what its format wrote): "metadata/KEY: …" lines for a commit's problems.
+   * Every route that sets metadata — {@code meta set}, {@code Files.write} of
+   * {@code /metadata/KEY}, a mount's commit — passes here (docs/FILESYSTEM.md §7.4).
+   */
+  public static List<String> metadataProblems(Tag tag, Tag committed, ModelFormat format) {
+    List<String> out = new ArrayList<>();
+    for (java.util.Map.Entry<String, String> e : tag.metadata().entrySet()) {
+      String k = e.getKey();
+      if (committed == null || java.util.Objects.equals(committed.metadata().get(k), e.getValue())) {
+        continue;
+      }
+      String stored = storedMetadata(format, k, e.getValue());
+      if (!e.getValue().equals(stored)) {
+        out.add("metadata/" + k + ": the " + format.token() + " format " + (stored == null
+            ? "does not keep this key (" + k + " is an SDNB format key)"
+            : "writes this key itself ('" + stored + "')") + "; '" + e.getValue() + "' would not be stored");
+      }
+    }
+    return out;
+  }
+
   /**
    * The files that hold {@code tags} (oldest first) in {@code options}' format. {@code fileName}
    * names the model: the single file, or for {@link ModelFormat#SHARDED_SDNB} the base name
@@ -60,7 +152,7 @@ public final class ModelWriter {
    * or its shards), each older one the SDNB entry {@code tag.<name>}, and their order in
    * {@code tags.txt} (docs/FORMATS.md).
    *
-   * @throws ModelFormatException if the format cannot hold the tags
+   * @throws ModelFormatException if the format cannot hold the tags ({@link Refused}: {@link #problems(List, WriteOptions)})
    */
   public static ContainerPlan plan(List<Tag> tags, String fileName, WriteOptions options) throws IOException {
     return plan(tags, fileName, options, null, true);
@@ -84,14 +176,9 @@ public final class ModelWriter {
       throw new ModelFormatException(fileName, "model to write", 0,
           "the " + options.format().token() + " format holds one tag named default; sdz, zip-tags and container hold several");
     }
-    List<String> problems = new ArrayList<>();
-    List<Tag> checked = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ
-        ? tags : List.of(tags.get(tags.size() - 1));
-    for (Tag t : checked) {
-      problems.addAll(problems(t, options));
-    }
+    List<String> problems = problems(tags, options);
     if (!problems.isEmpty()) {
-      throw new ModelFormatException(fileName, "model to write", 0, String.join("; ", problems));
+      throw new Refused(fileName, problems);
     }
     Tag newest = tags.get(tags.size() - 1);
     List<ContainerPlan.PlannedFile> files = new ArrayList<>();
@@ -151,7 +238,7 @@ public final class ModelWriter {
   private static List<ContainerPlan.PlannedFile> containerShards(List<Tag> tags, String fileName, WriteOptions options,
       ShardReuse.Packing reuse, Model previous, boolean limitGiven) throws ModelFormatException {
     if (!canBeShardSet(fileName, ModelFormat.SHARDED_CONTAINER)) {
-      throw new ModelFormatException(fileName, "model to write", 0,
+      throw new ModelFormatException(fileName, "model to write", -1,
           "a sharded container is named <base>.sdmc (its shards are <base>.shard<k>-of-<N>.sdmc)");
     }
     String base = ShardNames.base(fileName);

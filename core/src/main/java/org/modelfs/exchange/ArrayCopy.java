@@ -99,8 +99,8 @@ public final class ArrayCopy {
   static void fToC(FileChannel in, long position, long[] shape, int width, WritableByteChannel out,
       LongConsumer progress, int slabBudget) throws IOException {
     long n = Shapes.elementCount(shape);
-    if (n < 0 || Shapes.byteLength(shape, width) < 0) {
-      throw new IOException("shape " + Arrays.toString(shape) + " is too large");
+    if (Shapes.sizeProblem(shape, width) != null) {
+      throw new IOException(Shapes.sizeProblem(shape, width));
     }
     long[] d = Arrays.stream(shape).filter(x -> x != 1).toArray();
     if (d.length <= 1 || n == 0) {

@@ -160,7 +160,7 @@ public final class Npy {
       FileChannel data, long position, long length, String what, LongConsumer progress) throws IOException {
     long need = Shapes.byteLength(shape, t.width());
     if (need != length) {
-      throw new ExchangeException(what, "holds " + length + " bytes, but " + t + Arrays.toString(shape) + " needs " + need);
+      throw new ExchangeException(what, "holds " + length + " bytes, but " + Shapes.needs(t, shape, t.width()));
     }
     ArrayCopy.writeFully(out, ByteBuffer.wrap(header(t, shape, order, rawBfloat16, what)));
     ArrayCopy.copy(data, position, length, t.width(), false, out, progress);
@@ -299,8 +299,8 @@ public final class Npy {
       throw new ExchangeException(file, "'descr' is " + repr(descr) + ", not a dtype string");
     }
     DType t = dtypeOf(ds, rawBfloat16, file);
-    if (Shapes.byteLength(shape, t.width()) < 0) {
-      throw new ExchangeException(file, "shape " + Arrays.toString(shape) + " is too large");
+    if (Shapes.sizeProblem(shape, t.width()) != null) {
+      throw new ExchangeException(file, t + " " + Shapes.sizeProblem(shape, t.width()));
     }
     boolean big = ds.startsWith(">") || ds.startsWith("!");
     return new Header(ds, t, shape, fortran, big && t.width() > 1, dataOffset);

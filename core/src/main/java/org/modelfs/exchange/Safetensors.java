@@ -181,8 +181,8 @@ public final class Safetensors {
       if (dtypeName(e.dtype()) == null) {
         throw new ExchangeException(e.name(), e.dtype() + " has no safetensors dtype");
       }
-      if (Shapes.byteLength(e.shape(), e.dtype().width()) < 0) {
-        throw new ExchangeException(e.name(), "shape " + Arrays.toString(e.shape()) + " is too large");
+      if (Shapes.sizeProblem(e.shape(), e.dtype().width()) != null) {
+        throw new ExchangeException(e.name(), e.dtype() + " " + Shapes.sizeProblem(e.shape(), e.dtype().width()));
       }
       if (byName.put(e.name(), e) != null || e.name().equals(METADATA)) {
         throw new ExchangeException(file, "two tensors would be named '" + e.name() + "'");
@@ -326,8 +326,11 @@ public final class Safetensors {
       throw new ExchangeException(file, where + "data_offsets " + info.get("data_offsets")
           + " is not [begin, end] with 0 ≤ begin ≤ end");
     }
+    if (Shapes.sizeProblem(shape, t.width()) != null) {
+      throw new ExchangeException(file, where + dn + " " + Shapes.sizeProblem(shape, t.width()));
+    }
     long need = Shapes.byteLength(shape, t.width());
-    if (need < 0 || e - b != need) {
+    if (e - b != need) {
       throw new ExchangeException(file, where + dn + " " + Arrays.toString(shape) + " needs " + need
           + " bytes, its data_offsets [" + b + ", " + e + "] hold " + (e - b));
     }

@@ -44,7 +44,8 @@ public final class ArrayRules {
     boolean emptyOk = a.empty() && a.length() == 0 && (!journal || Shapes.elementCount(a.shape()) == 0);
     long need = emptyOk ? 0 : Shapes.byteLength(a.shape(), a.dtype().width());
     if (need != a.length()) {
-      return "holds " + a.length() + " bytes, but " + a.dtype() + Arrays.toString(a.shape()) + " needs " + need;
+      return "holds " + a.length() + " bytes, but " + (emptyOk ? a.dtype() + Arrays.toString(a.shape()) + " needs 0"
+          : Shapes.needs(a.dtype(), a.shape(), a.dtype().width()));
     }
     return null;
   }

@@ -118,6 +118,37 @@ public enum ModelFormat {
     return null;
   }
 
+  /**
+   * Why a model of this format must not be written under {@code fileName}, or {@code null}: a
+   * name whose extension says another format ({@code m.fb} holding a zip) is loaded by DL4J and
+   * other tools as what the name says. The sharded form of a format goes under its base's
+   * extension, and an SDZ (a zip) may be named {@code .zip}. One rule for every writer: a mount's
+   * {@code format} option, {@code convert}, {@code ModelFiles.writeTags}.
+   */
+  public String nameProblem(String fileName) {
+    ModelFormat named = fromFileName(fileName);
+    if (named == null || named == unsharded() || named == ZIP_TAGS && this == SDZ) {
+      return null;
+    }
+    return fileName + " is named as " + named.token + ", and DL4J and other tools read it as " + named.token
+        + "; a " + token + " model under that name would not load as one — write it under its own extension"
+        + " (modelfs convert " + fileName + " OUT" + extensionOf(this) + ")";
+  }
+
+  private ModelFormat unsharded() {
+    return this == SHARDED_SDNB ? SDNB : this == SHARDED_CONTAINER ? CONTAINER : this;
+  }
+
+  private static String extensionOf(ModelFormat f) {
+    return switch (f.unsharded()) {
+      case FB -> ".fb";
+      case SDNB -> ".sdnb";
+      case SDZ -> ".sdz";
+      case ZIP_TAGS -> ".zip";
+      default -> EXTENSION;
+    };
+  }
+
   @Override
   public String toString() {
     return token;

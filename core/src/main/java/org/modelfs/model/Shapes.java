@@ -7,13 +7,23 @@ public final class Shapes {
 
   private Shapes() {}
 
-  /** The product of the dimensions; 1 for {@code []}; -1 on overflow or a negative dimension. */
+  /**
+   * The product of the dimensions; 1 for {@code []}; 0 when a dimension is 0 (whatever the others
+   * multiply to); -1 on overflow or a negative dimension.
+   */
   public static long elementCount(long[] shape) {
     long n = 1;
+    boolean zero = false;
     for (long d : shape) {
       if (d < 0) {
         return -1;
       }
+      zero |= d == 0;
+    }
+    if (zero) {
+      return 0;
+    }
+    for (long d : shape) {
       try {
         n = Math.multiplyExact(n, d);
       } catch (ArithmeticException e) {
@@ -34,6 +44,30 @@ public final class Shapes {
     } catch (ArithmeticException e) {
       return -1;
     }
+  }
+
+  /**
+   * Why {@code shape} of {@code width}-byte elements has no byte length, in the user's words, or
+   * {@code null} when it has one: every reader, writer and exchange format says it this way
+   * (never "needs -1 bytes").
+   */
+  public static String sizeProblem(long[] shape, int width) {
+    for (long d : shape) {
+      if (d < 0) {
+        return "shape " + java.util.Arrays.toString(shape) + " has a negative dimension (" + d + ")";
+      }
+    }
+    return byteLength(shape, width) < 0
+        ? "shape " + java.util.Arrays.toString(shape) + " × " + width + " bytes is 2^63 bytes or more" : null;
+  }
+
+  /**
+   * {@code "FLOAT[2, 3] needs 24"} (bytes) for messages that compare an array's bytes with its
+   * shape; where the shape has no byte length, {@code "FLOAT "} and {@link #sizeProblem}.
+   */
+  public static String needs(Object dtype, long[] shape, int width) {
+    String p = sizeProblem(shape, width);
+    return p != null ? dtype + " " + p : dtype + java.util.Arrays.toString(shape) + " needs " + byteLength(shape, width);
   }
 
   /** Element strides of a dense array in the given order. */

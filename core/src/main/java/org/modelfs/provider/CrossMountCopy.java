@@ -39,6 +39,26 @@ final class CrossMountCopy {
         && a.length() == old.length();
   }
 
+  /**
+   * Whether {@code a} is a flat (1-D) array written in this session — a temporary file, as in
+   * jdk.zipfs's write-back (write a temporary, delete the file, move the temporary over it) —
+   * copied onto a parameter whose file was deleted ({@link Target#fileless}): then its bytes
+   * are taken as a write into that path would take them, with the parameter's declared dtype
+   * (and shape when the size fits; else 1-D), so the variable keeps its type and its place in
+   * the graph (docs/FILESYSTEM.md §7.3).
+   */
+  private static boolean flatIntoFileless(ArrayData a, ModelPath target) {
+    if (a.storage() != ArrayData.Storage.JOURNAL || a.shape().length != 1) {
+      return false;
+    }
+    try {
+      Target t = target.getFileSystem().changes().target(target);
+      return t.area() == Target.Area.PARAM && Target.fileless(t.tag().variable(t.name()));
+    } catch (java.nio.file.FileSystemException e) {
+      return false; // not a path a file can be written to: the write says why
+    }
+  }
+
   /** Copies a file of a mounted model to another path of a mounted model, with its array attributes. */
   static void copy(ModelPath source, ModelPath target, boolean replace) throws IOException {
     ModelChanges changes = target.getFileSystem().changes();
@@ -52,7 +72,8 @@ final class CrossMountCopy {
 
   private static void copyLocked(ModelPath source, ModelPath target, boolean replace) throws IOException {
     ModelTree.Found src = source.getFileSystem().find(source);
-    ModelTree.Found dst = target.getFileSystem().lookup(target);
+    ModelTree.Found dst = src.node() instanceof Dir ? target.getFileSystem().lookup(target)
+        : target.getFileSystem().inTheWayOfFile(target);
     if (dst != null && source.getFileSystem() == target.getFileSystem()
         && dst.node().fileKey().equals(src.node().fileKey())) {
       return; // the same file (an alias, or a shared array): nothing to copy
@@ -88,12 +109,12 @@ final class CrossMountCopy {
   private static void copyFile(ModelPath source, ModelPath target) throws IOException {
     ModelFileSystem.OpenRead r = source.getFileSystem().openForRead(source);
     try (FileChannel in = r.channel()) {
-      ModelTree.Found dst = target.getFileSystem().lookup(target);
+      ModelTree.Found dst = target.getFileSystem().inTheWayOfFile(target);
       FileNode file = r.file();
       List<FileAttribute<?>> attrs = new ArrayList<>();
       ArrayData a = file.array();
       ArrayData old = dst != null && dst.node() instanceof FileNode f ? f.array() : null;
-      if (a != null && !flatOnto(a, old)) {
+      if (a != null && !flatOnto(a, old) && !(dst == null && flatIntoFileless(a, target))) {
         attrs.add(org.modelfs.ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
         attrs.add(org.modelfs.ModelFileSystems.attribute("shape", a.shape()));
         attrs.add(org.modelfs.ModelFileSystems.attribute("order", String.valueOf(a.order())));

@@ -40,14 +40,44 @@ final class Deletions {
       for (String name : deleted) {
         List<String> ops = users.get(name);
         if (ops != null) {
-          problems.add("/" + ModelTree.TAGS + "/" + t.name() + "/" + ModelTree.PARAMS + "/" + NameMapping.oneSegment(name)
-              + ": deleted, but " + (ops.size() == 1 ? "op " : "ops ") + String.join(", ", ops)
+          Tag in = t;
+          problems.add("/" + ModelTree.TAGS + "/" + t.name() + "/" + ModelTree.PARAMS + "/"
+              + String.join("/", NameMapping.segments(name, in.vars()::containsName)) + DELETED_BUT
+              + (ops.size() == 1 ? "op " : "ops ") + String.join(", ", ops)
               + (ops.size() == 1 ? " uses" : " use") + " it — write a new array there, or keep it");
         } else {
           t = TagEdits.withoutVariable(t, name);
         }
       }
       out.add(t);
+    }
+    return out;
+  }
+
+  private static final String DELETED_BUT = ": deleted, but ";
+  private static final String NO_ARRAY = " has no array";
+
+  /**
+   * {@code validation}'s problems without those a refused deletion in {@code deletions} already
+   * explains: a used parameter whose file was deleted also "has no array", which only repeats it.
+   */
+  static List<String> withoutConsequences(List<String> validation, List<String> deletions) {
+    Set<String> refused = new java.util.HashSet<>();
+    for (String d : deletions) {
+      int at = d.indexOf(DELETED_BUT);
+      if (at > 0) {
+        refused.add(d.substring(0, at));
+      }
+    }
+    if (refused.isEmpty()) {
+      return validation;
+    }
+    List<String> out = new ArrayList<>();
+    for (String v : validation) {
+      int colon = v.lastIndexOf(": ");
+      if (!(v.endsWith(NO_ARRAY) && colon > 0 && refused.contains(v.substring(0, colon)))) {
+        out.add(v);
+      }
     }
     return out;
   }

@@ -5,14 +5,17 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.modelfs.format.fb.Dl4jGraphRules;
 import org.modelfs.format.fb.GraphJson;
+import org.modelfs.format.fb.GraphJsonException;
 import org.modelfs.format.fb.GraphJsonReader;
 import org.modelfs.model.Tag;
 
 /**
  * {@code graph.json} written through a mount (docs/GRAPH.md §3, FILESYSTEM.md §7.1): when the
  * file is closed, its JSON replaces the tag's graph — checked whole first by
- * {@link GraphJsonReader}, refused with every problem and nothing changed — and the variables
+ * {@link GraphJsonReader}, then the graph it makes against {@link Dl4jGraphRules#graphProblems}
+ * (what DL4J makes of its wiring), refused with every problem and nothing changed — and the variables
  * keep their arrays and updater state by name (by id when the JSON renamed one), as when a
  * {@code graph} is written. A graph.json that describes the graph the tag already has changes
  * nothing at all: the tag keeps its stored graph, byte for byte.
@@ -51,6 +54,11 @@ final class GraphJsonWrites {
       return tag; // the same values, formatted otherwise (also for a tag without a graph, whose ids it invents)
     }
     Tag t = applied(tag, r, path);
+    // what DL4J makes of the new wiring: the rules every commit holds the tag to, refused now with the file's own problems
+    java.util.List<Dl4jGraphRules.Problem> wiring = Dl4jGraphRules.graphProblems(t, path);
+    if (!wiring.isEmpty()) {
+      throw new GraphJsonException(path, wiring.stream().map(Dl4jGraphRules.Problem::toString).toList());
+    }
     return Arrays.equals(GraphJson.render(t, file), now) ? tag : t;
   }
 

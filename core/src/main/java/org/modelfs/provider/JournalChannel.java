@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import org.modelfs.store.Journal;
@@ -24,6 +25,8 @@ final class JournalChannel extends FileChannel {
   }
 
   private final FileChannel ch;
+  /** Opened with {@code READ} too: else reads, maps and transfers out are refused, as by the JDK. */
+  private final boolean readable;
   private final boolean append;
   private final OnClose onClose;
   private final OpenResources resources;
@@ -34,8 +37,9 @@ final class JournalChannel extends FileChannel {
   /** The first write, truncate or force that failed: then closing installs nothing. */
   private volatile IOException failure;
 
-  JournalChannel(FileChannel ch, boolean append, OnClose onClose, OpenResources resources) {
+  JournalChannel(FileChannel ch, boolean readable, boolean append, OnClose onClose, OpenResources resources) {
     this.ch = ch;
+    this.readable = readable;
     this.append = append;
     this.onClose = onClose;
     this.resources = resources;
@@ -76,13 +80,22 @@ final class JournalChannel extends FileChannel {
     return e;
   }
 
+  /** Refuses what needs {@code READ} on a channel opened without it (the JDK's {@code FileChannelImpl}). */
+  private void readable() {
+    if (!readable) {
+      throw new NonReadableChannelException();
+    }
+  }
+
   @Override
   public int read(ByteBuffer dst) throws IOException {
+    readable();
     return ch.read(dst);
   }
 
   @Override
   public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+    readable();
     return ch.read(dsts, offset, length);
   }
 
@@ -158,6 +171,7 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+    readable();
     return ch.transferTo(position, count, target);
   }
 
@@ -172,6 +186,7 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public int read(ByteBuffer dst, long position) throws IOException {
+    readable();
     return ch.read(dst, position);
   }
 
@@ -187,16 +202,23 @@ final class JournalChannel extends FileChannel {
 
   @Override
   public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+    readable(); // every mode needs READ (READ_WRITE: READ and WRITE), as on the JDK's channels
     return ch.map(mode, position, size);
   }
 
   @Override
   public FileLock lock(long position, long size, boolean shared) throws IOException {
+    if (shared) {
+      readable();
+    }
     return ch.lock(position, size, shared);
   }
 
   @Override
   public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+    if (shared) {
+      readable();
+    }
     return ch.tryLock(position, size, shared);
   }
 

@@ -11,10 +11,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Set;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.DType;
@@ -51,23 +49,23 @@ final class JournalWrites {
     this.fs = changes.fs();
   }
 
-  FileChannel openForWrite(ModelPath path, Set<? extends OpenOption> options, ArrayAttributes attrs)
+  FileChannel openForWrite(ModelPath path, OpenOptions options, ArrayAttributes attrs)
       throws IOException {
     changes.lock();
     try {
       changes.begin();
-      ModelTree.Found found = fs.lookup(path);
+      ModelTree.Found found = fs.inTheWayOfFile(path);
       if (found == null) {
         Target.checkParents(fs, path);
       }
       if (found != null && found.node() instanceof Dir) {
         throw new FileSystemException(path.toString(), null, "is a directory");
       }
-      if (found != null && options.contains(StandardOpenOption.CREATE_NEW)) {
+      if (found != null && options.createNew()) {
         throw new FileAlreadyExistsException(path.toString());
       }
-      if (found == null && !options.contains(StandardOpenOption.CREATE)
-          && !options.contains(StandardOpenOption.CREATE_NEW)) {
+      if (found == null && !options.create()
+          && !options.createNew()) {
         throw new NoSuchFileException(path.toString());
       }
       // updater state may arrive before its parameter (a recursive copy in any order); a commit
@@ -92,11 +90,11 @@ final class JournalWrites {
       try {
         if (shared != null) {
           // another write channel of this mount is open on the path: one file, two descriptors (POSIX)
-          if (options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+          if (options.truncate()) {
             ch.truncate(0);
           }
-          ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
-        } else if (found != null && !options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
+          ch.position(options.append() ? ch.size() : 0);
+        } else if (found != null && !options.truncate()) {
           try {
             copyContent((FileNode) found.node(), ch);
           } catch (IOException e) {
@@ -104,7 +102,7 @@ final class JournalWrites {
             throw org.modelfs.io.StorageFullException.explain(e, data, "copying the current content of " + path
                 + " into a new file of the " + changes.journal(), -1, -1);
           }
-          ch.position(options.contains(StandardOpenOption.APPEND) ? ch.size() : 0);
+          ch.position(options.append() ? ch.size() : 0);
         }
       } catch (IOException | RuntimeException e) {
         ch.close();
@@ -115,7 +113,7 @@ final class JournalWrites {
       writing.put(key, open);
       String tagName = t.tag().name();
       try {
-        return fs.resources().add(new JournalChannel(ch, options.contains(StandardOpenOption.APPEND),
+        return fs.resources().add(new JournalChannel(ch, options.read(), options.append(),
             (size, failure) -> closed(key, open, () -> {
               if (failure != null || open.failed != null) {
                 open.failed = open.failed != null ? open.failed : failure;

@@ -29,13 +29,32 @@ final class ModelAttributeView implements SamediffFileAttributeView {
     return path.getFileSystem().attributes(path);
   }
 
-  /** The times are the container file's; they cannot be set per file. */
+  /**
+   * Accepted and ignored (docs/FILESYSTEM.md §4, "Times"): a model stores no time per file — every
+   * file shows its container's — so that {@code Files.copy(…, COPY_ATTRIBUTES)}, {@code cp -p}-like
+   * tools and jdk.zipfs's write-back work as on a file system that keeps coarser times. The path
+   * must exist and the mount be writable, as on any file system.
+   */
   @Override
-  public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) {
-    path.getFileSystem().ensureOpen();
-    if (path.getFileSystem().isReadOnly()) {
+  public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime) throws IOException {
+    ModelFileSystem fs = path.getFileSystem();
+    fs.ensureOpen();
+    if (fs.isReadOnly()) {
       throw new ReadOnlyFileSystemException();
     }
-    throw new UnsupportedOperationException("file times of a model are its container's; they cannot be set");
+    fs.find(path);
+  }
+
+  /** The basic attributes {@link #setTimes} takes by name. */
+  static final java.util.List<String> TIMES = java.util.List.of("lastModifiedTime", "lastAccessTime", "creationTime");
+
+  /** Sets time {@code name} (one of {@link #TIMES}) as {@code Files.setAttribute} does: a {@link FileTime} or a {@link ClassCastException}. */
+  void setTime(String name, Object value) throws IOException {
+    FileTime t = (FileTime) value;
+    switch (name) {
+      case "lastModifiedTime" -> setTimes(t, null, null);
+      case "lastAccessTime" -> setTimes(null, t, null);
+      default -> setTimes(null, null, t);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package org.modelfs.provider;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.ReadOnlyFileSystemException;
@@ -198,28 +199,37 @@ final class ModelChanges {
       MountOptions o = fs.options();
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
       List<String> problems = new ArrayList<>();
+      String named = o.format() == null ? null : o.format().nameProblem(String.valueOf(Path.of(fs.container()).getFileName()));
+      if (named != null) {
+        problems.add("option format=" + o.format().token() + ": " + named); // docs/FILESYSTEM.md, mount options
+      }
       List<Tag> tags = Deletions.settle(fs.tags(), fs.model().tags(), fs.container(), problems);
-      problems.addAll(Validation.problems(tags, format));
+      problems.addAll(Deletions.withoutConsequences(Validation.problems(tags, format), problems));
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
       if (o.maxShardBytes() > 0) {
         wo = wo.withMaxShardBytes(o.maxShardBytes());
       } else if (format == ModelFormat.SDZ && fs.model().format() == ModelFormat.SDZ && fs.model().shards() != null) {
         wo = wo.withMaxShardBytes(WriteOptions.DEFAULT_MAX_SHARD_BYTES); // an SDZ read as shards stays shards
       }
-      if (problems.isEmpty()) {
-        for (Tag t : tags) {
-          for (String pr : ModelWriter.problems(t, wo)) {
-            problems.add("/tags/" + t.name() + "/" + pr);
-          }
+      for (Tag t : tags) {
+        Tag committed = fs.model().tags().stream().filter(c -> c.name().equals(t.name())).findFirst().orElse(null);
+        for (String pr : ModelWriter.metadataProblems(t, committed, format)) {
+          problems.add("/tags/" + t.name() + "/" + pr);
         }
       }
       if (!problems.isEmpty()) {
         throw new org.modelfs.CommitRefusedException(fs.container(), problems, true);
       }
       begin();
-      // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.4)
-      ContainerPlan plan = ModelWriter.plan(tags, backing.fileName(), wo,
-          backing.keepsUnchangedFiles() ? fs.model() : null, o.maxShardBytes() > 0);
+      // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.4);
+      // the plan refuses what the format or DL4J cannot take (ModelWriter.problems), once, for every route
+      ContainerPlan plan;
+      try {
+        plan = ModelWriter.plan(tags, backing.fileName(), wo, backing.keepsUnchangedFiles() ? fs.model() : null,
+            o.maxShardBytes() > 0);
+      } catch (ModelWriter.Refused r) {
+        throw new org.modelfs.CommitRefusedException(fs.container(), r.problems(), true);
+      }
       backing.commit(lease, fs.generation(), plan, o.progress());
       // committed: from here on the pending changes are the model, whatever happens next
       dirty = false;

@@ -33,24 +33,73 @@ final class ModelFileStore extends FileStore {
     return fs.isReadOnly();
   }
 
+  /**
+   * The store the container lives on: its file's, or for a model not yet written ({@code create=true})
+   * its directory's; {@code null} when that provider has no stores (an object store's provider may not).
+   */
   private FileStore backing() throws IOException {
     fs.ensureOpen();
-    return java.nio.file.Files.getFileStore(fs.containerFile());
+    java.nio.file.Path at;
+    try {
+      at = fs.containerFile();
+    } catch (java.nio.file.NoSuchFileException e) {
+      at = fs.containerPath().toAbsolutePath().getParent();
+      if (at == null) {
+        return null;
+      }
+    }
+    try {
+      return java.nio.file.Files.getFileStore(at);
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
+  }
+
+  /** A space figure of the backing store; 0 when it has none (docs/FILESYSTEM.md §4). */
+  private long space(SpaceFigure figure) throws IOException {
+    FileStore b = backing();
+    if (b == null) {
+      return 0;
+    }
+    try {
+      return figure.of(b);
+    } catch (UnsupportedOperationException e) {
+      return 0;
+    }
+  }
+
+  @FunctionalInterface
+  private interface SpaceFigure {
+    long of(FileStore store) throws IOException;
   }
 
   @Override
   public long getTotalSpace() throws IOException {
-    return backing().getTotalSpace();
+    return space(FileStore::getTotalSpace);
   }
 
   @Override
   public long getUsableSpace() throws IOException {
-    return backing().getUsableSpace();
+    return space(FileStore::getUsableSpace);
   }
 
   @Override
   public long getUnallocatedSpace() throws IOException {
-    return backing().getUnallocatedSpace();
+    return space(FileStore::getUnallocatedSpace);
+  }
+
+  /** The backing store's block size; {@link UnsupportedOperationException}, saying so, when it has none. */
+  @Override
+  public long getBlockSize() throws IOException {
+    FileStore b = backing();
+    try {
+      if (b != null) {
+        return b.getBlockSize();
+      }
+    } catch (UnsupportedOperationException e) {
+      // said below
+    }
+    throw new UnsupportedOperationException("the store of " + fs.container() + " has no block size");
   }
 
   @Override
@@ -68,13 +117,16 @@ final class ModelFileStore extends FileStore {
     return null;
   }
 
+  /** {@code totalSpace}, {@code usableSpace}, {@code unallocatedSpace}, {@code blockSize}; others are unknown. */
   @Override
   public Object getAttribute(String attribute) throws IOException {
     return switch (attribute) {
       case "totalSpace" -> getTotalSpace();
       case "usableSpace" -> getUsableSpace();
       case "unallocatedSpace" -> getUnallocatedSpace();
-      default -> throw new UnsupportedOperationException("file store attribute '" + attribute + "'");
+      case "blockSize" -> getBlockSize();
+      default -> throw new UnsupportedOperationException("file store attribute '" + attribute + "' of " + name()
+          + " (it has totalSpace, usableSpace, unallocatedSpace, blockSize)");
     };
   }
 

@@ -11,14 +11,12 @@ import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.ReadOnlyFileSystemException;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipalLookupService;
@@ -494,6 +492,17 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
     return tree.lookup(path.toAbsolutePath().normalize().names());
   }
 
+  /**
+   * What stands in the way of a new file at {@code path}, or {@code null}: the node there, unless
+   * it is a directory only longer names imply ({@link Dir#impliedByNames}), which gives way to the
+   * file (docs/FILESYSTEM.md §2). Every route that creates a file asks this: writes, copies,
+   * moves, links.
+   */
+  ModelTree.Found inTheWayOfFile(ModelPath path) {
+    ModelTree.Found f = lookup(path);
+    return f != null && f.node() instanceof Dir d && d.impliedByNames() ? null : f;
+  }
+
   /** The node at {@code path} with its canonical path. */
   ModelTree.Found find(ModelPath path) throws NoSuchFileException {
     ensureOpen();
@@ -532,23 +541,9 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   FileChannel newFileChannel(ModelPath path, Set<? extends OpenOption> options, ArrayAttributes attrs)
       throws IOException {
     ensureOpen();
-    boolean write = false;
-    for (OpenOption o : options) {
-      if (o == StandardOpenOption.WRITE || o == StandardOpenOption.APPEND) {
-        write = true;
-      }
-      if (o == StandardOpenOption.DELETE_ON_CLOSE) {
-        if (isReadOnly()) {
-          throw new ReadOnlyFileSystemException();
-        }
-        throw new UnsupportedOperationException("DELETE_ON_CLOSE: delete the file instead");
-      }
-      if (!(o instanceof StandardOpenOption) && !(o instanceof LinkOption)) {
-        throw new UnsupportedOperationException("open option " + o);
-      }
-    }
-    if (write) {
-      return writes.openForWrite(path, options, attrs);
+    OpenOptions o = OpenOptions.parse(options, isReadOnly());
+    if (o.write()) {
+      return writes.openForWrite(path, o, attrs);
     }
     return openForRead(path).channel();
   }

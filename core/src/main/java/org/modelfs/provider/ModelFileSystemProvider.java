@@ -281,7 +281,10 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     return false;
   }
 
-  /** {@code samediff:dtype|shape|order|kind}; basic times come from the container and cannot be set. */
+  /**
+   * {@code samediff:dtype|shape|order|kind}; the three times (basic or samediff view) are accepted
+   * and not stored — every file shows its container's times (docs/FILESYSTEM.md §4).
+   */
   @Override
   public void setAttribute(Path path, String attribute, Object value, LinkOption... options) throws IOException {
     ModelPath p = ModelPath.check(path);
@@ -293,9 +296,18 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     int colon = attribute.indexOf(':');
     String view = colon < 0 ? "basic" : attribute.substring(0, colon);
     String name = colon < 0 ? attribute : attribute.substring(colon + 1);
-    if (!view.equals(SamediffFileAttributeView.NAME)) {
-      throw new UnsupportedOperationException("setting " + attribute + "; settable: samediff:"
-          + String.join(", samediff:", ArrayAttributes.SETTABLE));
+    boolean basic = view.equals("basic");
+    if (!basic && !view.equals(SamediffFileAttributeView.NAME)) {
+      throw new UnsupportedOperationException("setting " + attribute + ": attribute view '" + view
+          + "' is not available; a model file system has the basic and samediff views");
+    }
+    if (ModelAttributeView.TIMES.contains(name)) {
+      new ModelAttributeView(p, view).setTime(name, value); // accepted, not stored (FILESYSTEM.md §4)
+      return;
+    }
+    if (basic) {
+      throw new IllegalArgumentException("'" + attribute + "' not recognized (settable: the three times; samediff:"
+          + String.join(", samediff:", ArrayAttributes.SETTABLE) + ")");
     }
     fs.edits().setAttribute(p, name, value);
   }

@@ -63,7 +63,7 @@ final class Renames {
       if (!dir && !area.equals(ModelTree.PARAMS)) {
         return false;
       }
-      ModelTree.Found existing = fs.lookup(target);
+      ModelTree.Found existing = dir ? fs.lookup(target) : fs.inTheWayOfFile(target);
       if (existing != null) {
         if (existing.canonical().equals(cs)) {
           return true; // onto itself
@@ -102,9 +102,15 @@ final class Renames {
             }
             r = renames(arrays, from, true, newName);
           } else {
+            if (Target.fileless(tag.variable(newName))) {
+              // onto a parameter whose file was deleted: its new content, as a write there would
+              // be — the variable keeps its place in the graph (copy and delete, FILESYSTEM.md §7.2)
+              return false;
+            }
             r = Map.of(oldName, newName); // a file: O(log n), whatever the number of parameters
           }
-          check(r, n -> tag.variable(n) != null, target, "a variable of the graph");
+          Tag freed = withoutFileless(tag, r, source, target);
+          check(r, n -> freed.variable(n) != null, target, "a variable of the graph");
           TagOverlay o = moveKept(fs.overlay(tag.name()), area, from, oldName, newName, dir);
           // the updater state moves along; the directories that held it stay, as the source's do
           List<String> keptState = new ArrayList<>();
@@ -119,7 +125,7 @@ final class Renames {
               }
             }
           }
-          changes.apply(TagEdits.renamed(tag, r), o.withKeptAdded(ModelTree.UPDATER, keptState));
+          changes.apply(TagEdits.renamed(freed, r), o.withKeptAdded(ModelTree.UPDATER, keptState));
         }
         case ModelTree.UPDATER -> {
           List<String> states = new ArrayList<>();
@@ -166,6 +172,37 @@ final class Renames {
         String rest = NameMapping.name(segs.subList(from.size(), segs.size()));
         out.put(e.getKey(), rest.isEmpty() && segs.size() == from.size() ? newName : newName + "/" + rest);
       }
+    }
+    return out;
+  }
+
+  /**
+   * {@code tag} without the variables whose files were deleted (FILESYSTEM.md §7.3) that a
+   * directory rename gives a name to: a deleted file is no longer in the way of a name, as on
+   * any file system. One that ops still use cannot go: the rename is refused, naming them (move
+   * the files one by one: each then becomes its new array).
+   */
+  private Tag withoutFileless(Tag tag, Map<String, String> renames, ModelPath source, ModelPath target)
+      throws IOException {
+    Set<String> freed = new java.util.LinkedHashSet<>();
+    for (String to : renames.values()) {
+      if (!renames.containsKey(to) && Target.fileless(tag.variable(to))) {
+        freed.add(to);
+      }
+    }
+    if (freed.isEmpty()) {
+      return tag;
+    }
+    Map<String, List<String>> users = org.modelfs.format.fb.GraphNames.users(tag, freed, fs.container());
+    Tag out = tag;
+    for (String name : freed) {
+      List<String> ops = users.get(name);
+      if (ops != null) {
+        throw new FileSystemException(source.toString(), target.toString(), "'" + name + "' was deleted, but "
+            + (ops.size() == 1 ? "op " : "ops ") + String.join(", ", ops) + (ops.size() == 1 ? " uses" : " use")
+            + " it: move the files one by one (each becomes its new array)");
+      }
+      out = TagEdits.withoutVariable(out, name);
     }
     return out;
   }

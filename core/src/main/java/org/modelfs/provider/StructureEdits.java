@@ -194,11 +194,33 @@ final class StructureEdits {
       String tagName = tagDir.canonical().get(1);
       TagOverlay o = fs.overlay(tagName).withArea(names.get(2), true);
       if (names.size() > 3) {
+        belowNoFile(changes.tag(tagName, dir.toString()), names.get(2), NameMapping.name(names.subList(3, names.size())),
+            dir);
         o = o.withKeptAdded(names.get(2), List.of(NameMapping.name(names.subList(3, names.size()))));
       }
       changes.apply(changes.tag(tagName, dir.toString()), o);
     } finally {
       changes.unlock();
+    }
+  }
+
+  /**
+   * Refuses a directory of {@code params/} or {@code metadata/} whose name lies below a file's
+   * name ({@code x%2Fz} beside the file {@code x}): the names of files written into it would be
+   * laid out as one segment ({@code x%2Fz%2Fk}, docs/FILESYSTEM.md §2), so it could never list
+   * them — a directory that cannot hold its files is not made.
+   */
+  private static void belowNoFile(Tag tag, String area, String name, ModelPath dir) throws FileSystemException {
+    for (int i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1)) {
+      String prefix = name.substring(0, i);
+      org.modelfs.model.Variable v = tag.variable(prefix);
+      boolean file = area.equals(ModelTree.PARAMS) ? v != null && v.array() != null
+          : area.equals(ModelTree.METADATA) && tag.metadata().containsKey(prefix);
+      if (file) {
+        throw new FileSystemException(dir.toString(), null, "'" + prefix + "' is a file, so the names below '"
+            + name + "' are laid out as one segment each (" + NameMapping.oneSegment(name + "/…")
+            + "): a directory there could not list them; write the files by those names instead");
+      }
     }
   }
 
@@ -263,7 +285,7 @@ final class StructureEdits {
       if (!(src.node() instanceof FileNode file) || file.array() == null) {
         throw new FileSystemException(existing.toString(), link.toString(), "only array files can be linked");
       }
-      if (fs.lookup(link) != null) {
+      if (fs.inTheWayOfFile(link) != null) {
         throw new FileAlreadyExistsException(link.toString());
       }
       Target t = changes.target(link);

@@ -87,7 +87,7 @@ final class TagEdits {
    * becomes training.json) or the same one; another one is refused (docs/FILESYSTEM.md §7).
    */
   static Tag withGraph(Tag tag, GraphRef graph, String path) throws IOException {
-    GraphReader.Content c = GraphReader.read(graph, path);
+    GraphReader.Content c = GraphFiles.read(graph, path);
     String training = tag.trainingConfig();
     if (c.trainingConfig() != null) {
       if (training != null && !training.equals(c.trainingConfig())) {

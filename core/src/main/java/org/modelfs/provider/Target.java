@@ -21,6 +21,17 @@ record Target(Tag tag, Area area, String name, String key) {
   /** The parts of a tag a change can address. */
   enum Area { PARAM, UPDATER, METADATA, TRAINING, GRAPH, GRAPH_JSON }
 
+  /**
+   * Whether {@code v} is a parameter without a file: a variable of the graph that holds arrays
+   * but has none now — its file was deleted in this session, or a written graph declares it and
+   * no array came yet. Its path does not exist ({@code Files.exists} is false), so every route
+   * that creates a name takes it as free: a new file there becomes its array, and the variable
+   * keeps its place in the graph (docs/FILESYSTEM.md §7.3).
+   */
+  static boolean fileless(org.modelfs.model.Variable v) {
+    return v != null && v.array() == null && v.kind().holdsArray();
+  }
+
   /** The tag a canonical path {@code /tags/<tag>} names, or {@code null} for any other path. */
   static String tagDir(List<String> canonical) {
     return canonical.size() == 2 && canonical.get(0).equals(ModelTree.TAGS) ? canonical.get(1) : null;

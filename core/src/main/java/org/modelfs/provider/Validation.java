@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.modelfs.format.TrainingJson;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayRules;
@@ -14,9 +13,13 @@ import org.modelfs.model.Variable;
 import org.modelfs.tree.NameMapping;
 
 /**
- * What a commit checks before writing anything (docs/FILESYSTEM.md §7): every VARIABLE and CONSTANT
- * holds an array of exactly {@code prod(shape) × width} bytes, updater state arrays too, and
- * the target format can hold the tags. Each problem names the path and the reason.
+ * What a commit of a mount checks before writing anything (docs/FILESYSTEM.md §7.4): every
+ * VARIABLE and CONSTANT holds an array of exactly {@code prod(shape) × width} bytes (journal
+ * UTF8 offsets too), updater state arrays too, names and texts with a UTF-8 form, and the target
+ * format can hold that many tags. Each problem names the path and the reason. What DL4J makes of
+ * each tag's graph, and what the format's layout holds, is checked next by {@code ModelWriter.plan}
+ * for every route ({@code format.fb.Dl4jGraphRules#structure}); its training configuration and
+ * updater state here ({@code Dl4jGraphRules#training}).
  */
 final class Validation {
   private Validation() {}
@@ -51,29 +54,11 @@ final class Validation {
         text(out, "/tags/" + t.name() + "/metadata", "the key '" + m.getKey() + "'", m.getKey());
         text(out, "/tags/" + t.name() + "/metadata/" + m.getKey(), "the value", m.getValue());
       }
-      TrainingJson.Check training = t.trainingConfig() == null ? null : TrainingJson.check(t.trainingConfig());
-      if (training != null) {
+      if (t.trainingConfig() != null) {
         text(out, "/tags/" + t.name() + "/training.json", "the text", t.trainingConfig());
-        for (String pr : training.problems()) {
-          out.add("/tags/" + t.name() + "/training.json: " + pr);
-        }
       }
-      if (!t.updater().isEmpty() && format.loadedByDl4j()) {
-        if (training == null) {
-          out.add("/tags/" + t.name() + "/updater: updater state needs a training configuration (training.json):"
-              + " DL4J reads updater state only with the training configuration that says which updater it is for");
-        } else if (!training.hasUpdater()) {
-          out.add("/tags/" + t.name() + "/training.json: names no updater, but the tag holds updater state"
-              + " (DL4J needs the updater to load it)");
-        } else if (training.updaterStateKeys() != null) {
-          for (UpdaterState u : t.updater()) {
-            if (!training.updaterStateKeys().equals(u.arrays().keySet())) {
-              out.add("/tags/" + t.name() + "/updater/" + u.paramName() + ": holds " + new java.util.TreeSet<>(
-                  u.arrays().keySet()) + ", but the updater of training.json keeps "
-                  + new java.util.TreeSet<>(training.updaterStateKeys()) + " (DL4J refuses to load any other state)");
-            }
-          }
-        }
+      for (org.modelfs.format.fb.Dl4jGraphRules.Problem pr : org.modelfs.format.fb.Dl4jGraphRules.training(t, format.loadedByDl4j())) {
+        out.add("/tags/" + t.name() + "/" + pr);
       }
     }
     for (Tag t : tags) {

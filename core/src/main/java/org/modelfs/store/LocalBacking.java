@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
-import org.modelfs.io.StorageFullException;
 import org.modelfs.model.Model;
 
 /**
@@ -216,7 +215,9 @@ public final class LocalBacking implements Backing {
    * ({@code CREATE_NEW}, random name) and forced; (3) the temporaries are opened with the
    * format's reader, with the files the plan keeps as they are (unchanged weight shards of a
    * shard set: never written, renamed, backed up or deleted), and checked against the plan
-   * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) a single new file with nothing else to
+   * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) each
+   * temporary replacing an existing file is given its owner, group and mode
+   * ({@link OwnerAndMode#keep}; the commit is refused when it cannot be); a single new file with nothing else to
    * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
    * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
    * temporaries renamed in order, the files of the old model that the new one does not reuse
@@ -243,6 +244,18 @@ public final class LocalBacking implements Backing {
     boolean installed = false; // the record is removed: every new file is in place
     long written = 0;
     for (String n : SafeDir.names(dir)) {
+      ShardNames.Shard linked = ShardNames.parseAny(n);
+      if (id.shardBase() != null && id.isModelFile(n) && Files.isSymbolicLink(dir.resolve(n))
+          && (linked == null || !Files.isRegularFile(dir.resolve(n)) || !ModelId.holdsShard(dir.resolve(n), linked.ext()))) {
+        // a shard set is files of one directory, installed by renames there: a link at a shard's
+        // name is never followed (its target may be anywhere). A link to a shard (a frozen shard
+        // shared between checkpoints) is a shard of this model: a commit that rewrites it puts a
+        // file of the model in the link's place, the shared file untouched; one that keeps it
+        // keeps the link. A link to anything else is not silently replaced.
+        throw new FileSystemException(dir.resolve(n).toString(), null, "commit refused: a symbolic link named like a"
+            + " shard of the model " + id.dir().resolve(id.key()) + "; a shard set is written as regular files of one"
+            + " directory. Remove the link, or write the shard set where it points; nothing was written");
+      }
       ShardNames.Shard s = ShardNames.parseAny(n);
       if (s != null && id.shardBase() != null && id.isModelFile(n)
           && Files.isRegularFile(dir.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS)
@@ -278,28 +291,21 @@ public final class LocalBacking implements Backing {
         Path t = dir.resolve(SidecarNames.newTemp(f.name()));
         try (SeekableByteChannel ch = Durable.createNew(t)) {
           temps.add(t);
-          try {
-            try (org.modelfs.io.WriteProgress p = org.modelfs.io.WriteProgress.start(ch, progress, written)) {
-              f.body().writeTo(ch, t.toString());
-            }
-            written += ch.size();
-            Durable.force(ch);
-          } catch (IOException e) {
-            long size = sizeOrMinusOne(ch);
-            throw StorageFullException.explain(e, t, "writing the new container " + f.name() + " of the model "
-                + id.dir().resolve(id.key()) + " (commit; nothing was replaced)", size,
-                Math.max(0, plan.arrayBytes() - written - Math.max(0, size)));
+          if (Files.isRegularFile(dir.resolve(f.name()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            OwnerAndMode.restrictLike(t, dir.resolve(f.name()));
           }
-        } catch (RuntimeException e) {
-          FileSystemException refused = new FileSystemException(spelling.toString(), null, "commit refused: the "
-              + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
-          refused.initCause(e);
-          throw refused;
+          written += PlannedFiles.write(plan, f, ch, t, spelling.toString(), written, progress);
         }
         targets.add(f.name());
         reread.add(t);
       }
-      verify(plan, reread);
+      PlannedFiles.verify(plan, reread, spelling.toString());
+      for (int i = 0; i < temps.size(); i++) {
+        // an existing file keeps its owner, group and mode (OutputFile, docs/CLI.md "Output files")
+        if (Files.isRegularFile(dir.resolve(targets.get(i)), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          OwnerAndMode.keep(temps.get(i), dir.resolve(targets.get(i)));
+        }
+      }
       List<String> remove = new ArrayList<>();
       for (String n : SafeDir.names(dir)) {
         if (id.isModelFile(n) && !targets.contains(n) && !kept.contains(n) && Files.isRegularFile(dir.resolve(n),
@@ -385,21 +391,6 @@ public final class LocalBacking implements Backing {
     }
   }
 
-  /** Step 3: the new model's files (temporaries, and the files it keeps) read back and compared with the plan. */
-  private void verify(ContainerPlan plan, List<Path> files) throws IOException {
-    List<String> problems;
-    try (Model m = plan.sharded() ? Models.openShards(spelling.toString(), files) : Models.open(files.get(0))) {
-      problems = plan.verify(m);
-    } catch (IOException e) {
-      throw new FileSystemException(spelling.toString(), null, "commit refused: the new container does not read"
-          + " back (" + e.getMessage() + "); nothing was replaced");
-    }
-    if (!problems.isEmpty()) {
-      throw new FileSystemException(spelling.toString(), null, "commit refused: the new container does not read"
-          + " back as written (" + String.join("; ", problems) + "); nothing was replaced");
-    }
-  }
-
   private ModelLock own(Lease lease) {
     if (!(lease instanceof ModelLock l) || !l.id().equals(id) || !l.held()) {
       throw new IllegalStateException("not a held lock of " + id + ": " + lease);
@@ -417,14 +408,5 @@ public final class LocalBacking implements Backing {
     }
     Collections.sort(out);
     return out;
-  }
-
-  /** The channel's size, or -1 when it cannot be had (for a message). */
-  private static long sizeOrMinusOne(SeekableByteChannel ch) {
-    try {
-      return ch.size();
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
   }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.ModelWriter;
 import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -52,13 +53,104 @@ public final class ModelFiles {
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
-    Backing b = options.format().sharded() ? Backings.ofShardSet(out) : Backings.of(out);
+    String nameProblem = out.getFileName() == null ? null : options.format().nameProblem(out.getFileName().toString());
+    if (nameProblem != null) {
+      throw new ModelFormatException(out.toString(), "model to write", -1, nameProblem);
+    }
+    if (options.format().sharded()) {
+      java.nio.file.attribute.BasicFileAttributes a = existing(out);
+      if (a != null && a.isOther()) {
+        throw new java.nio.file.FileSystemException(out.toString(), null, "is a FIFO or device; a " + options.format().token()
+            + " model is several files, named after OUT in its directory: name a file there, or write one file");
+      }
+      Backing set = Backings.ofShardSet(out);
+      if (options.format() == ModelFormat.SHARDED_CONTAINER
+          && !ModelWriter.canBeShardSet(set.fileName(), ModelFormat.SHARDED_CONTAINER)) {
+        String base = String.valueOf(out.getFileName()).replaceFirst("\\.[^.]*$", "");
+        throw new ModelFormatException(out.toString(), "model to write", -1, "a sharded container is named"
+            + " <base>.sdmc, its shards <base>.shard<k>-of-<N>.sdmc: name it " + base + ".sdmc");
+      }
+      return commit(set, tags, options, progress); // its own transaction, links refused there
+    }
+    if (out.getFileSystem() != java.nio.file.FileSystems.getDefault()) {
+      return commit(Backings.of(out), tags, options, progress);
+    }
+    // the user's output file (OutputFile): a link followed, a FIFO or device fed, a file with
+    // several links written into; else the transaction, which keeps an old file's owner and mode
+    OutputFile.Target t = OutputFile.resolve(out);
+    if (!t.writeInto()) {
+      try {
+        return commit(Backings.of(t.path()), tags, options, progress);
+      } catch (OutputFile.AttributesNotKept e) {
+        // a file this process cannot give a new file's owner to: written into, as cp does
+      }
+    }
+    return writeInto(tags, t, options, progress);
+  }
+
+  /** The attributes of what {@code out} names (links followed), or {@code null} if nothing is there. */
+  private static java.nio.file.attribute.BasicFileAttributes existing(Path out) throws IOException {
+    try {
+      return java.nio.file.Files.readAttributes(out, java.nio.file.attribute.BasicFileAttributes.class);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return null;
+    }
+  }
+
+  private static List<Path> commit(Backing b, List<Tag> tags, WriteOptions options,
+      java.util.function.LongConsumer progress) throws IOException {
     ContainerPlan plan = ModelWriter.plan(tags, b.fileName(), options);
     try (Backing.Lease lock = b.lock()) {
       b.recover(lock);
       b.commit(lock, b.current(), plan, progress);
     }
     return b.files();
+  }
+
+  /**
+   * The model written, verified by the readers, then copied into {@code t} (a FIFO, a device, or
+   * a file whose inode must stay): not atomic. The temporary is beside a regular file (under the
+   * model's lock, so {@link Recovery} removes it after a crash), and a private file of the
+   * system's temporary directory for a stream.
+   */
+  private static List<Path> writeInto(List<Tag> tags, OutputFile.Target t, WriteOptions options,
+      java.util.function.LongConsumer progress) throws IOException {
+    boolean stream = t.kind() == OutputFile.Kind.STREAM;
+    LocalBacking b = stream ? null : LocalBacking.of(t.path());
+    ContainerPlan plan = ModelWriter.plan(tags, stream ? String.valueOf(t.path().getFileName()) : b.fileName(), options);
+    if (plan.files().size() != 1) {
+      throw new java.nio.file.FileSystemException(t.spelling().toString(), null, "a " + options.format().token()
+          + " model of " + plan.files().size() + " files cannot be written into one " + (stream ? "FIFO or device"
+          : "file with several hard links"));
+    }
+    try (Backing.Lease lock = stream ? null : b.lock()) {
+      if (!stream) {
+        b.recover(lock);
+      }
+      Path tmp;
+      java.nio.channels.SeekableByteChannel ch;
+      if (stream) {
+        tmp = java.nio.file.Files.createTempFile("modelfs-", ".tmp"); // private (0600) where POSIX
+        ch = java.nio.file.Files.newByteChannel(tmp, java.nio.file.StandardOpenOption.WRITE,
+            java.nio.file.StandardOpenOption.READ);
+      } else {
+        tmp = t.path().resolveSibling(SidecarNames.newTemp(b.fileName()));
+        ch = Durable.createNew(tmp); // only a file made here is ever deleted below
+      }
+      try {
+        try (ch) {
+          if (!stream) {
+            OwnerAndMode.restrictLike(tmp, t.path());
+          }
+          PlannedFiles.write(plan, plan.files().get(0), ch, tmp, t.spelling().toString(), 0, progress);
+        }
+        PlannedFiles.verify(plan, List.of(tmp), t.spelling().toString());
+        OutputFile.copyInto(tmp, t);
+      } finally {
+        java.nio.file.Files.deleteIfExists(tmp);
+      }
+    }
+    return List.of(t.spelling());
   }
 
   /** The bytes of array data {@code tags} hold: about the size of the model they make, stored uncompressed. */

@@ -25,6 +25,11 @@ public final class Dir implements Node {
       return names().isEmpty();
     }
 
+    /** See {@link Dir#impliedByNames()}. */
+    default boolean impliedByNames() {
+      return false;
+    }
+
     /**
      * The node at {@code segments[i..]} below this directory, whose canonical path is
      * {@code canonical}, or {@code null}.
@@ -78,6 +83,16 @@ public final class Dir implements Node {
       listed = l;
     }
     return l;
+  }
+
+  /**
+   * Whether this directory exists only because longer names lie below it — {@code metadata/x} of
+   * a key {@code x/y} — and is neither a name nor kept by the session (docs/FILESYSTEM.md §2):
+   * such a directory gives way to a new file of its name, which makes the longer names one
+   * segment ({@code x%2Fy}), so a name and a longer one can be made in either order.
+   */
+  public boolean impliedByNames() {
+    return contents.impliedByNames();
   }
 
   /** Whether the directory has no entries. */

@@ -27,7 +27,12 @@ public record FileNode(String tag, Content content, String kind, Object key) imp
   @Override
   public Object fileKey() {
     ArrayData a = array();
-    return a == null ? (key == null ? this : key) : new ArrayKey(a.source(), a.offset(), a.length());
+    if (a == null) {
+      return key == null ? this : key;
+    }
+    // a byte range of no bytes says nothing about which array it is: two empty parameters are two
+    // files (Files.isSameFile false, a no-clobber copy between them refused), a link shares the array
+    return new ArrayKey(a.length() == 0 ? a : a.source(), a.offset(), a.length());
   }
 
   /** Identifies a stored array: its source (by identity) and byte range. */

@@ -208,6 +208,18 @@ final class NameSpace {
     }
 
     @Override
+    public boolean impliedByNames() {
+      if (top || kept.containsName(prefix) || names.has(prefix)) {
+        return false;
+      }
+      // a directory made or kept below it stays a directory: a file here would lay it out as one
+      // segment, where files written into it would not be listed
+      boolean[] keptBelow = {false};
+      kept.range(prefix + "/", prefix + "0", (k, x) -> !(keptBelow[0] = true));
+      return !keptBelow[0];
+    }
+
+    @Override
     public boolean isEmpty() {
       if (top) {
         boolean[] any = {false};

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.fb.GraphNames;
+import org.modelfs.format.fb.Dl4jGraphRules;
 import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
@@ -46,8 +46,11 @@ import org.modelfs.tree.NameMapping;
  *   <li>every VARIABLE and CONSTANT holds an array (in a shard set: some weight shard holds it);
  *   <li>updater state: one per parameter, of a parameter the graph has, each array of its
  *       parameter's shape;
- *   <li>every op input ({@code FlatNode.inputPaired}) is the id of a variable (docs/FORMATS.md
- *       §3.10);
+ *   <li>what DL4J makes of each tag ({@link Dl4jGraphRules}, the rules every commit holds a model
+ *       to): every op input ({@code FlatNode.inputPaired}) the id of a variable, op names
+ *       unique, no variable named like an op it is not an output of, one producing op per
+ *       variable, no cycle of ops through no merge, declarations that are the arrays', updater
+ *       state that training.json's updater keeps;
  *   <li>with {@link Options#finite}: NaN and ±Inf in trainable parameters (VARIABLE) and updater
  *       state of a floating-point type.
  * </ol>
@@ -256,17 +259,16 @@ public final class Verifier implements Closeable {
           array(sp, e.getValue(), true);
         }
       }
-      if (t.graph() != null) {
-        String file = t.graph().source().name();
-        try {
-          for (GraphNames.DanglingInput d : GraphNames.danglingInputs(t.graph(), file)) {
-            problems.add(new Problem(prefix + "graph", "op '" + d.op() + "' input " + d.input() + " is the id ("
-                + d.producer() + ", " + d.output() + "), which no variable has (FlatNode at offset " + d.offset()
-                + " of " + file + ")"));
-          }
-        } catch (ModelFormatException e) {
-          problems.add(new Problem(prefix + "graph", e.getMessage()));
+      String file = t.graph() == null ? model.format().token() : t.graph().source().name();
+      try {
+        for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.problems(t, model.format().loadedByDl4j(), file)) {
+          String at = pr.path().startsWith("params/") ? "params/" + String.join("/", params.get(pr.path().substring(7)))
+              : pr.path().startsWith("updater/") ? "updater/" + String.join("/", states.get(pr.path().substring(8)))
+              : pr.path();
+          problems.add(new Problem(prefix + at, pr.reason()));
         }
+      } catch (ModelFormatException e) {
+        problems.add(new Problem(prefix + "graph", e.getMessage()));
       }
     }
 

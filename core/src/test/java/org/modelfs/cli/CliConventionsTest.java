@@ -222,6 +222,20 @@ class CliConventionsTest {
     assertEquals("", capture(p -> Progress.start(p, "x", 1, true).done()), "--quiet");
   }
 
+  @Test
+  void aTotalTheWorkPassesIsNoTotal() {
+    // a convert's total is the array bytes; a small model's graph alone passes it
+    AtomicLong clock = new AtomicLong();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    Progress p = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8), "convert", 812, false, clock::get);
+    clock.addAndGet(6_000_000_000L);
+    p.at(6963);
+    p.done();
+    String text = bytes.toString(StandardCharsets.UTF_8);
+    assertTrue(text.startsWith("convert: 6.8 KiB, "), text);
+    assertTrue(!text.contains(" of ") && !text.contains("%"), text);
+  }
+
   private static String capture(java.util.function.Consumer<PrintStream> f) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     f.accept(new PrintStream(b, true, StandardCharsets.UTF_8));

@@ -129,7 +129,8 @@ class VerifyCommandTest {
     VerifyModels.Patched p = VerifyModels.withDanglingInput(tmp);
     List<String> lines = problems(run("verify", p.model().toString()));
     assertEquals(1, lines.size(), lines.toString());
-    assertTrue(lines.get(0).startsWith("/tags/default/graph: op '" + p.op() + "' input 0 is the id (99999, "), lines.get(0));
+    assertTrue(lines.get(0).startsWith("/tags/default/graph: op '" + p.op() + "' ("), lines.get(0));
+    assertTrue(lines.get(0).contains(") input 0 is the id (99999, "), lines.get(0));
   }
 
   @Test

@@ -225,7 +225,7 @@ class NpyTest {
     "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} junk            => text after the dict",
     "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }               => the file ends early",
     "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }               => longer than its array",
-    "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), } => too large",
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), } => × 4 bytes is 2^63 bytes or more",
   })
   void badHeadersAreRefused(String header, String problem) throws IOException {
     Path p = npy(header, new byte[8]);

@@ -187,6 +187,7 @@ class SafetensorsTest {
     "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}                 => 4  => the file ends early",
     "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}                 => 12 => 4 bytes after the last tensor",
     "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}                 => 4  => needs 8 bytes",
+    "{\"a\":{\"dtype\":\"F32\",\"shape\":[4611686018427387904,2],\"data_offsets\":[0,8]}} => 8 => F32 shape [4611686018427387904, 2] × 4 bytes is 2^63 bytes or more",
     "{\"a\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[0,2]}}             => 2  => dtype F8_E4M3 has no ModelFS type",
     "{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}                => 8  => dimensions are integers",
     "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}                => 12 => belong to no tensor",

@@ -184,7 +184,9 @@ class CrashHostileTest {
   void fault9_readersNeverSeeMixedGenerations() throws Exception {
     int params = 8; // 9 shards: 200 commits of 33 shards would take ~30 s
     Path m = HostileSupport.sharded(tmp, params, FLOATS, 0f);
-    Process child = HostileSupport.child("loop", m.toString(), "200", Long.toString(SHARD));
+    // 60 commits by default (about a third of the opens of a 200-commit run), 200 under -Pslow
+    String commits = Integer.toString(org.modelfs.testing.SlowRuns.count("hostile.commits", 60, 200));
+    Process child = HostileSupport.child("loop", m.toString(), commits, Long.toString(SHARD));
     List<String> lines = new ArrayList<>();
     Thread reader = HostileSupport.collectLines(child, lines);
     int opens = 0;

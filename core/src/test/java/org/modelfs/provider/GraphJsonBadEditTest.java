@@ -162,7 +162,8 @@ class GraphJsonBadEditTest {
           "inputs", listOf("logits"), "outputs", listOf("extra")));
     }), Outcome.refused("op 'extra' (Softmax), opName", "\"Softmax\" is no op of DL4J 1.0.0-M2.1", "case-sensitive")));
     t.add(row("an op renamed to another variable's name", tree(d -> op(d, "matmul_1").put("name", "layer0/W")),
-        Outcome.refused("op 'layer0/W' (matmul), name", "'layer0/W' is the name of a variable that is not this op's output")));
+        Outcome.refused("params/layer0/W: a variable named like op 'layer0/W' (matmul) that does not produce it",
+            "DL4J would make it that op's output")));
 
     t.add(row("an output another op gives too", tree(d -> list(op(d, "add_1"), "outputs").set(0, "add")),
         Outcome.refused("op 'add_1' (add), outputs[0]", "'add'")));

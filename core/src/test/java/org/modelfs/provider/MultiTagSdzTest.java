@@ -34,7 +34,7 @@ class MultiTagSdzTest {
 
   @Test
   void cloneATagByRecursiveCopyAndCommitAsSdz() throws Exception {
-    Path model = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("mlp.fb"));
+    Path model = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("mlp.sdz")); // fb bytes, committed as the SDZ its name says
     String original = TreeTsv.arraysOnly(ModelTsv.read(Fixtures.expected(Fixtures.get("mlp_adam.fb"))));
     byte[] newW = new byte[128];
     for (int i = 0; i < newW.length; i++) {

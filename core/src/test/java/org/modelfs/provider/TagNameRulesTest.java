@@ -27,7 +27,7 @@ class TagNameRulesTest {
   @TempDir Path tmp;
 
   private FileSystem mount() throws Exception {
-    Path m = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("m.fb"));
+    Path m = Files.copy(Fixtures.get("mlp_adam.fb"), tmp.resolve("m.sdz")); // fb bytes, committed as the SDZ its name says
     return ModelFileSystems.open(m, Map.of("format", "sdz"));
   }
 

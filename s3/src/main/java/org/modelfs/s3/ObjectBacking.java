@@ -113,7 +113,14 @@ final class ObjectBacking implements Backing {
     if (base != null) {
       return new Stored(base, List.of());
     }
-    return new Stored(null, plainShards());
+    try {
+      return new Stored(null, plainShards());
+    } catch (StoreFailures.NoSuchBucketException e) {
+      // the listing's prefix is no name the user wrote: name the model
+      NoSuchFileException named = new StoreFailures.NoSuchBucketException(at.uri(), at.bucket());
+      named.initCause(e);
+      throw named;
+    }
   }
 
   /**
@@ -123,7 +130,7 @@ final class ObjectBacking implements Backing {
   private List<ObjectStore.Info> plainShards() throws IOException {
     return ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.bucket(), at.dir()
         + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
-        n -> ObjectStore.name(at.bucket(), at.dir() + n));
+        n -> at.store().name(at.bucket(), at.dir() + n));
   }
 
   /** How often an open starts again because a commit replaced an object while it was being read. */

@@ -13,9 +13,10 @@ import software.amazon.nio.spi.s3.S3FileSystem;
 public final class ObjectBackings implements BackingFactory {
   @Override
   public Backing backing(Path path, boolean shardSet) throws java.io.IOException {
-    if (!(path.getFileSystem() instanceof S3FileSystem)) {
+    if (!(path.getFileSystem() instanceof S3FileSystem fs)) {
       return null;
     }
+    ProviderTempDirs.register(fs);
     ObjectLocation at = ObjectLocation.of(path);
     if (shardSet && org.modelfs.format.sdnb.ShardNames.CONTAINER.equals(
         org.modelfs.format.sdnb.ShardNames.setExtension(at.name()))) {

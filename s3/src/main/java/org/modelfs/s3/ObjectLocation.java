@@ -62,9 +62,9 @@ record ObjectLocation(ObjectStore store, String endpoint, String bucket, String 
     return key.substring(key.lastIndexOf('/') + 1);
   }
 
-  /** {@code s3://bucket/key} (with the endpoint, when there is one), for messages. */
+  /** The model as the user names it ({@link ObjectStore#name}), for messages. */
   String uri() {
-    return (endpoint.isEmpty() ? "" : endpoint + " ") + ObjectStore.name(bucket, key);
+    return store.name(bucket, key);
   }
 
   /** What makes two locations the same model: endpoint, bucket, key. */

@@ -85,7 +85,7 @@ final class ObjectSource implements ByteSource {
     this.key = key;
     this.etag = etag;
     this.size = size;
-    this.name = ObjectStore.name(bucket, key);
+    this.name = store.name(bucket, key);
   }
 
   @Override

@@ -26,7 +26,6 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
@@ -136,9 +135,13 @@ final class ObjectStore {
     return new ObjectStore(b.build(), k.endpoint() == null ? "" : k.endpoint().toString());
   }
 
-  /** {@code s3://bucket/key} for messages. */
-  static String name(String bucket, String key) {
-    return "s3://" + bucket + "/" + key;
+  /**
+   * The object as the user names it, for messages: {@code s3://bucket/key} on AWS,
+   * {@code s3x://host:port/bucket/key} at another endpoint (never the credentials).
+   */
+  String name(String bucket, String key) {
+    return endpoint.isEmpty() ? "s3://" + bucket + "/" + key
+        : "s3x://" + URI.create(endpoint).getRawAuthority() + "/" + bucket + "/" + key;
   }
 
   // ---- requests -------------------------------------------------------------------------------
@@ -434,29 +437,6 @@ final class ObjectStore {
   }
 
   private IOException failure(Throwable t, String bucket, String key, String what) {
-    String object = name(bucket, key);
-    if (t instanceof S3Exception s3) {
-      int status = s3.statusCode();
-      String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
-      IOException out;
-      if (status == 404) {
-        out = new NoSuchFileException(object, null, what + ": " + (code == null ? "not found" : code));
-      } else if (status == 412) {
-        out = new PreconditionFailed(object, what + ": the store refused the request's condition (412"
-            + (code == null ? "" : " " + code) + ")");
-      } else {
-        out = new FileSystemException(object, null, what + " failed at " + (endpoint.isEmpty() ? "the store"
-            : endpoint) + ": HTTP " + status + (code == null ? "" : " " + code) + " — " + s3.getMessage());
-      }
-      out.initCause(t);
-      return out;
-    }
-    if (t instanceof IOException io) {
-      return io;
-    }
-    String reason = t instanceof SdkException ? t.getMessage() : String.valueOf(t);
-    FileSystemException out = new FileSystemException(object, null, what + " failed: " + reason);
-    out.initCause(t);
-    return out;
+    return StoreFailures.of(t, name(bucket, key), bucket, endpoint, what);
   }
 }

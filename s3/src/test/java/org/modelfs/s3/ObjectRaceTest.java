@@ -18,7 +18,8 @@ import org.modelfs.model.ModelFormat;
  * stored model is the winner's, whole. For a single object and for a shard set.
  */
 class ObjectRaceTest extends StoreTest {
-  private static final int ROUNDS = Integer.getInteger("race.rounds", 3);
+  /** Rounds per kind: 1 by default, 10 under {@code -Pslow}, or {@code -Drace.rounds=N}. */
+  private static final int ROUNDS = org.modelfs.testing.SlowRuns.count("race.rounds", 1, 10);
   @Test
   void singleObject() throws Exception {
     s3.upload(VersionedModel.local(tmp, "m.sdnb", ModelFormat.SDNB, 4, 16 * 1024, 0), "race1/m.sdnb");

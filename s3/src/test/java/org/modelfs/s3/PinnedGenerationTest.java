@@ -41,7 +41,7 @@ class PinnedGenerationTest {
         s3.upload(second, "pin/m.sdnb");
         IOException e = assertThrows(IOException.class, () -> Files.readAllBytes(fs.getPath("/params/big/w1")));
         String message = String.valueOf(e.getMessage());
-        assertTrue(message.contains("s3://" + S3TestServer.BUCKET + "/pin/m.sdnb"), "names the object: " + message);
+        assertTrue(message.contains("s3x://" + s3.endpoint() + "/" + S3TestServer.BUCKET + "/pin/m.sdnb"), "names the object as the user wrote it: " + message);
         assertTrue(message.contains("the model changed since it was mounted") && message.contains("mount the model again"),
             "says the model changed since it was mounted: " + message);
       }

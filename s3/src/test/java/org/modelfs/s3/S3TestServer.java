@@ -61,14 +61,19 @@ final class S3TestServer implements AutoCloseable {
     this.store = store;
   }
 
-  /** Starts a server with an empty bucket {@value #BUCKET}. */
+  /** Starts a server with an empty bucket {@value #BUCKET} on a free port. */
   static S3TestServer start() throws Exception {
+    return start(0);
+  }
+
+  /** Starts a server with an empty bucket {@value #BUCKET} on 127.0.0.1:{@code port} (0: a free one). */
+  static S3TestServer start(int port) throws Exception {
     BlobStore raw = BlobStores.create("transient", new Properties());
     raw.createContainer(BUCKET);
     Counting counting = new Counting(raw);
     S3Proxy proxy = S3Proxy.builder().blobStore(counting)
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS, SECRET)
-        .endpoint(URI.create("http://127.0.0.1:0"))
+        .endpoint(URI.create("http://127.0.0.1:" + port))
         .v4MaxNonChunkedRequestSize(1L << 30)
         .build();
     proxy.start();

@@ -90,6 +90,9 @@ class ShadedJarIT {
           "S3_SPI_FORCE_PATH_STYLE", "true"), List.of(), "info", "s3x://" + s3.endpoint() + "/" + S3TestServer.BUCKET + "/dir/m.fb");
       assertEquals(0, fromEnv.exit(), fromEnv.err());
       assertTrue(fromEnv.out().contains("format: fb"), fromEnv.out());
+      for (Run r : List.of(v, inUri, fromEnv)) {
+        assertEquals("", r.err(), "nothing on stderr (no SLF4J 'no providers' lines)");
+      }
     }
   }
 }

@@ -140,7 +140,7 @@ public final class ArrayDecoder {
       long expected = Shapes.byteLength(h.shape(), t.width());
       if (expected != length) {
         throw arr.buffer().error(faultAt - arr.buffer().base(), what,
-            "holds " + length + " bytes but " + t + java.util.Arrays.toString(h.shape()) + " needs " + expected);
+            "holds " + length + " bytes but " + Shapes.needs(t, h.shape(), t.width()));
       }
     }
     boolean legacy = convention == Convention.LEGACY;

@@ -105,60 +105,6 @@ public final class GraphNames {
     return out;
   }
 
-  /**
-   * An op input ({@code FlatNode.inputPaired} entry) that is the id of no variable of the graph:
-   * DL4J wires inputs by id (docs/FORMATS.md §3.10), so such an op has an input that does not
-   * exist and the graph cannot be loaded.
-   *
-   * @param op the op's name (or {@code #<id>} when it has none)
-   * @param input the position of the entry in {@code inputPaired}
-   * @param producer the id's first half (the producing op or variable)
-   * @param output the id's second half (the output index)
-   * @param offset absolute offset of the {@code FlatNode} table in its source
-   */
-  public record DanglingInput(String op, int input, int producer, int output, long offset) {}
-
-  /**
-   * Every op input of the FlatGraph {@code g} that names no {@code FlatVariable.id} of it, in
-   * graph order; empty without a graph. Reads the variables' ids and the ops' inputs only.
-   *
-   * @param file the file name for error messages
-   */
-  public static List<DanglingInput> danglingInputs(GraphRef g, String file) throws ModelFormatException {
-    List<DanglingInput> out = new ArrayList<>();
-    if (g == null) {
-      return out;
-    }
-    FbTable root = new FbBuffer(g.source(), g.offset(), g.length(), file).root("FlatGraph");
-    Budget budget = Budget.read(root.buffer());
-    Set<Long> ids = new java.util.HashSet<>();
-    FbVector vars = root.getVector(G_VARIABLES, "variables", 4);
-    for (int i = 0; vars != null && i < vars.length(); i++) {
-      budget.element(vars.position(), vars.what());
-      FbTable id = vars.getTable(i).getTable(V_ID, "id");
-      if (id != null) {
-        ids.add(key(id.getInt(P_FIRST, 0), id.getInt(P_SECOND, 0)));
-      }
-    }
-    FbVector nodes = root.getVector(G_NODES, "nodes", 4);
-    for (int i = 0; nodes != null && i < nodes.length(); i++) {
-      FbTable n = nodes.getTable(i);
-      budget.element(n.position(), n.what());
-      FbVector in = n.getVector(N_INPUT_PAIRED, "inputPaired", 4);
-      for (int j = 0; in != null && j < in.length(); j++) {
-        budget.element(in.position(), in.what());
-        FbTable p = in.getTable(j);
-        int first = p.getInt(P_FIRST, 0);
-        int second = p.getInt(P_SECOND, 0);
-        if (!ids.contains(key(first, second))) {
-          String op = n.getString(N_NAME, "name");
-          out.add(new DanglingInput(op != null ? op : "#" + n.getInt(N_ID, 0), j, first, second, n.absolutePosition()));
-        }
-      }
-    }
-    return out;
-  }
-
   private static void add(Map<String, List<String>> out, String var, String op) {
     List<String> ops = out.computeIfAbsent(var, k -> new ArrayList<>());
     if (!ops.contains(op)) {

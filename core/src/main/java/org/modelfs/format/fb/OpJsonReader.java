@@ -175,10 +175,7 @@ final class OpJsonReader {
     if (sameOp && desc.isPresent() && m.get("properties") instanceof List<?>) {
       m = PropertyEcho.follow(m, shown, desc.get(), where, f);
     }
-    if (name != null && vars.containsKey(name) && !(m.get("outputs") instanceof List<?> outs && outs.contains(name))) {
-      f.problem(where + ", name", "'" + name + "' is the name of a variable that is not this op's output: DL4J"
-          + " 1.0.0-M2.1 makes a variable named like an op that op's output (docs/GRAPH.md §1.7); choose another name");
-    }
+    // a name shared with a variable that is not this op's output: Dl4jGraphRules, on the graph built
     List<Object> shownInputs = shown == null ? List.of() : GraphJsonReader.listOf(shown.get("inputs"));
 
     int nameOff = name == null ? 0 : b.createString(name);

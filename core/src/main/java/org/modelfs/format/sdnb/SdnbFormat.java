@@ -152,7 +152,7 @@ public final class SdnbFormat {
       long expected = Shapes.byteLength(shape, v.dtype().width());
       if (expected != e.length()) {
         throw new ModelFormatException(file, what, e.offset(), "blob of " + e.length() + " bytes, but "
-            + v.dtype() + java.util.Arrays.toString(shape) + " needs " + expected);
+            + Shapes.needs(v.dtype(), shape, v.dtype().width()));
       }
       ArrayDecoder.Header stub = stubs.remove(e.name());
       char order = stub == null ? 'c' : stub.order();

@@ -2,7 +2,6 @@ package org.modelfs.format.unified;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.ArrayDecoder;
@@ -237,8 +236,8 @@ final class ArrayIndex {
     }
     long expected = Shapes.byteLength(shape, dtype.width());
     if (expected != raw) {
-      throw new ModelFormatException(file, what + ".totalBufferSize", at, "holds " + raw + " bytes but " + dtype
-          + Arrays.toString(shape) + " needs " + expected);
+      throw new ModelFormatException(file, what + ".totalBufferSize", at, "holds " + raw + " bytes but "
+          + Shapes.needs(dtype, shape, dtype.width()));
     }
   }
 

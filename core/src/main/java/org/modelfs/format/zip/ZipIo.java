@@ -112,18 +112,50 @@ public final class ZipIo {
     }
     ByteBuffer head = ByteBuffer.allocate(46).order(ByteOrder.LITTLE_ENDIAN);
     long pos = cdOffset;
-    for (int count = 0; pos >= 0 && pos <= size - 46; count++) {
+    boolean modelEntry = false;
+    boolean inDirectory = false;
+    int count = 0;
+    for (; pos >= 0 && pos <= size - 46; count++) {
       head.clear();
       src.readFully(head, pos);
       if (head.getInt(0) != 0x02014b50) {
-        return;
+        break;
       }
       if (count >= max) {
-        throw new ModelFormatException(file, "ZIP central directory", cdOffset,
-            "at least " + (max + 1L) + " entries, more than the " + max + " " + holder + " may hold");
+        throw new ModelFormatException(file, "ZIP central directory", cdOffset, modelEntry
+            ? "at least " + (max + 1L) + " entries, more than the " + max + " " + holder + " may hold"
+            : NOT_A_MODEL + ": a zip whose first " + (max + 1L) + " entries include no model entry (" + MODEL_ENTRIES
+              + "), and more entries than the " + max + " an SDZ or zip-tags file may hold");
       }
-      pos += 46L + (head.getShort(28) & 0xFFFF) + (head.getShort(30) & 0xFFFF) + (head.getShort(32) & 0xFFFF);
+      int nameLength = head.getShort(28) & 0xFFFF;
+      if (!modelEntry && pos + 46 + nameLength <= size) {
+        ByteBuffer name = ByteBuffer.allocate(nameLength);
+        src.readFully(name, pos + 46);
+        String n = new String(name.array(), java.nio.charset.StandardCharsets.UTF_8);
+        modelEntry = mayHoldModel(n);
+        inDirectory |= n.contains("/");
+      }
+      pos += 46L + nameLength + (head.getShort(30) & 0xFFFF) + (head.getShort(32) & 0xFFFF);
     }
+    if (count > 0 && !modelEntry && inDirectory) {
+      throw new ModelFormatException(file, "ZIP central directory", cdOffset, NOT_A_MODEL
+          + ": a zip without a model entry (" + MODEL_ENTRIES + "), and entries in directories:"
+          + " an archive such as a jar, not an SDZ or zip-tags model");
+    }
+  }
+
+  private static final String NOT_A_MODEL = "not a model file";
+  private static final String MODEL_ENTRIES = "model, model.sdnb, a .sdnb shard, tags.txt or <tag>/graph.fb";
+
+  /**
+   * Whether a zip entry of this name can hold a model or say where one is: DL4J's SDZ entries
+   * ({@code model}, {@code *.sdnb}), a tag list, a zip-tags graph (docs/FORMATS.md §7.1, §8.1).
+   * A zip none of whose entries is one, with entries in directories, is no SDZ (whose names are
+   * flat) and no zip-tags file: not a model.
+   */
+  static boolean mayHoldModel(String name) {
+    String n = name.toLowerCase(java.util.Locale.ROOT);
+    return n.equals("model") || n.endsWith(".sdnb") || n.equals("tags.txt") || n.endsWith("/graph.fb");
   }
 
   /**

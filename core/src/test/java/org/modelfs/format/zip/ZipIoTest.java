@@ -14,6 +14,7 @@ import org.apache.commons.compress.archivers.zip.Zip64Mode;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.format.ModelFormatException;
@@ -32,7 +33,7 @@ class ZipIoTest {
         ZipArchiveOutputStream zos = new ZipArchiveOutputStream(ch)) {
       zos.setUseZip64(zip64 ? Zip64Mode.Always : Zip64Mode.Never);
       for (int i = 0; i < entries; i++) {
-        zos.putArchiveEntry(new ZipArchiveEntry("e" + i));
+        zos.putArchiveEntry(new ZipArchiveEntry(i == 0 ? "model" : "e" + i));
         zos.write(new byte[] {(byte) i});
         zos.closeArchiveEntry();
       }
@@ -56,6 +57,25 @@ class ZipIoTest {
     assertTrue(e.getMessage().contains("at least 10 entries, more than the 9 a test zip may hold")
         && e.getMessage().contains(z.getFileName().toString()) && e.getMessage().contains("ZIP central directory"),
         e.getMessage());
+  }
+
+  /** Past the limit with no entry a model could be in (a jar, say): "not a model file", not "too many entries". */
+  @Test
+  void tooManyEntriesWithoutAModelEntryIsNotAModel() throws IOException {
+    Path z = tmp.resolve("app.jar");
+    try (SeekableByteChannel ch = Files.newByteChannel(z, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        ZipArchiveOutputStream zos = new ZipArchiveOutputStream(ch)) {
+      for (int i = 0; i < 12; i++) {
+        zos.putArchiveEntry(new ZipArchiveEntry("org/C" + i + ".class"));
+        zos.closeArchiveEntry();
+      }
+      zos.finish();
+    }
+    ModelFormatException e = assertThrows(ModelFormatException.class, () -> check(z, 9));
+    assertTrue(e.getMessage().startsWith("app.jar: ZIP central directory at offset ")
+        && e.getMessage().contains(": not a model file: a zip whose first 10 entries include no model entry"), e.getMessage());
+    e = assertThrows(ModelFormatException.class, () -> check(z, 20));
+    assertTrue(e.getMessage().contains(": not a model file: a zip without a model entry"), e.getMessage());
   }
 
   @ParameterizedTest
