@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import org.modelfs.format.EnvOptions;
 import org.modelfs.model.ModelFormat;
 
 /**
@@ -45,41 +46,14 @@ record MountOptions(
             + "'; known options: create, format, readOnly, compression, maxShardBytes, commitOnClose, progress, byteOrder");
       }
     }
-    boolean create = bool(env, CREATE, false);
-    boolean readOnly = bool(env, READ_ONLY, false);
+    boolean create = EnvOptions.bool(env, CREATE, false);
+    boolean readOnly = EnvOptions.bool(env, READ_ONLY, false);
     if (create && readOnly) {
       throw new IllegalArgumentException("options create=true and readOnly=true contradict each other");
     }
-    ModelFormat format = null;
-    Object f = env.get(FORMAT);
-    if (f != null) {
-      try {
-        format = f instanceof ModelFormat mf ? mf : ModelFormat.fromToken(f.toString());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("option format: " + e.getMessage(), e);
-      }
-    }
-    boolean deflate = false;
-    Object c = env.get(COMPRESSION);
-    if (c != null) {
-      String s = c.toString().toLowerCase(Locale.ROOT);
-      if (!s.equals("stored") && !s.equals("deflate")) {
-        throw new IllegalArgumentException("option compression: '" + c + "'; expected stored or deflate");
-      }
-      deflate = s.equals("deflate");
-    }
-    long maxShard = 0;
-    Object m = env.get(MAX_SHARD_BYTES);
-    if (m != null) {
-      try {
-        maxShard = m instanceof Number n ? n.longValue() : Long.parseLong(m.toString().trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("option maxShardBytes: '" + m + "' is not a number", e);
-      }
-      if (maxShard <= 0) {
-        throw new IllegalArgumentException("option maxShardBytes: " + maxShard + " must be positive");
-      }
-    }
+    ModelFormat format = EnvOptions.format(env, FORMAT);
+    boolean deflate = EnvOptions.deflate(env, COMPRESSION);
+    long maxShard = EnvOptions.positiveBytes(env, MAX_SHARD_BYTES);
     Object pr = env.get(PROGRESS);
     if (pr != null && !(pr instanceof LongConsumer)) {
       throw new IllegalArgumentException("option progress: a java.util.function.LongConsumer (told the bytes a commit"
@@ -95,22 +69,7 @@ record MountOptions(
       }
       stored = s.equals("stored");
     }
-    return new MountOptions(create, format, readOnly, deflate, maxShard, bool(env, COMMIT_ON_CLOSE, true),
+    return new MountOptions(create, format, readOnly, deflate, maxShard, EnvOptions.bool(env, COMMIT_ON_CLOSE, true),
         (LongConsumer) pr, stored);
-  }
-
-  private static boolean bool(Map<String, ?> env, String key, boolean dflt) {
-    Object v = env.get(key);
-    if (v == null) {
-      return dflt;
-    }
-    if (v instanceof Boolean b) {
-      return b;
-    }
-    String s = v.toString().trim().toLowerCase(Locale.ROOT);
-    if (s.equals("true") || s.equals("false")) {
-      return s.equals("true");
-    }
-    throw new IllegalArgumentException("option " + key + ": '" + v + "'; expected true or false");
   }
 }
