@@ -47,7 +47,7 @@ class PathContractTest {
   @TempDir Path tmp;
 
   private FileSystem mount() throws IOException {
-    return ModelFileSystems.open(ProviderTestModels.copy(tmp, "mlp_adam.fb"), Map.of("format", "sdz"));
+    return ModelFileSystems.open(ProviderTestModels.copy(tmp, "mlp_adam.sdz"), Map.of("format", "sdz"));
   }
 
   private static void commit(FileSystem fs) throws IOException {
@@ -122,7 +122,7 @@ class PathContractTest {
   /** jdk.zipfs writes a zip back by writing a temporary beside it, deleting it, moving the temporary over it. */
   @Test
   void jdkZipfsWritesBackAZipKeptInAModel() throws IOException {
-    Path model = ProviderTestModels.copy(tmp, "mlp_adam.fb");
+    Path model = ProviderTestModels.copy(tmp, "mlp_adam.sdnb");
     Path empty = tmp.resolve("empty.zip");
     try (FileSystem z = FileSystems.newFileSystem(empty, Map.of("create", "true"))) {
       Files.writeString(z.getPath("/first.txt"), "one");
@@ -154,7 +154,7 @@ class PathContractTest {
    */
   @Test
   void jdkZipfsMakesAZipInsideAMount() throws IOException {
-    Path model = ProviderTestModels.copy(tmp, "mlp_adam.fb");
+    Path model = ProviderTestModels.copy(tmp, "mlp_adam.sdnb");
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("format", "sdnb"))) {
       Path zip = fs.getPath("/params/made.zip");
       try (FileSystem z = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {

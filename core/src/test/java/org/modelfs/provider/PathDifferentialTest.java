@@ -98,7 +98,7 @@ class PathDifferentialTest {
   void sameOutcomesAsTheJdk(String area, long seed) throws IOException {
     Path ref = Files.createDirectories(tmp.resolve("ref"));
     Path disk = Files.createDirectories(tmp.resolve("disk"));
-    Path model = ProviderTestModels.copy(tmp, "m.fb");
+    Path model = ProviderTestModels.copy(tmp, "m.sdnb");
     Random r = new Random(seed);
     List<String> log = new ArrayList<>();
     try (FileSystem fs = ModelFileSystems.open(model, java.util.Map.of("format", "sdnb"))) {
@@ -141,7 +141,7 @@ class PathDifferentialTest {
     Path ref = Files.createDirectories(tmp.resolve("ref"));
     Random r = new Random(seed);
     List<String> log = new ArrayList<>();
-    try (FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "m.fb"), java.util.Map.of("format",
+    try (FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "m.sdnb"), java.util.Map.of("format",
         "sdnb"))) {
       Path mine = fs.getPath(area);
       ModelFileSystem m = (ModelFileSystem) fs;
