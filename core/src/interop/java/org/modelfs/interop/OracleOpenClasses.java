@@ -29,20 +29,26 @@ final class OracleOpenClasses {
 
   private static final String DOC = "docs/GRAPH.md §6";
 
+  /** A graph.json line with an edit {@code op} among its edits (OracleJsonEdits). */
+  private static Pattern jsonEdit(String op) {
+    return Pattern.compile("(?m)^json\\t(?:[^\\n]*\\t;\\t)?" + op + "\\t");
+  }
+
   static final List<Open> ALL = List.of(
       new Open("shape-inference",
-          Pattern.compile("DL4J does not compute every op output: .*Op \\S+ with name \\S+ failed to execute"),
-          Pattern.compile("(?m)^json\\tinput\\t"),
+          Pattern.compile("DL4J does not compute every op output: .*(Op \\S+ with name \\S+ failed to execute"
+              + "|Op with name \\S+ and op type \\[\\w+\\] execution failed with message (Op validation failed)?$)"),
+          jsonEdit("input"),
           "an op input rewired in graph.json to a variable of another shape: DL4J's op validation fails; "
               + "ModelFS does no shape inference", DOC),
       new Open("type-inference",
           Pattern.compile("DL4J does not compute every op output: .*expects all data types to be the same"),
-          Pattern.compile("(?m)^json\\tdtype\\t"),
+          jsonEdit("dtype"),
           "a placeholder's dtype changed in graph.json: DL4J's op refuses mixed types; "
               + "ModelFS does no type inference", DOC),
       new Open("enum-range",
           Pattern.compile("DL4J cannot load: .*ArrayIndexOutOfBoundsException"),
-          Pattern.compile("(?m)^json\\targ\\t"),
+          jsonEdit("arg"),
           "a named argument outside the enum DL4J reads it as (lossReduce iArg -1): DL4J cannot load; "
               + "ModelFS checks an argument's type, not each op's enum range", DOC),
       new Open("tf-frames",
