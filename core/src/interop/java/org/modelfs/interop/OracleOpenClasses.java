@@ -57,6 +57,11 @@ final class OracleOpenClasses {
           Pattern.compile("while/"),
           "TF control-flow ops (Enter, Exit, NextIteration, LoopCond, Switch) rewired or given an array: "
               + "DL4J's executor cannot place them in frames; ModelFS does not model frames", DOC),
+      new Open("array-values",
+          Pattern.compile("DL4J does not compute every op output: .*Axis array \\[[^\\]]*\\] contains values above array rank"),
+          Pattern.compile("(?m)^cli\\timport\\t@(?:npy|st:[^:\\t]*):(?:INT|LONG|SHORT|BYTE|UBYTE):"),
+          "integer values a user imports into an array an op reads as its axes (out of range): "
+              + "a commit never reads array bytes (lazy), so it does not check values", DOC),
       new Open("executor-hang",
           Pattern.compile("DL4J output does not return: "),
           Pattern.compile("while"),

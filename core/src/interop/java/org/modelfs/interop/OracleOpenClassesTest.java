@@ -35,6 +35,9 @@ class OracleOpenClassesTest {
         "DL4J cannot load: tag default: java.lang.ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 4"));
     assertEquals("tf-frames", classOf("script\ttf-import/simplewhile_1.fb\tsdnb\njson\tinput\twhile/NextIteration\t2\twhile/Const\n",
         NOT_COMPUTED + "java.util.NoSuchElementException"));
+    assertEquals("array-values", classOf("script\ttf-import/simplewhile_1.fb\tsdnb-sharded\n"
+        + "cli\timport\t@st:while/Const:INT:2:643304\tMODEL\t--allow-new\n", NOT_COMPUTED
+        + "org.nd4j.linalg.exception.ND4JIllegalStateException: Axis array [0, -3] contains values above array rank (rank=2)"));
     assertEquals("executor-hang", classOf("script\ttf-import/simplewhile_1.fb\tfb\njson\tinput\twhile/Exit\t0\tinput_0\n",
         "DL4J output does not return: tag default, no answer in 10 s (its executor loops)"));
   }
