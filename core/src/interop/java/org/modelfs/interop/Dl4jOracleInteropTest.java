@@ -109,7 +109,8 @@ class Dl4jOracleInteropTest {
       if (replay != null) {
         System.out.println("script " + i + ": " + result.log() + "\n  " + String.join("\n  ", failures));
       }
-      String problem = script.open() == null ? (failures.isEmpty() ? null : "fails: ") : openProblem(script, failures);
+      String problem = script.open() == null ? (failures.isEmpty() ? null : "fails: ")
+          : openProblem(script, failures, replay == null ? REGRESSIONS : replay);
       if (problem != null) {
         byScript.put("regression " + i, "regression script " + i + ":\n" + script.text() + "  " + problem
             + String.join("\n        ", failures) + "\n");
@@ -122,13 +123,13 @@ class Dl4jOracleInteropTest {
   }
 
   /** Null when a script marked open fails, and only with failures of its open class; else what is wrong. */
-  private static String openProblem(OracleScript script, List<String> failures) {
+  private static String openProblem(OracleScript script, List<String> failures, String file) {
     Optional<OracleOpenClasses.Open> cls = OracleOpenClasses.byId(script.open());
     if (cls.isEmpty()) {
       return "is marked open with '" + script.open() + "', which is no class of OracleOpenClasses; fails: ";
     }
     if (failures.isEmpty()) {
-      return "fixed: remove the open mark (open\t" + script.open() + ") from " + REGRESSIONS;
+      return "fixed: remove the open mark (open\t" + script.open() + ") from " + file;
     }
     for (String f : failures) {
       if (!cls.get().matches(f, script)) {
