@@ -296,7 +296,7 @@ final class Dl4jOracle {
   }
 
   /** How long {@code output} may take before the oracle calls it a loop (a fixture's takes well under a second). */
-  static final int OUTPUT_SECONDS = Integer.getInteger("oracle.outputSeconds", 30);
+  static final int OUTPUT_SECONDS = Integer.getInteger("oracle.outputSeconds", 10);
 
   /**
    * {@code sd.output} on a daemon thread, given {@link #OUTPUT_SECONDS}: DL4J M2.1's executor can

@@ -23,11 +23,21 @@ import java.util.List;
  *
  * @param fixture the fixture model, relative to {@link Dl4jFixtures#root()}
  * @param format the format token the fixture is converted to before the commits
+ * <p>A regression script may carry, after its {@code script} line, an {@code open<TAB>ID<TAB>reason}
+ * line: it stays failing with the {@link OracleOpenClasses open class} {@code ID} (it is still run).
+ *
+ * @param fixture the fixture model, relative to {@link Dl4jFixtures#root()}
+ * @param format the format token the fixture is converted to before the commits
  * @param commits the commit lines
+ * @param open the open class id this script is marked with, or null
  */
-record OracleScript(String fixture, String format, List<String> commits) {
+record OracleScript(String fixture, String format, List<String> commits, String open) {
   OracleScript {
     commits = List.copyOf(commits);
+  }
+
+  OracleScript(String fixture, String format, List<String> commits) {
+    this(fixture, format, commits, null);
   }
 
   /** The sub-operations of one line ({@code fs}/{@code json}: split on {@code ;}; {@code cli}: the one command). */
@@ -67,12 +77,17 @@ record OracleScript(String fixture, String format, List<String> commits) {
 
   /** Same script with other commits. */
   OracleScript with(List<String> other) {
-    return new OracleScript(fixture, format, other);
+    return new OracleScript(fixture, format, other, open);
   }
 
-  /** The text form: a {@code script} header line, then one line per commit. */
+  /** The text form: a {@code script} header line, then one line per commit (the open mark is not part of it). */
   String text() {
-    StringBuilder sb = new StringBuilder("script\t").append(fixture).append('\t').append(format).append('\n');
+    return "script\t" + fixture + '\t' + format + '\n' + commitText();
+  }
+
+  /** The commit lines, each ended by a newline. */
+  String commitText() {
+    StringBuilder sb = new StringBuilder();
     commits.forEach(c -> sb.append(c).append('\n'));
     return sb.toString();
   }
@@ -82,6 +97,7 @@ record OracleScript(String fixture, String format, List<String> commits) {
     List<OracleScript> out = new ArrayList<>();
     String fixture = null;
     String format = null;
+    String open = null;
     List<String> lines = new ArrayList<>();
     for (String l : text.split("\n")) {
       if (l.isBlank() || l.startsWith("#")) {
@@ -89,18 +105,21 @@ record OracleScript(String fixture, String format, List<String> commits) {
       }
       if (l.startsWith("script\t")) {
         if (fixture != null) {
-          out.add(new OracleScript(fixture, format, lines));
+          out.add(new OracleScript(fixture, format, lines, open));
         }
         String[] t = l.split("\t");
         fixture = t[1];
         format = t[2];
+        open = null;
         lines = new ArrayList<>();
+      } else if (l.startsWith("open\t")) {
+        open = l.split("\t")[1];
       } else {
         lines.add(l);
       }
     }
     if (fixture != null) {
-      out.add(new OracleScript(fixture, format, lines));
+      out.add(new OracleScript(fixture, format, lines, open));
     }
     return out;
   }
