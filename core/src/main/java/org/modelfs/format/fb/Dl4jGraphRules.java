@@ -25,6 +25,8 @@ import org.modelfs.model.Variable;
  *   <li>no variable is an output of two ops;
  *   <li>every op input is a variable the graph has (inputs are wired by id);
  *   <li>no cycle of ops through no {@code merge} ({@link GraphCycles});
+ *   <li>an op's output is ARRAY, holds no array and is declared its op's output type; an ARRAY
+ *       variable is an op's output; a loss variable is ARRAY ({@link ComputedVariables});
  *   <li>a VARIABLE or CONSTANT's declared dtype and shape are its array's (an empty array excepted);
  *   <li>a training configuration DL4J's {@code TrainingConfig.fromJson} reads, and updater state only
  *       with one whose updater keeps exactly those keys (docs/FORMATS.md §3.9).
@@ -81,7 +83,7 @@ public final class Dl4jGraphRules {
     return out;
   }
 
-  /** Rules 1–5, those of the graph's wiring ({@code tag}'s variables as they are now). */
+  /** Rules 1–5 and the computed variables' rules, those of the graph's wiring ({@code tag}'s variables as they are now). */
   public static List<Problem> graphProblems(Tag tag, String file) throws ModelFormatException {
     List<Problem> out = new ArrayList<>();
     int[] more = {0}; // beyond MAX_REPORTED: counted, no message made
@@ -123,6 +125,7 @@ public final class Dl4jGraphRules {
         }
       }
     }
+    ComputedVariables.check(tag, producer, LoadedGraph.losses(tag, file), add);
     if (more[0] > 0) {
       out.add(new Problem("graph", "and " + more[0] + " more problems of these kinds"));
     }
