@@ -301,7 +301,12 @@ class GraphRulesRoutesTest {
   }
 
   private GraphJsonException graphJsonRefused(java.util.function.Consumer<Map<String, Object>> edit) throws IOException {
-    Path m = model(Format.FB);
+    return graphJsonRefused(tmp, edit);
+  }
+
+  /** A graph.json of {@code mlp_adam.fb} edited by {@code edit}, refused when written; the model unchanged. */
+  static GraphJsonException graphJsonRefused(Path tmp, java.util.function.Consumer<Map<String, Object>> edit) throws IOException {
+    Path m = model(tmp, Format.FB);
     Map<String, byte[]> before = files(m);
     GraphJsonException e;
     try (FileSystem fs = ModelFileSystems.open(m)) {
