@@ -20,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.modelfs.container.Models;
 import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonException;
 import org.modelfs.format.fb.GraphJsonReader;
+import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.hostile.GraphRulesRoutesTest.Format;
 import org.modelfs.hostile.GraphRulesRoutesTest.Result;
 import org.modelfs.model.Model;
@@ -154,6 +156,34 @@ class ComputedVariablesRoutesTest {
     GraphJsonException e = graphJsonRefused(d -> variable(d, "add").put("dtype", "LONG"));
     assertTrue(e.getMessage().contains("variable 'add' is declared LONG but op 'add' (add) declares its output 0 FLOAT"
         + " (outputTypes)"), e.getMessage());
+  }
+
+  /** The same three graphs written whole to {@code /graph} through a mount are refused at the commit, in every format. */
+  @ParameterizedTest
+  @EnumSource(Format.class)
+  void aWholeGraphWithEachViolationIsRefusedAtTheCommit(Format f) throws IOException {
+    Map<String, String> says = Map.of("loss-kind", "/tags/default/graph: lossVariables names 'loss', of kind PLACEHOLDER",
+        "drop", "/tags/default/graph: variable 'relu' (ARRAY) is produced by no op",
+        "dtype", "/tags/default/graph: variable 'add' is declared LONG but op 'add' (add)");
+    for (Map.Entry<String, String> c : says.entrySet()) {
+      Consumer<Map<String, Object>> edit = switch (c.getKey()) {
+        case "loss-kind" -> d -> variable(d, "loss").put("kind", "PLACEHOLDER");
+        case "drop" -> ComputedVariablesRoutesTest::dropRelu;
+        default -> d -> variable(d, "add").put("dtype", "LONG");
+      };
+      Path m = GraphRulesRoutesTest.model(tmp.resolve(c.getKey()), f);
+      byte[] graph;
+      try (Model read = Models.open(m)) {
+        Tag t = read.newest();
+        String edited = JsonTrees.edit(new String(GraphJson.render(t, "g"), StandardCharsets.UTF_8), edit);
+        Tag made = GraphRulesRoutesTest.withGraph(t, GraphJsonReader.read(edited.getBytes(StandardCharsets.UTF_8), t, "g").graph());
+        List<Variable> bare = new ArrayList<>();
+        made.variables().forEach(v -> bare.add(v.withArray(null)));
+        graph = GraphWriter.build(new Tag(t.name(), made.graph(), bare, List.of(), t.trainingConfig(), Map.of()),
+            GraphWriter.Mode.SHARD_GRAPH, Set.of(), Map.of(), "g").bytes();
+      }
+      refusedAtCommit(m, fs -> Files.write(fs.getPath("/tags/default/graph"), graph), c.getValue());
+    }
   }
 
   private static void dropRelu(Map<String, Object> d) {
