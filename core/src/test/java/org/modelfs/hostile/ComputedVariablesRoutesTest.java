@@ -2,6 +2,7 @@ package org.modelfs.hostile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.hostile.GraphRulesRoutesTest.assertSameFiles;
 import static org.modelfs.hostile.GraphRulesRoutesTest.files;
@@ -14,6 +15,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -26,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.container.Models;
 import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonException;
@@ -35,6 +39,7 @@ import org.modelfs.hostile.GraphRulesRoutesTest.Format;
 import org.modelfs.hostile.GraphRulesRoutesTest.Result;
 import org.modelfs.model.Model;
 import org.modelfs.model.Tag;
+import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.JsonTrees;
@@ -62,6 +67,20 @@ class ComputedVariablesRoutesTest {
   void aParameterCopiedOntoTheLoss(Format f) throws IOException {
     refusedAtCommit(GraphRulesRoutesTest.model(tmp, f), fs -> Files.copy(fs.getPath("/tags/default/params/layer0/b"),
         fs.getPath("/tags/default/params/loss")), "/tags/default/params/loss: the output of " + LOSS_OP + HOLDS);
+  }
+
+  /** A move onto an op's output is refused by the move itself (the name is the graph's), before any commit. */
+  @ParameterizedTest
+  @EnumSource(Format.class)
+  void aParameterMovedOntoAnOpsOutput(Format f) throws IOException {
+    Path m = GraphRulesRoutesTest.model(tmp, f);
+    Map<String, byte[]> before = files(m);
+    try (FileSystem fs = ModelFileSystems.open(m)) {
+      FileAlreadyExistsException e = assertThrows(FileAlreadyExistsException.class,
+          () -> Files.move(fs.getPath("/tags/default/params/layer0/b"), fs.getPath("/tags/default/params/relu")));
+      assertTrue(e.getMessage().contains("a variable of the graph is named 'relu'"), e.getMessage());
+    }
+    assertSameFiles(before, m);
   }
 
   @ParameterizedTest
@@ -110,7 +129,7 @@ class ComputedVariablesRoutesTest {
         for (Variable v : t.variables()) {
           param = param == null && v.kind().holdsArray() && v.array() != null && !v.array().empty() && !v.name().contains("%")
               ? v.name() : param;
-          if (v.kind() == org.modelfs.model.VarKind.ARRAY && !v.name().contains("%") && !v.name().contains(":")
+          if (v.kind() == VarKind.ARRAY && !v.name().contains("%") && !v.name().contains(":")
               && !underAFile(t, v.name()) && outputs.size() < 4) {
             outputs.add(v.name());
           }
@@ -205,7 +224,7 @@ class ComputedVariablesRoutesTest {
       Variable w = t.variable("layer0/b");
       List<Variable> vars = new ArrayList<>();
       for (Variable v : t.variables()) {
-        vars.add(v == loss ? new Variable("loss", org.modelfs.model.VarKind.VARIABLE, w.dtype(), w.shape(), w.array(),
+        vars.add(v == loss ? new Variable("loss", VarKind.VARIABLE, w.dtype(), w.shape(), w.array(),
             v.graphVariable()) : v);
       }
       GraphRulesRoutesTest.writeFb(new Tag(t.name(), t.graph(), vars, t.updater(), t.trainingConfig(), t.metadata()), bad);
