@@ -90,6 +90,11 @@ class GraphRulesRoutesTest {
   }
 
   private Path model(Format f) throws IOException {
+    return model(tmp, f);
+  }
+
+  /** {@code mlp_adam.fb} written as {@code f}, in a directory of its own under {@code tmp}. */
+  static Path model(Path tmp, Format f) throws IOException {
     Path dir = Files.createDirectories(tmp.resolve(f.name()));
     Path out = dir.resolve(f.file);
     if (f.options == null) {
@@ -102,7 +107,7 @@ class GraphRulesRoutesTest {
   }
 
   /** Every file of the model's directory, by name, with its bytes (lock, journal and temporaries included). */
-  private static Map<String, byte[]> files(Path model) throws IOException {
+  static Map<String, byte[]> files(Path model) throws IOException {
     Map<String, byte[]> out = new TreeMap<>();
     try (Stream<Path> s = Files.list(model.getParent())) {
       for (Path p : s.toList()) {
@@ -112,7 +117,7 @@ class GraphRulesRoutesTest {
     return out;
   }
 
-  private static void assertSameFiles(Map<String, byte[]> before, Path model) throws IOException {
+  static void assertSameFiles(Map<String, byte[]> before, Path model) throws IOException {
     Map<String, byte[]> after = files(model);
     assertEquals(before.keySet(), after.keySet());
     for (String k : before.keySet()) {
@@ -121,7 +126,7 @@ class GraphRulesRoutesTest {
   }
 
   /** An edit made through a mount, then a commit that must be refused saying {@code says}. */
-  private void refusedAtCommit(Path model, MountEdit edit, String... says) throws IOException {
+  static void refusedAtCommit(Path model, MountEdit edit, String... says) throws IOException {
     Map<String, byte[]> before = files(model);
     try (FileSystem fs = ModelFileSystems.open(model)) {
       edit.apply(fs);
@@ -296,7 +301,12 @@ class GraphRulesRoutesTest {
   }
 
   private GraphJsonException graphJsonRefused(java.util.function.Consumer<Map<String, Object>> edit) throws IOException {
-    Path m = model(Format.FB);
+    return graphJsonRefused(tmp, edit);
+  }
+
+  /** A graph.json of {@code mlp_adam.fb} edited by {@code edit}, refused when written; the model unchanged. */
+  static GraphJsonException graphJsonRefused(Path tmp, java.util.function.Consumer<Map<String, Object>> edit) throws IOException {
+    Path m = model(tmp, Format.FB);
     Map<String, byte[]> before = files(m);
     GraphJsonException e;
     try (FileSystem fs = ModelFileSystems.open(m)) {
@@ -375,14 +385,14 @@ class GraphRulesRoutesTest {
         + " of their outputs (docs/GRAPH.md §5.2); only a loop through a merge op (a TF while loop) can run")), got);
   }
 
-  private static void writeFb(Tag t, Path out) throws IOException {
+  static void writeFb(Tag t, Path out) throws IOException {
     try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       FbFormat.write(t, new CountingOutput(ch), out.toString()); // the codec alone: no commit's checks
     }
   }
 
   /** {@code t} with {@code graph}, each variable keeping its array by name (as a tool writing a FlatGraph would). */
-  private static Tag withGraph(Tag t, GraphRef graph) throws IOException {
+  static Tag withGraph(Tag t, GraphRef graph) throws IOException {
     List<Variable> vars = new ArrayList<>();
     for (Variable v : GraphReader.read(graph, "graph").variables()) {
       Variable old = t.variable(v.name());

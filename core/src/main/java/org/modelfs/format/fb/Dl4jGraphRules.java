@@ -25,6 +25,8 @@ import org.modelfs.model.Variable;
  *   <li>no variable is an output of two ops;
  *   <li>every op input is a variable the graph has (inputs are wired by id);
  *   <li>no cycle of ops through no {@code merge} ({@link GraphCycles});
+ *   <li>an op's output is ARRAY, holds no array and is declared its op's output type; an ARRAY
+ *       variable is an op's output; a loss variable is ARRAY ({@link ComputedVariables});
  *   <li>a VARIABLE or CONSTANT's declared dtype and shape are its array's (an empty array excepted);
  *   <li>a training configuration DL4J's {@code TrainingConfig.fromJson} reads, and updater state only
  *       with one whose updater keeps exactly those keys (docs/FORMATS.md §3.9).
@@ -64,7 +66,7 @@ public final class Dl4jGraphRules {
     return out;
   }
 
-  /** Rules 1–6: the graph's wiring and its declarations against the arrays (what every commit checks). */
+  /** Rules 1–7: the graph's wiring and its declarations against the arrays (what every commit checks). */
   public static List<Problem> structure(Tag tag, String file) throws ModelFormatException {
     List<Problem> out = graphProblems(tag, file);
     declarations(tag, out);
@@ -72,7 +74,7 @@ public final class Dl4jGraphRules {
   }
 
   /**
-   * Rule 7 alone (a mount's commit checks it; whole-model writes outside a mount do not yet: test
+   * Rule 8 alone (a mount's commit checks it; whole-model writes outside a mount do not yet: test
    * models without a training configuration are written so).
    */
   public static List<Problem> training(Tag tag, boolean loadedByDl4j) {
@@ -81,7 +83,7 @@ public final class Dl4jGraphRules {
     return out;
   }
 
-  /** Rules 1–5, those of the graph's wiring ({@code tag}'s variables as they are now). */
+  /** Rules 1–6, those of the graph's wiring ({@code tag}'s variables as they are now). */
   public static List<Problem> graphProblems(Tag tag, String file) throws ModelFormatException {
     List<Problem> out = new ArrayList<>();
     int[] more = {0}; // beyond MAX_REPORTED: counted, no message made
@@ -123,6 +125,7 @@ public final class Dl4jGraphRules {
         }
       }
     }
+    ComputedVariables.check(tag, producer, LoadedGraph.losses(tag, file), add);
     if (more[0] > 0) {
       out.add(new Problem("graph", "and " + more[0] + " more problems of these kinds"));
     }
@@ -142,7 +145,7 @@ public final class Dl4jGraphRules {
   }
 
   /**
-   * Rule 6: DL4J computes with a VARIABLE's or CONSTANT's array, while graph.json shows its
+   * Rule 7: DL4J computes with a VARIABLE's or CONSTANT's array, while graph.json shows its
    * declaration, and the container and zip-tags readers refuse the two disagreeing (an SDNB
    * reader takes the declaration as the array's shape). An empty array is exempt: DL4J writes
    * some so (a Reshape's shape constant declared INT over an empty FLOAT array).
@@ -165,7 +168,7 @@ public final class Dl4jGraphRules {
   }
 
   /**
-   * Rule 7 (docs/FORMATS.md §3.9): training.json as DL4J reads it, and updater state only through
+   * Rule 8 (docs/FORMATS.md §3.9): training.json as DL4J reads it, and updater state only through
    * the updater it is for.
    */
   private static void updater(Tag tag, boolean loadedByDl4j, List<Problem> out) {

@@ -24,6 +24,7 @@ final class LoadedGraph {
   /** The {@code FlatNode} slots read here (docs/FORMATS.md §3.4). */
   private static final int N_OUTPUT_NAMES = 15;
   private static final int N_OP_NAME = 16;
+  private static final int N_OUTPUT_TYPES = 17;
   private static final int N_CONTROL_DEPS = 19;
 
   /**
@@ -34,12 +35,13 @@ final class LoadedGraph {
    * @param inputs its inputs by variable name; {@code null} at a position whose id no variable has
    * @param danglingIds the {@code [first, second]} id of each {@code null} input, in order
    * @param outputs its declared outputs ({@code outputNames})
+   * @param outputTypes the {@code DType} code of each output ({@code outputTypes}), as many as it stores
    * @param controlDeps ops that must run first ({@code controlDeps})
    * @param varControlDeps variables that must exist first ({@code varControlDeps})
    * @param table the position of its {@code FlatNode}: two entries of {@code nodes} may be one table
    */
   record Op(long table, String name, boolean named, String opName, List<String> inputs, List<int[]> danglingIds, List<String> outputs,
-      List<String> controlDeps, List<String> varControlDeps) {
+      List<Integer> outputTypes, List<String> controlDeps, List<String> varControlDeps) {
     /** {@code op 'name' (opName)}, as messages name an op. */
     String label() {
       return (named ? "op '" + GraphJsonReader.cut(name) + "'" : "op " + name)
@@ -91,9 +93,41 @@ final class LoadedGraph {
         }
       }
       out.add(new Op(n.position(), name != null ? name : "#" + n.getInt(GraphNames.N_ID, 0), name != null, opName == null ? "" : opName,
-          inputs, dangling, strings(n, N_OUTPUT_NAMES, "outputNames", renamed, budget),
+          inputs, dangling, strings(n, N_OUTPUT_NAMES, "outputNames", renamed, budget), types(n, budget),
           strings(n, N_CONTROL_DEPS, "controlDeps", Map.of(), budget),
           strings(n, GraphNames.N_VAR_CONTROL_DEPS, "varControlDeps", renamed, budget)));
+    }
+    return out;
+  }
+
+  /**
+   * The variables {@code tag}'s graph names as losses ({@code lossVariables}), by the names they
+   * have now; empty without a graph.
+   */
+  static List<String> losses(Tag tag, String file) throws ModelFormatException {
+    GraphRef g = tag.graph();
+    if (g == null) {
+      return List.of();
+    }
+    FbTable root = new FbBuffer(g.source(), g.offset(), g.length(), file).root("FlatGraph");
+    FbVector v = root.getVector(G_LOSS_VARIABLES, "lossVariables", 4);
+    Map<String, String> renamed = GraphNames.renames(tag, root);
+    List<String> out = new ArrayList<>();
+    for (int i = 0; v != null && i < v.length(); i++) {
+      String s = v.getString(i);
+      if (s != null) {
+        out.add(renamed.getOrDefault(s, s));
+      }
+    }
+    return out;
+  }
+
+  private static List<Integer> types(FbTable n, Budget budget) throws ModelFormatException {
+    FbVector v = n.getVector(N_OUTPUT_TYPES, "outputTypes", 1);
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; v != null && i < v.length(); i++) {
+      budget.element(v.position(), v.what());
+      out.add((int) v.getByte(i));
     }
     return out;
   }
