@@ -54,8 +54,8 @@ final class OracleOpenClasses {
       new Open("tf-frames",
           Pattern.compile("DL4J does not compute every op output: .*(FrameIter|NoSuchElementException"
               + "|LoopCond input must be|missing \\[.*while/)"),
-          Pattern.compile("while/"),
-          "TF control-flow ops (Enter, Exit, NextIteration, LoopCond, Switch) rewired or given an array: "
+          Pattern.compile("(?m)^json\\tinput\\twhile/"),
+          "TF control-flow ops (Enter, Exit, NextIteration, LoopCond, Switch) rewired in graph.json: "
               + "DL4J's executor cannot place them in frames; ModelFS does not model frames", DOC),
       new Open("array-values",
           Pattern.compile("DL4J does not compute every op output: .*Axis array \\[[^\\]]*\\] contains values above array rank"),
