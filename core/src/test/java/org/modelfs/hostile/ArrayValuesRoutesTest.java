@@ -103,12 +103,11 @@ class ArrayValuesRoutesTest {
   void anImportedBoolNpyWithOtherBytesIsRefused() throws IOException {
     Path m = dtypes();
     byte[] before = Files.readAllBytes(m);
-    byte[] data = new byte[128];
-    data[127] = (byte) 0xfe;
-    Path npy = npy(tmp.resolve("b.npy"), "|b1", "(128,)", data);
+    byte[] data = {1, 0, (byte) 0xfe};
+    Path npy = npy(tmp.resolve("b.npy"), "|b1", "(3,)", data);
     GraphRulesRoutesTest.Result r = GraphRulesRoutesTest.run("import", npy.toString(), m + ":params/bool");
     assertNotEquals(0, r.code(), r.out());
-    assertTrue(r.err().contains("BOOL element 127 is 0xfe"), r.err());
+    assertTrue(r.err().contains("BOOL element 2 is 0xfe"), r.err());
     assertArrayEquals(before, Files.readAllBytes(m));
   }
 
