@@ -44,8 +44,8 @@ final class ImportCommand implements Command {
 
   @Override
   public String usage() {
-    return "import IN.npy MODEL[#TAG]:PATH [--raw-bfloat16] [--change-dtype] | import IN.safetensors MODEL[#TAG] [--allow-new]"
-        + " [--with-updater] [--change-dtype] [--quiet]";
+    return "import IN.npy MODEL[#TAG]:PATH [--raw-bfloat16] [--change-dtype] [--change-shape] | import IN.safetensors MODEL[#TAG]"
+        + " [--allow-new] [--with-updater] [--change-dtype] [--change-shape] [--quiet]";
   }
 
   @Override
@@ -55,7 +55,8 @@ final class ImportCommand implements Command {
         + "BFLOAT16 bit patterns). IN.safetensors replaces the tag's parameters of the same names (newest tag" + "\n"
         + "without #TAG), keeping each parameter's order; any dtype or shape mismatch refuses the whole import," + "\n"
         + "listed. Either way an array's dtype changes only with --change-dtype, and not while the parameter's" + "\n"
-        + "updater state stays in its old dtype," + "\n"
+        + "updater state stays in its old dtype; its shape only with --change-shape (the graph's ops must take" + "\n"
+        + "it), and not while its updater state keeps the old shape;" + "\n"
         + "listed; parameters the file lacks are left alone; names the model lacks are refused unless --allow-new" + "\n"
         + "(then added). --with-updater also reads updater/NAME/KEY tensors as updater state. A file that starts" + "\n"
         + "as .npy files do, or is named .npy, is read as .npy; any other as safetensors. Everything is one commit;" + "\n"
@@ -68,7 +69,7 @@ final class ImportCommand implements Command {
 
   @Override
   public int run(Args args, PrintStream out, PrintStream err) throws Exception {
-    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater", "change-dtype"));
+    Args.Parsed p = args.parse(Set.of(), Set.of("raw-bfloat16", "allow-new", "with-updater", "change-dtype", "change-shape"));
     p.expectPositionals(2);
     Path in = PathArgs.path(p.positional().get(0));
     Exchange.Ref ref = Exchange.Ref.parse(p.positional().get(1));
@@ -137,6 +138,10 @@ final class ImportCommand implements Command {
                 + String.join("; ", problems));
           }
         }
+        if (!Arrays.equals(a.shape(), h.shape()) && !p.flag("change-shape")) {
+          throw new FileSystemException(inPath.toString(), null, "does not fit " + what + "; nothing was imported: "
+              + shapeChange(a.shape(), h.shape()));
+        }
       }
       List<FileAttribute<?>> attrs = new ArrayList<>(List.of(
           ModelFileSystems.attribute("dtype", h.dtype().nd4jName()),
@@ -197,8 +202,9 @@ final class ImportCommand implements Command {
           } else {
             added.add(t);
           }
-        } else if (!sameShape(a, t)) {
-          problems.add(t.name() + ": the file has " + got + " (" + t.dtype() + "), the model " + a.describe());
+        } else if (!sameShape(a, t) && !p.flag("change-shape")) {
+          problems.add(t.name() + ": the file has " + got + " (" + t.dtype() + "), the model " + a.describe()
+              + " — " + shapeChange(a.attrs().shape(), t.shape()));
         } else if (a.dtype() != t.dtype() && (!changeDtype || state)) {
           if (state && changeDtype) {
             matched.put(t, a); // checked with its parameter below
@@ -227,9 +233,9 @@ final class ImportCommand implements Command {
           if (t.length() == 0 && a.size() == 0) {
             continue; // nothing to write; keeps an ND4J empty array's shape []
           }
-          try (SeekableByteChannel out = a.dtype() == t.dtype() ? Files.newByteChannel(a.path(), WRITE)
+          try (SeekableByteChannel out = a.dtype() == t.dtype() && sameShape(a, t) ? Files.newByteChannel(a.path(), WRITE)
               : Files.newByteChannel(a.path(), WRITE, ModelFileSystems.attribute("dtype", t.dtype().nd4jName()),
-                  ModelFileSystems.attribute("shape", a.attrs().shape()))) {
+                  ModelFileSystems.attribute("shape", sameShape(a, t) ? a.attrs().shape() : t.shape()))) {
             Safetensors.copyData(in, h, t, a.attrs().order().charAt(0), out, progress::advance);
           }
         } else {
@@ -269,6 +275,16 @@ final class ImportCommand implements Command {
             + " with --change-dtype) or remove it (modelfs rm MODEL " + key + ")");
       }
     }
+  }
+
+  /**
+   * The refusal of a shape change not asked for: DL4J loads an array of any shape, and its ops
+   * fail at the first run (oracle scripts 33, 48). With {@code --change-shape} the commit still
+   * refuses updater state left in the old shape ({@code model.ArrayRules#stateShape}).
+   */
+  private static String shapeChange(long[] model, long[] file) {
+    return "shape " + Arrays.toString(model) + " in the model, " + Arrays.toString(file) + " in the file: a shape changes"
+        + " only when asked (--change-shape), and the graph's ops must take the new one";
   }
 
   /** Same shape, or both without elements where the model's is an ND4J empty array ({@code []}, no bytes). */

@@ -52,6 +52,16 @@ final class StructureEdits {
         throw new FileSystemException(path.toString(), null, "its bytes are stored big-endian as "
             + a.dtype() + "; write the new bytes first, then change the dtype");
       }
+      if (attrs.dtype() != null && attrs.dtype() != a.dtype() && a.storage() != ArrayData.Storage.JOURNAL
+          && a.length() == org.modelfs.model.Shapes.byteLength(a.shape(), attrs.dtype().width())) {
+        // stored bytes taken as BOOL or HALF must be values DL4J keeps; written bytes are checked at commit
+        String values = org.modelfs.model.ArrayRules.Values.check(
+            new ArrayData(attrs.dtype(), a.shape(), a.order(), a.empty(), a.source(), a.offset(), a.length(), a.bigEndian(), a.storage()));
+        if (values != null) {
+          throw new FileSystemException(path.toString(), null, "its stored bytes as " + attrs.dtype() + ": " + values
+              + "; write the new bytes first, then change the dtype");
+        }
+      }
       ArrayData changed = new ArrayData(
           attrs.dtype() != null ? attrs.dtype() : a.dtype(), attrs.shape() != null ? attrs.shape() : a.shape(),
           attrs.order() != 0 ? attrs.order() : a.order(), a.empty(), a.source(), a.offset(), a.length(),

@@ -15,7 +15,7 @@ import org.modelfs.tree.NameMapping;
 /**
  * What a commit of a mount checks before writing anything (docs/FILESYSTEM.md §7.4): every
  * VARIABLE and CONSTANT holds an array of exactly {@code prod(shape) × width} bytes (journal
- * UTF8 offsets too), updater state arrays too, names and texts with a UTF-8 form, and the target
+ * UTF8 offsets too, journal BOOL and HALF values too), updater state arrays too, names and texts with a UTF-8 form, and the target
  * format can hold that many tags. Each problem names the path and the reason. What DL4J makes of
  * each tag's graph, and what the format's layout holds, is checked next by {@code ModelWriter.plan}
  * for every route ({@code format.fb.Dl4jGraphRules#structure}); its training configuration and
@@ -115,8 +115,10 @@ final class Validation {
   }
 
   /**
-   * The byte count of every array (docs/FILESYSTEM.md §3), and the offsets of a written UTF8 array
-   * (docs/FORMATS.md §3.8): the rules of {@link ArrayRules}.
+   * The byte count of every array (docs/FILESYSTEM.md §3), the offsets of a written UTF8 array
+   * (docs/FORMATS.md §3.8) and the values of a written BOOL or HALF array: the rules of
+   * {@link ArrayRules}. Stored arrays given such a dtype are checked when it is set
+   * ({@code StructureEdits#setAttribute}).
    */
   private static void check(List<String> out, String path, ArrayData a) throws IOException {
     checkLazily(out, () -> path, a);
@@ -139,6 +141,16 @@ final class Validation {
       }
       if (offsets != null) {
         out.add(at.get() + ": " + offsets);
+      }
+    } else if (a.storage() == ArrayData.Storage.JOURNAL && ArrayRules.Values.applies(a.dtype())) {
+      String values;
+      try {
+        values = ArrayRules.Values.check(a);
+      } catch (java.io.EOFException e) {
+        throw new java.io.EOFException(at.get() + ": the journal file ends inside the array");
+      }
+      if (values != null) {
+        out.add(at.get() + ": " + values);
       }
     }
   }

@@ -15,6 +15,7 @@ import org.modelfs.model.DType;
 /**
  * Reads one array to its end through one 1 MiB buffer (little-endian, byte-swapped from legacy
  * big-endian storage as every reader sees it): whether all its bytes are there, its UTF8 offsets,
+ * its BOOL and HALF values ({@link ArrayRules.Values}),
  * and how many of its floating-point elements are NaN or infinite.
  */
 final class ArrayCheck {
@@ -28,13 +29,14 @@ final class ArrayCheck {
    *
    * @param read the bytes that could be read
    * @param unreadable why the array could not be read to its end, or {@code null}
-   * @param utf8 what is wrong with its UTF8 offsets, or {@code null}
+   * @param content what is wrong with its UTF8 offsets or its element values
+   *     ({@link ArrayRules.Values}), or {@code null}
    * @param nan NaN elements (counted only when asked, for floating-point types)
    * @param posInf +Inf elements
    * @param negInf -Inf elements
    * @param values the number of elements
    */
-  record Outcome(long read, String unreadable, String utf8, long nan, long posInf, long negInf, long values) {
+  record Outcome(long read, String unreadable, String content, long nan, long posInf, long negInf, long values) {
     /** {@code 3 NaN, 1 +Inf of 4096 values}, or {@code null} when every element is finite. */
     String nonFinite() {
       List<String> parts = new ArrayList<>();
@@ -52,14 +54,15 @@ final class ArrayCheck {
   }
 
   /**
-   * Reads {@code a} to its end. {@code utf8} checks a UTF8 array's offsets (only when its byte
-   * count is right); {@code countNonFinite} counts NaN and infinities of a floating-point array.
+   * Reads {@code a} to its end. {@code utf8} checks a UTF8 array's offsets and a BOOL or HALF
+   * array's values (only when its byte count is right); {@code countNonFinite} counts NaN and infinities of a floating-point array.
    * {@code progress} hears of every chunk read. I/O errors are answered as an unreadable array.
    */
   Outcome read(ArrayData a, boolean utf8, boolean countNonFinite, LongConsumer progress) {
     DType t = a.dtype();
     int width = Math.max(1, t.width());
     ArrayRules.Utf8Offsets offsets = utf8 && t == DType.UTF8 ? new ArrayRules.Utf8Offsets(a) : null;
+    ArrayRules.Values values = utf8 && ArrayRules.Values.applies(t) ? new ArrayRules.Values(t) : null;
     boolean count = countNonFinite && t.isFloatingPoint();
     long[] nonFinite = new long[3];
     long len = a.length();
@@ -104,12 +107,16 @@ final class ArrayCheck {
       if (offsets != null && !offsets.done()) {
         offsets.accept(buf);
       }
+      if (values != null) {
+        values.accept(buf);
+      }
       if (count) {
         count(buf, t, nonFinite);
       }
       done += got;
     }
-    String utf8Problem = offsets != null && unreadable == null ? offsets.problem() : null;
+    String utf8Problem = offsets != null && unreadable == null ? offsets.problem()
+        : values != null ? values.problem() : null;
     return new Outcome(done, unreadable, utf8Problem, nonFinite[0], nonFinite[1], nonFinite[2], a.elementCount());
   }
 

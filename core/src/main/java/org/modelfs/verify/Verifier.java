@@ -288,8 +288,8 @@ public final class Verifier implements Closeable {
       if (o.unreadable() != null) {
         problems.add(new Problem(p, o.unreadable()));
       }
-      if (o.utf8() != null) {
-        problems.add(new Problem(p, o.utf8()));
+      if (o.content() != null) {
+        problems.add(new Problem(p, o.content()));
       }
       if (options.finite() && trainable && o.nonFinite() != null) {
         problems.add(new Problem(p, o.nonFinite()));

@@ -255,7 +255,7 @@ class ExchangeCommandsTest {
       Npy.write(out, DType.DOUBLE, new long[] {2, 3}, 'f', false, in, 0, 48, "x", x -> { });
     }
     ok("import", npy.toString(), model + ":extra/x");                 // a new parameter by name
-    ok("import", npy.toString(), model + ":/params/const/scale", "--change-dtype"); // a FLOAT scalar replaced by a DOUBLE [2, 3]: asked for
+    ok("import", npy.toString(), model + ":/params/const/scale", "--change-dtype", "--change-shape"); // a FLOAT scalar replaced by a DOUBLE [2, 3]: asked for
     Map<String, String> after = arrays(model);
     String hex = HexFormat.of().formatHex(b.array());
     assertEquals("DOUBLE [2, 3] f " + hex, after.get("/tags/default/params/extra/x"));
