@@ -18,7 +18,7 @@
     if (x === 0 || Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
     return Number(x.toPrecision(6)).toString();
   }
-  function shapeText(s) { return s ? '[' + s.join(',') + ']' : '?'; }
+  function shapeText(s) { return s ? '[' + s.join(',') + ']' : ''; }
 
   document.getElementById('title').textContent = D.b
     ? D.a.model + '#' + D.a.tag + '  →  ' + D.b.model + '#' + D.b.tag : D.a.model + '#' + D.a.tag;
@@ -114,9 +114,10 @@
 
   /* ---------- layout: one dagre run per expanded scope, cached until a scope inside it changes ---------- */
   var open = new Set(['']), cache = {};
-  function textWidth(s) { return Math.min(260, 12 + 6.2 * s.length); }
+  function textWidth(s) { return Math.min(300, 14 + 6.6 * s.length); }
+  function opLabel(n) { return short(n.name) === n.data.opName ? [n.data.opName, ''] : [n.data.opName, short(n.name)]; }
   function nodeSize(n) {
-    var label = n.cls === 'op' ? n.data.opName + ' ' + short(n.name) : short(n.name);
+    var label = n.cls === 'op' ? opLabel(n).join(' ') : short(n.name);
     return {w: textWidth(label), h: n.cls === 'op' ? NODE_H + 6 : NODE_H};
   }
   function short(name) { var c = name.lastIndexOf('/'); return c < 0 ? name : name.substring(c + 1); }
@@ -184,7 +185,7 @@
         if (isOpen) drawGroup(gp, x, y + HEAD, parts);
       } else {
         var n = nodes[id], cls = 'node ' + n.cls + (marks[id] ? ' ' + marks[id] : '') + (selected === id ? ' sel' : '');
-        var label = n.cls === 'op' ? esc(n.data.opName) + ' <tspan fill="#777">' + esc(short(n.name)) + '</tspan>' : esc(short(n.name));
+        var label = n.cls === 'op' ? esc(opLabel(n)[0]) + ' <tspan fill="#777">' + esc(opLabel(n)[1]) + '</tspan>' : esc(short(n.name));
         var shape = n.cls === 'ph' ? '<ellipse cx="' + (x + r.w / 2) + '" cy="' + (y + r.h / 2) + '" rx="' + r.w / 2 + '" ry="' + r.h / 2 + '"/>'
           : '<rect rx="' + (n.cls === 'op' ? 8 : 2) + '" x="' + x + '" y="' + y + '" width="' + r.w + '" height="' + r.h + '"/>';
         parts.push('<g class="' + cls + '" data-id="' + esc(id) + '"><title>' + esc(n.name) + '</title>' + shape + '<text x="' + (x + 6) + '" y="' + (y + r.h / 2 + 4) + '">' + label + '</text></g>');
