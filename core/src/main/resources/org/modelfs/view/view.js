@@ -351,7 +351,8 @@
   apply();
   /* what tests and scripts may ask of the page */
   window.modelfsView = {
-    firstRenderMs: performance.now() - t0,
+    firstRenderMs: performance.now() - t0,   // our script: parse the facts, lay out and draw the top level
+    readyAt: performance.now(),              // since navigation began: the page drawn and answering clicks
     groups: function () { return Object.keys(groups); },
     isOpen: function (p) { return open.has(p); },
     toggle: toggle, select: select, expandAll: function () { setAll(true); }, collapseAll: function () { setAll(false); }
