@@ -16,7 +16,7 @@ import org.modelfs.testing.SyntheticModels;
 /**
  * The {@code view} benchmark of docs/PERFORMANCE.md: a model of {@code --ops} ops (default
  * 10,000, in nested name scopes) over {@code --params} FLOAT parameters of {@code --elements}
- * each (default 5,000 × 107,374: 2 GiB), written as SDNB, its graph given by writing graph.json
+ * each (default 2,048 × 262,144: 2 GiB; each 1 MiB, so SDNB stores it as a blob beside the graph, not inside it), written as SDNB, its graph given by writing graph.json
  * through a mount (the route a user takes). Then {@code modelfs view} in a child JVM with
  * {@code -Xmx256m} (wall time), and the page in headless Chromium (time from navigation to the
  * top level drawn and answering clicks). Run:
@@ -27,8 +27,8 @@ public final class ViewBench {
 
   public static void main(String[] args) throws Exception {
     int ops = 10_000;
-    int params = 5_000;
-    int elements = 107_374;
+    int params = 2_048;
+    int elements = 262_144;
     for (String a : args) {
       String[] kv = a.replaceFirst("^--", "").split("=", 2);
       switch (kv[0]) {

@@ -347,8 +347,11 @@
   draw();
   var b0 = svg.getBoundingClientRect(), l0 = layout('');
   view.k = Math.min(1, b0.width / (l0.w + 20) || 1, b0.height / (l0.h + 20) || 1);
-  view.k = Math.max(view.k, 0.2);
+  view.k = Math.max(view.k, 0.6);         // readable first; pan and zoom for the rest
   apply();
+  // page.html#var:layer0/W or #op:matmul opens with that node selected (a link into the page)
+  var wanted = decodeURIComponent(location.hash.substring(1));
+  if (nodes[wanted]) select(wanted);
   /* what tests and scripts may ask of the page */
   window.modelfsView = {
     firstRenderMs: performance.now() - t0,   // our script: parse the facts, lay out and draw the top level
