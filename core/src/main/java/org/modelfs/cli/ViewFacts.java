@@ -11,6 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.modelfs.model.DType;
 import org.modelfs.tree.ModelTree;
 import org.modelfs.view.ArrayStats;
@@ -40,14 +44,48 @@ final class ViewFacts {
     out.put("tag", tag.getFileName().toString());
     out.put("graph", graph(model, tag));
     List<Object> arrays = new ArrayList<>();
-    for (String area : List.of(TagArrays.PARAMS, TagArrays.UPDATER)) {
-      for (Exchange.Array a : Exchange.arrays(tag, area).values()) {
-        arrays.add(array(area, a));
-        files.put(area + "/" + a.name(), a.path());
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
+      Thread t = new Thread(r, "modelfs-view-stats");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<Map<String, Object>>> pending = new ArrayList<>();
+      for (String area : List.of(TagArrays.PARAMS, TagArrays.UPDATER)) {
+        for (Exchange.Array a : Exchange.arrays(tag, area).values()) {
+          pending.add(pool.submit(() -> array(area, a)));
+          files.put(area + "/" + a.name(), a.path());
+        }
       }
+      for (Future<Map<String, Object>> f : pending) {
+        arrays.add(done(f));
+      }
+    } finally {
+      pool.shutdownNow();
     }
     out.put("arrays", arrays);
     return out;
+  }
+
+  /** Arrays whose statistics are computed at once (each holds at most 32 MiB while it is). */
+  static final int THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
+  /** The result of {@code f}; its failure rethrown as it was thrown. */
+  private static Map<String, Object> done(Future<Map<String, Object>> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while reading arrays");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException(e.getCause());
+    }
   }
 
   private static Map<String, Object> array(String area, Exchange.Array a) throws IOException {

@@ -8,9 +8,10 @@ import java.util.Map;
 import org.modelfs.model.DType;
 
 /**
- * The facts of one array file, streamed in two passes with one bounded buffer ({@link Sample}):
- * the first gives the counts and min/max/mean/std ({@link Moments}), the second a
- * {@link Histogram} of the finite values over {@code [min, max]}. An array above
+ * The facts of one array file in two passes over the elements read ({@link Sample}: at most
+ * 4 Mi elements, 32 MiB, read from the file once): the first gives the counts and
+ * min/max/mean/std ({@link Moments}), the second a {@link Histogram} of the finite values over
+ * {@code [min, max]}. An array above
  * {@link Sample#SAMPLE_ABOVE} elements is sampled and says so ({@code sampled}, {@code read}).
  */
 public final class ArrayStats {
@@ -25,24 +26,28 @@ public final class ArrayStats {
     if (!Values.numeric(dtype)) {
       return null;
     }
-    Path[] files = {file};
+    ByteBuffer raw = Sample.readAll(file, dtype, elements);
+    int read = (int) Sample.read(elements);
+    double[] chunk = new double[Math.min(Sample.CHUNK, Math.max(read, 1))];
     Moments m = new Moments();
-    Sample.forEach(files, dtype, elements, (bufs, k) -> {
-      ByteBuffer b = bufs[0];
+    for (int from = 0; from < read; from += chunk.length) {
+      int k = Math.min(chunk.length, read - from);
+      Values.decode(raw, dtype, from, k, chunk);
       for (int i = 0; i < k; i++) {
-        m.add(Values.get(b, dtype, i));
+        m.add(chunk[i]);
       }
-    });
+    }
     Map<String, Object> out = header(elements);
     out.putAll(m.toMap());
     if (m.finite > 0) {
       Histogram h = new Histogram(m.min, m.max);
-      Sample.forEach(files, dtype, elements, (bufs, k) -> {
-        ByteBuffer b = bufs[0];
+      for (int from = 0; from < read; from += chunk.length) {
+        int k = Math.min(chunk.length, read - from);
+        Values.decode(raw, dtype, from, k, chunk);
         for (int i = 0; i < k; i++) {
-          h.add(Values.get(b, dtype, i));
+          h.add(chunk[i]);
         }
-      });
+      }
       out.put("histogram", h.toMap());
     }
     return out;

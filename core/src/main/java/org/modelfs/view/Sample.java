@@ -44,6 +44,18 @@ final class Sample {
   }
 
   /**
+   * The elements read of {@code file} (a {@code t} array of {@code n} elements), all in one
+   * little-endian buffer: at most {@code SAMPLE_ABOVE} elements of 8 bytes (32 MiB), so one read
+   * of the file serves both passes of the statistics.
+   */
+  static ByteBuffer readAll(Path file, DType t, long n) throws IOException {
+    int w = t.width();
+    ByteBuffer all = ByteBuffer.allocate((int) (read(n) * w)).order(ByteOrder.LITTLE_ENDIAN);
+    forEach(new Path[] {file}, t, n, (bufs, k) -> all.put(bufs[0]));
+    return all.flip();
+  }
+
+  /**
    * Feeds the elements read of {@code files} ({@code t} arrays of {@code n} elements each, read
    * at the same positions) to {@code chunk}.
    */

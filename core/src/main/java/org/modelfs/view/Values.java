@@ -20,6 +20,27 @@ final class Values {
     };
   }
 
+  /** Elements {@code from} to {@code from + count} of {@code b} into {@code out[0..count)}: one loop per type. */
+  static void decode(ByteBuffer b, DType t, int from, int count, double[] out) {
+    switch (t) {
+      case FLOAT -> {
+        for (int i = 0; i < count; i++) {
+          out[i] = b.getFloat(4 * (from + i));
+        }
+      }
+      case DOUBLE -> {
+        for (int i = 0; i < count; i++) {
+          out[i] = b.getDouble(8 * (from + i));
+        }
+      }
+      default -> {
+        for (int i = 0; i < count; i++) {
+          out[i] = get(b, t, from + i);
+        }
+      }
+    }
+  }
+
   static double get(ByteBuffer b, DType t, int i) {
     return switch (t) {
       case DOUBLE -> b.getDouble(8 * i);
