@@ -53,6 +53,55 @@ final class Moments {
     sumSq += d * d;
   }
 
+  /**
+   * Adds {@code d[0..k)}, as {@link #add} on each would: pairs of finite values go through one
+   * loop with no unpredictable branch and two independent pairs of sums (the additions overlap);
+   * a pair holding a NaN or an infinity goes through {@link #add}.
+   */
+  void addAll(double[] d, int k) {
+    int i = 0;
+    while (i < k && finite == 0) {
+      add(d[i++]);
+    }
+    double s0 = 0;
+    double s1 = 0;
+    double q0 = 0;
+    double q1 = 0;
+    double lo = min;
+    double hi = max;
+    long pairs = 0;
+    long z = 0;
+    for (; i + 1 < k; i += 2) {
+      double x = d[i];
+      double y = d[i + 1];
+      if (x - x == 0 && y - y == 0) { // both finite
+        lo = Math.min(lo, Math.min(x, y));
+        hi = Math.max(hi, Math.max(x, y));
+        double a = x - shift;
+        double b = y - shift;
+        s0 += a;
+        s1 += b;
+        q0 += a * a;
+        q1 += b * b;
+        pairs++;
+        z += (x == 0 ? 1 : 0) + (y == 0 ? 1 : 0);
+      } else {
+        add(x);
+        add(y);
+      }
+    }
+    count += 2 * pairs;
+    finite += 2 * pairs;
+    zeros += z;
+    sum += s0 + s1;
+    sumSq += q0 + q1;
+    min = Math.min(min, lo);
+    max = Math.max(max, hi);
+    for (; i < k; i++) {
+      add(d[i]);
+    }
+  }
+
   double mean() {
     return finite == 0 ? Double.NaN : shift + sum / finite;
   }

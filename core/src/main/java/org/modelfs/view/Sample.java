@@ -23,8 +23,12 @@ final class Sample {
   static final int BLOCK = 1 << 12;
   /** Runs per sampled array: {@code BLOCKS * BLOCK} = 1 Mi elements read. */
   static final int BLOCKS = 256;
-  /** Elements per chunk read. */
-  static final int CHUNK = 1 << 16;
+  /** Elements per chunk read (at most 128 KiB: small enough to stay out of G1's humongous regions). */
+  static final int CHUNK = 1 << 14;
+  /** The elements read of an array up to this many bytes are held for both passes, read once. */
+  static final int HOLD = 8 << 20;
+  /** Each thread's held bytes, reused from array to array (at most {@link #HOLD}). */
+  private static final ThreadLocal<ByteBuffer> HELD = new ThreadLocal<>();
 
   /** Receives one chunk: {@code count} elements from the start of each file's buffer (in the order the files were given). */
   interface Chunk {
@@ -44,15 +48,23 @@ final class Sample {
   }
 
   /**
-   * The elements read of {@code file} (a {@code t} array of {@code n} elements), all in one
-   * little-endian buffer: at most {@code SAMPLE_ABOVE} elements of 8 bytes (32 MiB), so one read
-   * of the file serves both passes of the statistics.
+   * The elements read of {@code file} (a {@code t} array of {@code n} elements), all in this
+   * thread's one little-endian buffer (valid until its next call), or {@code null} when they take
+   * more than {@link #HOLD} bytes.
    */
-  static ByteBuffer readAll(Path file, DType t, long n) throws IOException {
-    int w = t.width();
-    ByteBuffer all = ByteBuffer.allocate((int) (read(n) * w)).order(ByteOrder.LITTLE_ENDIAN);
-    forEach(new Path[] {file}, t, n, (bufs, k) -> all.put(bufs[0]));
-    return all.flip();
+  static ByteBuffer held(Path file, DType t, long n) throws IOException {
+    long bytes = read(n) * t.width();
+    if (bytes > HOLD) {
+      return null;
+    }
+    ByteBuffer all = HELD.get();
+    if (all == null || all.capacity() < bytes) {
+      all = ByteBuffer.allocate((int) Math.max(bytes, 1 << 20)).order(ByteOrder.LITTLE_ENDIAN);
+      HELD.set(all);
+    }
+    ByteBuffer into = all.clear();
+    forEach(new Path[] {file}, t, n, (bufs, k) -> into.put(bufs[0]));
+    return into.flip();
   }
 
   /**

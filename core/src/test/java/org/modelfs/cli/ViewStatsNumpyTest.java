@@ -87,6 +87,15 @@ class ViewStatsNumpyTest {
   }
 
   @Test
+  void anArrayTooLargeToHoldIsStreamedTwiceWithTheSameNumbers() throws IOException {
+    Assumptions.assumeTrue(numpy, "python3 with NumPy is not installed: the NumPy cross-check is skipped");
+    long n = (3L << 19) + 1; // 12 MiB of DOUBLE: more than Sample.HOLD, not sampled; odd, so the pair loop ends on one
+    Map<String, Object> s = check(write(DType.DOUBLE, n, new Random(11)), DType.DOUBLE, n, false);
+    assertEquals(false, s.get("sampled"));
+    check(write(DType.FLOAT, 4999, new Random(12)), DType.FLOAT, 4999, false);
+  }
+
+  @Test
   void aSampledArrayEqualsNumpyOnTheSampledElements() throws IOException {
     Assumptions.assumeTrue(numpy, "python3 with NumPy is not installed: the NumPy cross-check is skipped");
     long n = (1L << 22) + 12345; // just above the threshold
