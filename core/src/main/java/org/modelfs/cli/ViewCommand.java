@@ -66,7 +66,7 @@ final class ViewCommand implements Command {
           + pos.size() + " argument(s)");
     }
     List<DiffCommand.Ref> refs = refs(pos);
-    Map<String, Object> doc = facts(refs);
+    Map<String, Object> doc = facts(refs, total -> p.progress("view: array statistics", total));
     boolean json = p.flag("json");
     String text = json ? Json.write(doc) : Page.html(title(refs), Json.write(doc));
     if (json && output == null) {
@@ -114,20 +114,21 @@ final class ViewCommand implements Command {
   }
 
   /** The document: {@code a} (and {@code b} and {@code compare} for two tags). */
-  private static Map<String, Object> facts(List<DiffCommand.Ref> refs) throws Exception {
+  private static Map<String, Object> facts(List<DiffCommand.Ref> refs, java.util.function.LongFunction<Progress> progress)
+      throws Exception {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("modelfsView", 1L);
     DiffCommand.Ref a = refs.get(0);
     try (FileSystem fa = Listing.mount(a.model())) {
       Map<String, Path> filesA = new HashMap<>();
-      Map<String, Object> factsA = ViewFacts.of(a.model(), a.tagDir(fa), filesA);
+      Map<String, Object> factsA = ViewFacts.of(a.model(), a.tagDir(fa), filesA, progress);
       doc.put("a", factsA);
       if (refs.size() == 2) {
         DiffCommand.Ref b = refs.get(1);
         try (FileSystem own = CpCommand.sameModel(a.model(), b.model()) ? null : Listing.mount(b.model())) {
           FileSystem fb = own == null ? fa : own;
           Map<String, Path> filesB = new HashMap<>();
-          Map<String, Object> factsB = ViewFacts.of(b.model(), b.tagDir(fb), filesB);
+          Map<String, Object> factsB = ViewFacts.of(b.model(), b.tagDir(fb), filesB, progress);
           doc.put("b", factsB);
           doc.put("compare", ViewCompare.of(factsA, filesA, factsB, filesB));
         }

@@ -38,7 +38,8 @@ final class ViewFacts {
    * The facts of tag directory {@code tag} of model {@code model} (as the user named it); each
    * array's file goes into {@code files} by {@code <area>/<name>}.
    */
-  static Map<String, Object> of(String model, Path tag, Map<String, Path> files) throws IOException {
+  static Map<String, Object> of(String model, Path tag, Map<String, Path> files,
+      java.util.function.LongFunction<Progress> progress) throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("model", model);
     out.put("tag", tag.getFileName().toString());
@@ -50,16 +51,28 @@ final class ViewFacts {
       return t;
     });
     try {
-      List<Future<Map<String, Object>>> pending = new ArrayList<>();
+      Map<String, List<Exchange.Array>> byArea = new LinkedHashMap<>();
+      long total = 0;
       for (String area : List.of(TagArrays.PARAMS, TagArrays.UPDATER)) {
-        for (Exchange.Array a : Exchange.arrays(tag, area).values()) {
-          pending.add(pool.submit(() -> array(area, a)));
+        byArea.put(area, new ArrayList<>(Exchange.arrays(tag, area).values()));
+        total += byArea.get(area).stream().mapToLong(Exchange.Array::size).sum();
+      }
+      Progress read = progress.apply(total);
+      List<Future<Map<String, Object>>> pending = new ArrayList<>();
+      byArea.forEach((area, list) -> {
+        for (Exchange.Array a : list) {
+          pending.add(pool.submit(() -> {
+            Map<String, Object> m = array(area, a);
+            read.advance(a.size());
+            return m;
+          }));
           files.put(area + "/" + a.name(), a.path());
         }
-      }
+      });
       for (Future<Map<String, Object>> f : pending) {
         arrays.add(done(f));
       }
+      read.done();
     } finally {
       pool.shutdownNow();
     }
