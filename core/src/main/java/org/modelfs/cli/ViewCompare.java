@@ -52,8 +52,9 @@ final class ViewCompare {
             : ((Number) d.get("differing")).longValue() > 0;
         c.put("change", changed ? "changed" : "unchanged");
         c.put("delta", d);
-        if (d != null && "params".equals(x.get("area"))) {
-          addToScopes(scopes, (String) x.get("name"), (Double) d.get("deltaSquares"), (Double) d.get("squares"));
+        if ("params".equals(x.get("area"))) {
+          addToScopes(scopes, (String) x.get("name"), d == null ? 0 : (Double) d.get("deltaSquares"),
+              d == null ? squares(x.get("stats")) : (Double) d.get("squares"));
         }
       }
       arrays.add(c);
@@ -81,6 +82,21 @@ final class ViewCompare {
     out.put("ops", graphChanges(a, b, "ops"));
     out.put("variables", graphChanges(a, b, "variables"));
     return out;
+  }
+
+  /**
+   * Σx² over the finite values an array's statistics were taken over, from them:
+   * {@code finite · (std² + mean²)} (an array stored once for both tags is not read again).
+   */
+  private static double squares(Object stats) {
+    if (!(stats instanceof Map<?, ?> s) || s.get("mean") == null) {
+      return 0;
+    }
+    long finite = ((Number) s.get("read")).longValue() - ((Number) s.get("nan")).longValue()
+        - ((Number) s.get("posInf")).longValue() - ((Number) s.get("negInf")).longValue();
+    double mean = ((Number) s.get("mean")).doubleValue();
+    double std = ((Number) s.get("std")).doubleValue();
+    return finite * (std * std + mean * mean);
   }
 
   private static boolean sameFile(Path a, Path b) throws IOException {
