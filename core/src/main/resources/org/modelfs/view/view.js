@@ -49,14 +49,12 @@
     return x ? (x.dtype || '?') + shapeText(x.shape) : v;
   }
   var edges = [];
-  function isLoop(fromOp, toOp) {
-    return fromOp && /^NextIteration$/i.test(fromOp.opName) || toOp && /^(Merge|Enter)$/i.test(toOp.opName) &&
-      fromOp && /^NextIteration$/i.test(fromOp.opName);
-  }
+  // the back edge of a while loop: out of NextIteration (DL4J: next_iteration; TensorFlow: NextIteration)
+  function isLoop(fromOp) { return !!fromOp && /^next_?iteration$/i.test(fromOp.opName); }
   G.ops.forEach(function (op) {
     (op.inputs || []).forEach(function (v) {
       var from = nodes['var:' + v] ? 'var:' + v : producer[v] ? 'op:' + producer[v] : null;
-      if (from) edges.push({from: from, to: 'op:' + op.name, v: v, loop: isLoop(opsByName[producer[v]], op)});
+      if (from) edges.push({from: from, to: 'op:' + op.name, v: v, loop: isLoop(opsByName[producer[v]])});
     });
     (op.outputs || []).forEach(function (v) {
       if (nodes['var:' + v]) edges.push({from: 'op:' + op.name, to: 'var:' + v, v: v, loop: false});
@@ -142,7 +140,9 @@
     });
     Object.keys(bundles).forEach(function (k) {
       var bd = bundles[k];
-      if (!dg.hasEdge(bd.b, bd.a)) dg.setEdge(bd.a, bd.b, {weight: bd.loop ? 0 : 1, minlen: 1});
+      // a loop's back edge is laid out reversed, so the loop body ranks in its forward order
+      var from = bd.loop ? bd.b : bd.a, to = bd.loop ? bd.a : bd.b;
+      if (!dg.hasEdge(from, to) && !dg.hasEdge(to, from)) dg.setEdge(from, to, {weight: 1, minlen: 1});
     });
     dagre.layout(dg);
     var out = {w: Math.max(dg.graph().width || 0, 80), h: Math.max(dg.graph().height || 0, 30), at: {}, edges: []};

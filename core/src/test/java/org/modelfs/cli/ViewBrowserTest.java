@@ -72,6 +72,10 @@ class ViewBrowserTest {
     Map<?, ?> facts = (Map<?, ?>) parse(Files.readString(json));
     Map<?, ?> graph = (Map<?, ?>) ((Map<?, ?>) facts.get("a")).get("graph");
     check(html, graph);
+    if (name.equals("simplewhile_1.fb")) { // DL4J's while loop: merge <- next_iteration, drawn as loops
+      assertEquals(2L, browser.eval("document.querySelectorAll('.edge.loop').length"));
+      browser.screenshot(SHOTS.resolve("loop-simplewhile_1.png"));
+    }
     if (name.equals("mlp_adam.fb")) {
       browser.screenshot(SHOTS.resolve("small-mlp_adam.png"));
       // a parameter: its statistics and histogram, and its updater state beside it
