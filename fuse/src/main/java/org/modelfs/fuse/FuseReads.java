@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
 import jnr.ffi.Pointer;
+import ru.serce.jnrfuse.ErrorCodes;
 import ru.serce.jnrfuse.FuseFillDir;
 import ru.serce.jnrfuse.FuseStubFS;
 import ru.serce.jnrfuse.struct.FileStat;
@@ -33,7 +34,7 @@ abstract class FuseReads extends FuseStubFS {
     this.writes = writes;
     this.calls = new Calls(log, readOnly);
     this.stats = new Stats(model, readOnly);
-    this.listing = new Listing(fs, writes, stats);
+    this.listing = new Listing(fs, writes, stats, readOnly);
     this.files = new OpenFiles(fs, writes);
     this.xattrs = new XattrCalls(writes);
   }
@@ -102,6 +103,10 @@ abstract class FuseReads extends FuseStubFS {
 
   @Override
   public int getxattr(String fp, String name, Pointer value, long size) {
+    if (!name.startsWith("user.")) {
+      // ls -l asks security.selinux and system.posix_acl_access of every file: no lookup, no exception
+      return -ErrorCodes.ENODATA();
+    }
     String p = m(fp);
     return calls.run("getxattr " + name, p, () -> xattrs.get(p, fp.equals("/"), name, value, size));
   }
