@@ -164,4 +164,59 @@ class MountS3Test {
     assertArrayEquals(before, object("ro/model.fb"), "a read-only mount leaves the object as it was");
     assumeTools(tools);
   }
+
+  /**
+   * docs/MOUNT.md's block under "A model in an object store" runs as written, through bash from
+   * the repository's root: every command exits 0 and the last prints what the session wrote. The
+   * substitutions: the alias runs this class path's {@link FuseMain} (the jars it names are built
+   * after the tests), the server's port for 9000, a private directory for {@code /tmp/}. Tagged
+   * slow (five JVMs with the AWS SDK: ~40 s on a busy 2-core machine): {@code mvn -pl fuse test -Pslow}.
+   */
+  @Test
+  @org.junit.jupiter.api.Tag("slow")
+  void theMountPagesObjectStoreSessionRunsAsWritten() throws Exception {
+    Path root = DocMountSessionTest.root();
+    String alias = "alias modelfs='java -cp fuse/target/modelfs-fuse.jar:s3/target/modelfs-s3.jar org.modelfs.fuse.FuseMain'";
+    List<String> block = fencedBlock(root.resolve("docs/MOUNT.md"), "### A model in an object store");
+    assertTrue(block.contains(alias), "the block starts with " + alias + ":\n" + String.join("\n", block));
+    StringBuilder script = new StringBuilder("set -e -o pipefail\nshopt -s expand_aliases\n");
+    for (String l : block) {
+      script.append(l.equals(alias) ? "alias modelfs='" + Path.of(System.getProperty("java.home"), "bin", "java") + " -cp "
+          + System.getProperty("java.class.path") + " " + FuseMain.class.getName() + "'"
+          : l.replace("127.0.0.1:9000", "127.0.0.1:" + proxy.getPort()).replace("/tmp/", tmp + "/")).append('\n');
+    }
+    Path out = tmp.resolve("s3-session.out");
+    ProcessBuilder pb = new ProcessBuilder("bash", "-c", script.toString()).directory(root.toFile())
+        .redirectErrorStream(true).redirectOutput(out.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    pb.environment().put("JAVA_TOOL_OPTIONS", "-Xmx256m -Djava.io.tmpdir=" + tmp);
+    Process p = pb.start();
+    try {
+      assertTrue(p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS), "the session timed out:\n" + Files.readString(out));
+      String printed = Files.readString(out);
+      assertEquals(0, p.exitValue(), "docs/MOUNT.md's object-store session failed:\n" + script + "\n--- it printed:\n" + printed);
+      assertTrue(printed.endsWith("v\n") && printed.contains("committed and unmounted"), printed);
+    } finally {
+      p.destroyForcibly();
+      if (MountPoints.isMounted(tmp.resolve("s3m"))) {
+        KernelMount.sh("fusermount -u -z '" + tmp.resolve("s3m") + "'");
+      }
+    }
+  }
+
+  /** The lines of the first fenced block under {@code heading} in {@code page}. */
+  private static List<String> fencedBlock(Path page, String heading) throws Exception {
+    List<String> lines = Files.readAllLines(page);
+    int at = lines.indexOf(heading);
+    assertTrue(at >= 0, page + " has no heading " + heading);
+    int open = at + 1;
+    while (!lines.get(open).startsWith("```")) {
+      open++;
+    }
+    int close = open + 1;
+    while (!lines.get(close).startsWith("```")) {
+      close++;
+    }
+    return lines.subList(open + 1, close);
+  }
 }
