@@ -168,7 +168,7 @@ class MountS3Test {
   /**
    * docs/MOUNT.md's block under "A model in an object store" runs as written, through bash from
    * the repository's root: every command exits 0 and the last prints what the session wrote. The
-   * substitutions: the alias runs this class path's {@link FuseMain} (the jars it names are built
+   * substitutions: the function runs this class path's {@link FuseMain} (the jars it names are built
    * after the tests), the server's port for 9000, a private directory for {@code /tmp/}. Tagged
    * slow (five JVMs with the AWS SDK: ~40 s on a busy 2-core machine): {@code mvn -pl fuse test -Pslow}.
    */
@@ -176,13 +176,13 @@ class MountS3Test {
   @org.junit.jupiter.api.Tag("slow")
   void theMountPagesObjectStoreSessionRunsAsWritten() throws Exception {
     Path root = DocMountSessionTest.root();
-    String alias = "alias modelfs='java -cp fuse/target/modelfs-fuse.jar:s3/target/modelfs-s3.jar org.modelfs.fuse.FuseMain'";
+    String alias = "modelfs_s3() { java -cp fuse/target/modelfs-fuse.jar:s3/target/modelfs-s3.jar org.modelfs.fuse.FuseMain \"$@\"; }";
     List<String> block = fencedBlock(root.resolve("docs/MOUNT.md"), "### A model in an object store");
     assertTrue(block.contains(alias), "the block starts with " + alias + ":\n" + String.join("\n", block));
-    StringBuilder script = new StringBuilder("set -e -o pipefail\nshopt -s expand_aliases\n");
+    StringBuilder script = new StringBuilder("set -e -o pipefail\n");
     for (String l : block) {
-      script.append(l.equals(alias) ? "alias modelfs='" + Path.of(System.getProperty("java.home"), "bin", "java") + " -cp "
-          + System.getProperty("java.class.path") + " " + FuseMain.class.getName() + "'"
+      script.append(l.equals(alias) ? "modelfs_s3() { " + Path.of(System.getProperty("java.home"), "bin", "java") + " -cp "
+          + System.getProperty("java.class.path") + " " + FuseMain.class.getName() + " \"$@\"; }"
           : l.replace("127.0.0.1:9000", "127.0.0.1:" + proxy.getPort()).replace("/tmp/", tmp + "/")).append('\n');
     }
     Path out = tmp.resolve("s3-session.out");
