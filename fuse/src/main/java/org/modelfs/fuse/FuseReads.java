@@ -44,6 +44,28 @@ abstract class FuseReads extends FuseStubFS {
     return tagRoot == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
   }
 
+  /** A call's body, given the model's path. */
+  interface OnPath {
+    int run(String p) throws Exception;
+  }
+
+  /** A change's body, given the model's path. */
+  interface ChangeOnPath {
+    void run(String p) throws Exception;
+  }
+
+  /** Runs {@code op} on the model's path of {@code fp} through {@link Calls#run}. */
+  int on(String op, String fp, OnPath call) {
+    String p = m(fp);
+    return calls.run(op, p, () -> call.run(p));
+  }
+
+  /** Runs {@code op}, a change of the model, on the model's path of {@code fp} through {@link Calls#change}. */
+  int change(String op, String fp, ChangeOnPath action) {
+    String p = m(fp);
+    return calls.change(op, p, () -> action.run(p));
+  }
+
   @Override
   public Pointer init(Pointer conn) {
     // fuse_conn_info (libfuse 2.9): capable at byte 20, want at 24. FUSE_CAP_ATOMIC_O_TRUNC: an
@@ -57,32 +79,27 @@ abstract class FuseReads extends FuseStubFS {
 
   @Override
   public int getattr(String fp, FileStat st) {
-    String p = m(fp);
-    return calls.run("stat", p, () -> listing.getattr(p, st));
+    return on("stat", fp, p -> listing.getattr(p, st));
   }
 
   @Override
   public int readdir(String fp, Pointer buf, FuseFillDir filler, long offset, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("readdir", p, () -> listing.readdir(p, buf, filler));
+    return on("readdir", fp, p -> listing.readdir(p, buf, filler));
   }
 
   @Override
   public int open(String fp, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("open", p, () -> files.open(p, fi, calls.readOnly()));
+    return on("open", fp, p -> files.open(p, fi, calls.readOnly()));
   }
 
   @Override
   public int read(String fp, Pointer buf, long size, long offset, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("read", p, () -> files.read(buf, size, offset, fi));
+    return on("read", fp, p -> files.read(buf, size, offset, fi));
   }
 
   @Override
   public int release(String fp, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("release", p, () -> files.release(p, fi));
+    return on("release", fp, p -> files.release(p, fi));
   }
 
   @Override
@@ -107,13 +124,11 @@ abstract class FuseReads extends FuseStubFS {
       // ls -l asks security.selinux and system.posix_acl_access of every file: no lookup, no exception
       return -ErrorCodes.ENODATA();
     }
-    String p = m(fp);
-    return calls.run("getxattr " + name, p, () -> xattrs.get(p, fp.equals("/"), name, value, size));
+    return on("getxattr " + name, fp, p -> xattrs.get(p, fp.equals("/"), name, value, size));
   }
 
   @Override
   public int listxattr(String fp, Pointer list, long size) {
-    String p = m(fp);
-    return calls.run("listxattr", p, () -> xattrs.list(p, list, size));
+    return on("listxattr", fp, p -> xattrs.list(p, list, size));
   }
 }

@@ -22,50 +22,42 @@ final class ModelFuse extends FuseReads {
 
   @Override
   public int create(String fp, long mode, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.readOnly() ? -ErrorCodes.EROFS() : calls.run("create", p, () -> files.create(p, fi));
+    return calls.readOnly() ? -ErrorCodes.EROFS() : on("create", fp, p -> files.create(p, fi));
   }
 
   @Override
   public int write(String fp, Pointer buf, long size, long offset, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("write", p, () -> files.write(buf, size, offset, fi));
+    return on("write", fp, p -> files.write(buf, size, offset, fi));
   }
 
   @Override
   public int flush(String fp, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("close", p, () -> files.flush(p, fi));
+    return on("close", fp, p -> files.flush(p, fi));
   }
 
   @Override
   public int truncate(String fp, long size) {
-    String p = m(fp);
-    return calls.change("truncate", p, () -> writes.truncate(p, size, null));
+    return change("truncate", fp, p -> writes.truncate(p, size, null));
   }
 
   @Override
   public int ftruncate(String fp, long size, FuseFileInfo fi) {
-    String p = m(fp);
-    return calls.run("truncate", p, () -> files.ftruncate(p, size, fi, calls.readOnly()));
+    return on("truncate", fp, p -> files.ftruncate(p, size, fi, calls.readOnly()));
   }
 
   @Override
   public int unlink(String fp) {
-    String p = m(fp);
-    return calls.change("rm", p, () -> writes.unlink(p));
+    return change("rm", fp, p -> writes.unlink(p));
   }
 
   @Override
   public int rmdir(String fp) {
-    String p = m(fp);
-    return calls.change("rmdir", p, () -> writes.rmdir(p));
+    return change("rmdir", fp, p -> writes.rmdir(p));
   }
 
   @Override
   public int mkdir(String fp, long mode) {
-    String p = m(fp);
-    return calls.change("mkdir", p, () -> writes.mkdir(p));
+    return change("mkdir", fp, p -> writes.mkdir(p));
   }
 
   @Override
@@ -100,8 +92,7 @@ final class ModelFuse extends FuseReads {
 
   @Override
   public int setxattr(String fp, String name, Pointer value, long size, int flags) {
-    String p = m(fp);
-    return calls.change("setxattr " + name, p, () -> xattrs.set(p, fp.equals("/"), name, value, size));
+    return change("setxattr " + name, fp, p -> xattrs.set(p, fp.equals("/"), name, value, size));
   }
 
   @Override
