@@ -24,6 +24,7 @@ import org.modelfs.ModelFileSystems;
  * {@code find} over 20,000 parameters ÷ the same tree as plain files; and the bytes of the model
  * file the mounting process reads (strace of its descriptor) while {@code du -sb} and {@code
  * stat} visit every file. Prints a side-by-side table with the load average before and after.
+ * Checks that each mount was still up with every file after it was measured (cmp, find).
  *
  * <pre>
  * mvn -q -o -pl core install -DskipTests
@@ -90,8 +91,8 @@ public final class MountBench {
         first[i] = time(catMount);
         if (i == 0) {
           again = times(rounds, catMount);
-          sh("cmp '" + plain + "' '" + dir + "/params/big'");
         }
+        sh("cmp '" + plain + "' '" + dir + "/params/big'");
       } finally {
         unmount(dir, p);
       }
@@ -128,10 +129,24 @@ public final class MountBench {
           "", read[0] + " calls, " + read[1] + " bytes (strace of the mounting JVM)", "", "0 bytes"});
       String ls = "ls -lR '%s' > /dev/null";
       String find = "find '%s' > /dev/null";
-      row(MANY + " parameters: `ls -lR` (median of " + rounds + ")", times(rounds, ls.formatted(plain)), times(rounds, ls.formatted(dir)), "≤ 3×");
-      row(MANY + " parameters: `find` (median of " + rounds + ")", times(rounds, find.formatted(plain)), times(rounds, find.formatted(dir)), "≤ 3×");
+      double[] lsMount = times(rounds, ls.formatted(dir));
+      double[] findMount = times(rounds, find.formatted(dir));
+      alive(dir, p);
+      row(MANY + " parameters: `ls -lR` (median of " + rounds + ")", times(rounds, ls.formatted(plain)), lsMount, "≤ 3×");
+      row(MANY + " parameters: `find` (median of " + rounds + ")", times(rounds, find.formatted(plain)), findMount, "≤ 3×");
     } finally {
       unmount(dir, p);
+    }
+  }
+
+  /**
+   * Fails unless the mount is still up and shows every parameter: a mount that went away meanwhile
+   * (its JVM's jars replaced under it, a crash) leaves an empty directory that tools list in no time.
+   */
+  private static void alive(Path dir, Process p) throws Exception {
+    if (!p.isAlive() || !MountPoints.isMounted(dir.toAbsolutePath().normalize())
+        || KernelShell.status("test $(find '" + dir + "' -type f -name 'w*' | wc -l) -eq " + MANY) != 0) {
+      throw new IllegalStateException("the mount at " + dir + " went away or lost files during the measurement");
     }
   }
 

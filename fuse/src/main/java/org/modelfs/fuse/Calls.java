@@ -37,7 +37,9 @@ final class Calls {
   int run(String op, String path, Call call) {
     try {
       return call.run();
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // an Error too (a class that failed to load, a stack overflow): EIO for this call, logged,
+      // rather than whatever jnr-ffi makes of a throwable leaving a native callback
       if (!(e instanceof NoSuchFileException) && !(e instanceof UnsupportedOperationException)) {
         log.error(op + " " + path, e);
       }

@@ -140,6 +140,10 @@ class MountS3Test {
       assertEquals("v\n", m.run("cat rw/metadata/k").ok().out());
       assertEquals(0, m.unmount(), m.logText());
       assertFalse(MountPoints.isMounted(m.dir));
+      // the log names the object as the user does, without the credentials of the URI
+      String log = m.logText();
+      assertTrue(log.contains("committed the changes to s3x://127.0.0.1:" + proxy.getPort() + "/" + BUCKET + "/rw/model.sdnb"), log);
+      assertFalse(log.contains("secret-key"), log);
     }
     try (FileSystem fs = ModelFileSystems.open(Path.of(URI.create(uri)), Map.of("readOnly", "true"))) {
       assertEquals("v\n", Files.readString(fs.getPath("/metadata/k")));
