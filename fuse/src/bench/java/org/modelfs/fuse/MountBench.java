@@ -8,35 +8,61 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.modelfs.ModelFileSystems;
 
 /**
  * The mount's benchmark (docs/PERFORMANCE.md "FUSE mount"), not run by any build: sequential
  * {@code cat} of a 256 MiB parameter through a read-only mount ÷ {@code cat} of the same bytes in
- * a plain file (page cache warm), first and best repeated read; {@code ls -lR} and {@code find}
- * over 20,000 parameters ÷ the same tree as plain files; and the bytes the mounting process reads
- * ({@code rchar} of /proc/PID/io) while {@code du -sb} and {@code stat} visit every file.
+ * a plain file (page cache warm), first read after mounting and repeated; {@code ls -lR} and
+ * {@code find} over 20,000 parameters ÷ the same tree as plain files; and the bytes of the model
+ * file the mounting process reads (strace of its descriptor) while {@code du -sb} and {@code
+ * stat} visit every file. Prints a side-by-side table with the load average before and after.
+ * Checks that each mount was still up with every file after it was measured (cmp, find).
  *
- * <p>{@code mvn -q -o -Pbench -pl fuse test-compile} then {@code java -cp "$(cat cp.txt)"
- * org.modelfs.fuse.MountBench [WORKDIR]} with the test class path (see docs/PERFORMANCE.md).
+ * <pre>
+ * mvn -q -o -pl core install -DskipTests
+ * mvn -q -o -Pbench -DskipTests -pl fuse test-compile exec:exec [-Dmountbench.args="--rounds 5 WORKDIR"]
+ * </pre>
  */
 public final class MountBench {
+  private static final long BIG = 256L << 20;
+  private static final int MANY = 20_000;
+  private static final List<String[]> rows = new ArrayList<>();
+
   private MountBench() {}
 
   public static void main(String[] args) throws Exception {
-    Path work = Files.createDirectories(Path.of(args.length > 0 ? args[0] : "target/mount-bench"));
-    bigFile(work);
-    manyFiles(work);
+    int rounds = 5;
+    Path work = Path.of("target/mount-bench");
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--rounds")) {
+        rounds = Integer.parseInt(args[++i]);
+      } else {
+        work = Path.of(args[i]);
+      }
+    }
+    Files.createDirectories(work);
+    String before = load();
+    bigFile(work, rounds);
+    manyFiles(work, rounds);
+    System.out.println();
+    System.out.println("| measure | plain files | through the mount | ratio | goal |");
+    System.out.println("|---|---|---|---|---|");
+    rows.forEach(r -> System.out.println("| " + String.join(" | ", r) + " |"));
+    System.out.println();
+    System.out.println("load average before: " + before + "; after: " + load() + " (" + Runtime.getRuntime().availableProcessors() + " cores)");
   }
 
-  private static void bigFile(Path work) throws Exception {
+  private static void bigFile(Path work, int rounds) throws Exception {
     Path model = work.resolve("big.sdnb");
     Path plain = work.resolve("big.bin");
-    long size = 256L << 20;
     if (!Files.exists(model)) {
       Files.deleteIfExists(plain);
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("create", "true"));
@@ -44,7 +70,7 @@ public final class MountBench {
            SeekableByteChannel copy = Files.newByteChannel(plain, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         Random r = new Random(1);
         byte[] b = new byte[1 << 20];
-        for (long i = 0; i < size; i += b.length) {
+        for (long i = 0; i < BIG; i += b.length) {
           r.nextBytes(b);
           out.write(ByteBuffer.wrap(b));
           copy.write(ByteBuffer.wrap(b));
@@ -52,28 +78,36 @@ public final class MountBench {
       }
     }
     Path dir = Files.createDirectories(work.resolve("mnt-big"));
-    Process p = mount(model, dir);
-    try {
-      sh("cat '" + model + "' > /dev/null; cat '" + plain + "' > /dev/null; cat '" + plain + "' > /dev/null");
-      double plainBest = best(5, "cat '" + plain + "' > /dev/null");
-      double first = time("cat '" + dir + "/params/big' > /dev/null");
-      double again = best(5, "cat '" + dir + "/params/big' > /dev/null");
-      sh("cmp '" + plain + "' '" + dir + "/params/big'");
-      System.out.printf("cat of a 256 MiB parameter: plain file %.0f ms (%.0f MB/s); mount first read %.0f ms (%.2fx), repeated best of 5 %.0f ms (%.2fx)%n",
-          plainBest, size / plainBest / 1e3, first, plainBest / first, again, plainBest / again);
-    } finally {
-      unmount(dir, p);
+    String catPlain = "cat '" + plain + "' > /dev/null";
+    String catMount = "cat '" + dir + "/params/big' > /dev/null";
+    sh("cat '" + model + "' > /dev/null; " + catPlain + "; " + catPlain);
+    double[] plainTimes = times(rounds, catPlain);
+    // the first read after mounting: a new mount each round (its page cache starts empty)
+    double[] first = new double[Math.max(1, rounds / 2)];
+    double[] again = null;
+    for (int i = 0; i < first.length; i++) {
+      Process p = mount(model, dir);
+      try {
+        first[i] = time(catMount);
+        if (i == 0) {
+          again = times(rounds, catMount);
+        }
+        sh("cmp '" + plain + "' '" + dir + "/params/big'");
+      } finally {
+        unmount(dir, p);
+      }
     }
+    row("`cat` of a 256 MiB parameter, first read after mounting (median of " + first.length + ")", plainTimes, first, "≥ 0.25×");
+    row("same, repeated (median of " + rounds + ")", plainTimes, again, "≥ 0.9×");
   }
 
-  private static void manyFiles(Path work) throws Exception {
-    int n = 20_000;
+  private static void manyFiles(Path work, int rounds) throws Exception {
     Path model = work.resolve("many.sdnb");
     Path plain = work.resolve("many-plain");
     if (!Files.exists(model)) {
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("create", "true"))) {
         byte[] b = new byte[16];
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < MANY; i++) {
           String name = "layer" + (i / 100) + "/w" + (i % 100);
           Files.write(fs.getPath("/params/" + name), b);
           Path f = plain.resolve("tags/default/params/" + name);
@@ -85,41 +119,79 @@ public final class MountBench {
     Path dir = Files.createDirectories(work.resolve("mnt-many"));
     Process p = mount(model, dir);
     try {
-      long pid = p.pid();
-      // warm-up in one directory (the mount's classes load), then every file once: the bytes
-      // the mounting process reads meanwhile (rchar counts every read(2), page cache or not)
-      sh("du -sb '" + dir + "/tags/default/params/layer0' > /dev/null; stat '" + dir + "/tags/default/params/layer0/w0' > /dev/null");
-      String fd = modelFd(pid, model);
-      Path trace = work.resolve("du-stat.strace");
-      Process strace = new ProcessBuilder("strace", "-f", "-p", String.valueOf(pid), "-e", "trace=read,pread64,readv,preadv,preadv2",
-          "-o", trace.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      Thread.sleep(2000);
-      long before = rchar(pid);
       String params = dir + "/tags/default/params";
-      sh("du -sb '" + params + "' > /dev/null; find '" + params + "' -type f -exec stat -c %s {} + > /dev/null");
-      long rchar = rchar(pid) - before;
-      strace.destroy();
-      strace.waitFor();
-      long calls = 0;
-      long bytes = 0;
-      for (String l : Files.readAllLines(trace)) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("p?readv?2?\\(" + fd + ",.*= (\\d+)$").matcher(l);
-        if (m.find()) {
-          calls++;
-          bytes += Long.parseLong(m.group(1));
-        }
-      }
-      System.out.printf("du -sb and stat of every parameter (%d array bytes): reads of the model file (fd %s, strace) %d calls, %d bytes; "
-          + "the mounting process's rchar %d bytes (the FUSE requests it reads from /dev/fuse)%n", n * 16L, fd, calls, bytes, rchar);
-      double lsPlain = best(3, "ls -lR '" + plain + "' > /dev/null");
-      double lsMount = best(3, "ls -lR '" + dir + "' > /dev/null");
-      double findPlain = best(3, "find '" + plain + "' > /dev/null");
-      double findMount = best(3, "find '" + dir + "' > /dev/null");
-      System.out.printf("%d parameters: ls -lR plain %.0f ms, mount %.0f ms (%.2fx); find plain %.0f ms, mount %.0f ms (%.2fx)%n",
-          n, lsPlain, lsMount, lsMount / lsPlain, findPlain, findMount, findMount / findPlain);
+      // warm-up in one directory (the mount's classes load), then every file once while strace
+      // counts the reads of the model's descriptor
+      sh("du -sb '" + params + "/layer0' > /dev/null; stat '" + params + "/layer0/w0' > /dev/null");
+      long[] read = modelReads(p.pid(), model, work, "du -sb '" + params + "' > /dev/null; find '" + params
+          + "' -type f -exec stat -c %s {} + > /dev/null");
+      rows.add(new String[] {"`du -sb` + `stat` of every parameter (" + MANY * 16L + " array bytes): reads of the model file",
+          "", read[0] + " calls, " + read[1] + " bytes (strace of the mounting JVM)", "", "0 bytes"});
+      String ls = "ls -lR '%s' > /dev/null";
+      String find = "find '%s' > /dev/null";
+      double[] lsMount = times(rounds, ls.formatted(dir));
+      double[] findMount = times(rounds, find.formatted(dir));
+      alive(dir, p);
+      row(MANY + " parameters: `ls -lR` (median of " + rounds + ")", times(rounds, ls.formatted(plain)), lsMount, "≤ 3×");
+      row(MANY + " parameters: `find` (median of " + rounds + ")", times(rounds, find.formatted(plain)), findMount, "≤ 3×");
     } finally {
       unmount(dir, p);
     }
+  }
+
+  /**
+   * Fails unless the mount is still up and shows every parameter: a mount that went away meanwhile
+   * (its JVM's jars replaced under it, a crash) leaves an empty directory that tools list in no time.
+   */
+  private static void alive(Path dir, Process p) throws Exception {
+    if (!p.isAlive() || !MountPoints.isMounted(dir.toAbsolutePath().normalize())
+        || KernelShell.status("test $(find '" + dir + "' -type f -name 'w*' | wc -l) -eq " + MANY) != 0) {
+      throw new IllegalStateException("the mount at " + dir + " went away or lost files during the measurement");
+    }
+  }
+
+  /** Runs {@code cmd} while strace counts process {@code pid}'s reads of {@code model}: {calls, bytes}. */
+  private static long[] modelReads(long pid, Path model, Path work, String cmd) throws Exception {
+    if (KernelShell.status("command -v strace") != 0) {
+      throw new IllegalStateException("strace is missing (apt-get install strace): the byte count needs it");
+    }
+    String fd = modelFd(pid, model);
+    Path trace = work.resolve("du-stat.strace");
+    Process strace = new ProcessBuilder("strace", "-f", "-p", String.valueOf(pid), "-e", "trace=read,pread64,readv,preadv,preadv2",
+        "-o", trace.toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    Thread.sleep(2000);
+    sh(cmd);
+    strace.destroy();
+    strace.waitFor();
+    long[] n = new long[2];
+    Pattern call = Pattern.compile("p?readv?2?\\(" + fd + ",.*= (\\d+)$");
+    for (String l : Files.readAllLines(trace)) {
+      Matcher m = call.matcher(l);
+      if (m.find()) {
+        n[0]++;
+        n[1] += Long.parseLong(m.group(1));
+      }
+    }
+    return n;
+  }
+
+  private static void row(String what, double[] plain, double[] mount, String goal) {
+    double a = median(plain);
+    double b = median(mount);
+    rows.add(new String[] {what, ms(plain), ms(mount), String.format("**%.2f×** (%s)", goal.startsWith("≤") ? b / a : a / b,
+        goal.startsWith("≤") ? "mount ÷ plain" : "plain ÷ mount"), goal});
+  }
+
+  private static String ms(double[] t) {
+    double[] s = t.clone();
+    Arrays.sort(s);
+    return String.format("%.0f ms (%.0f–%.0f)", median(t), s[0], s[s.length - 1]);
+  }
+
+  private static double median(double[] t) {
+    double[] s = t.clone();
+    Arrays.sort(s);
+    return s[s.length / 2];
   }
 
   /** The descriptor number through which process {@code pid} holds {@code model}. */
@@ -139,20 +211,15 @@ public final class MountBench {
     throw new IllegalStateException("the mount holds no descriptor of " + real);
   }
 
-  private static long rchar(long pid) throws IOException {
-    for (String l : Files.readAllLines(Path.of("/proc/" + pid + "/io"))) {
-      if (l.startsWith("rchar:")) {
-        return Long.parseLong(l.substring(6).trim());
-      }
-    }
-    return -1;
+  private static String load() throws IOException {
+    return String.join(" ", Arrays.copyOf(Files.readString(Path.of("/proc/loadavg")).split(" "), 3));
   }
 
   private static Process mount(Path model, Path dir) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), FuseMain.class.getName(), "mount", "--read-only",
         model.toString(), dir.toString()));
-    Process p = new ProcessBuilder(cmd).inheritIO().start();
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     if (!MountPoints.await(dir.toAbsolutePath().normalize(), p, 60_000)) {
       throw new IllegalStateException("not mounted: " + dir);
     }
@@ -164,12 +231,12 @@ public final class MountBench {
     p.waitFor(60, TimeUnit.SECONDS);
   }
 
-  private static double best(int rounds, String cmd) throws Exception {
-    double b = Double.MAX_VALUE;
+  private static double[] times(int rounds, String cmd) throws Exception {
+    double[] t = new double[rounds];
     for (int i = 0; i < rounds; i++) {
-      b = Math.min(b, time(cmd));
+      t[i] = time(cmd);
     }
-    return b;
+    return t;
   }
 
   private static double time(String cmd) throws Exception {
@@ -179,9 +246,15 @@ public final class MountBench {
   }
 
   private static void sh(String cmd) throws Exception {
-    Process p = new ProcessBuilder("sh", "-c", cmd).inheritIO().start();
-    if (p.waitFor() != 0) {
+    if (KernelShell.status(cmd) != 0) {
       throw new IllegalStateException("failed: " + cmd);
+    }
+  }
+
+  /** {@code sh -c}, its output to this process's. */
+  private static final class KernelShell {
+    static int status(String cmd) throws Exception {
+      return new ProcessBuilder("sh", "-c", cmd).inheritIO().start().waitFor();
     }
   }
 }

@@ -131,6 +131,23 @@ final class MountCommand {
     return Path.of(arg);
   }
 
+  /**
+   * MODEL as the mount's messages name it: a local path as is; a provider's path as its URI
+   * ({@code s3x://host:port/bucket/key} — its own {@code toString()} is the key alone), without
+   * the credentials a user may have written into it.
+   */
+  static String shown(Path model) {
+    if (model.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
+      return model.toString();
+    }
+    java.net.URI u = model.toUri();
+    try {
+      return new java.net.URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), null, null).toString();
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      return u.getScheme() + "://…" + model;
+    }
+  }
+
   private static String value(List<String> args, int i, String opt) {
     if (i >= args.size()) {
       throw new IllegalArgumentException(opt + " needs a value");

@@ -22,6 +22,8 @@ import org.modelfs.ModelFileSystems;
  */
 final class Session {
   private final Path model;
+  /** The model as messages name it ({@link MountCommand#shown}). */
+  private final String shown;
   private final Path dir;
   private final boolean readOnly;
   private final String tag;
@@ -38,6 +40,7 @@ final class Session {
   Session(Path model, Path dir, String tag, boolean readOnly, Map<String, Object> env, MountLog log, PrintStream err) {
     this.tag = tag;
     this.model = model;
+    this.shown = MountCommand.shown(model);
     this.dir = dir;
     this.readOnly = readOnly;
     this.env = env;
@@ -51,12 +54,12 @@ final class Session {
     writes = new Writes(fs, staging, log);
     if (tag != null && !Files.isDirectory(fs.getPath("/tags", tag))) {
       fs.close();
-      throw new java.nio.file.NoSuchFileException(model + "!/tags/" + tag, null, "the model has no tag " + tag);
+      throw new java.nio.file.NoSuchFileException(shown + "!/tags/" + tag, null, "the model has no tag " + tag);
     }
     fuse = new ModelFuse(fs, model, tag, readOnly, writes, log);
     Thread hook = new Thread(this::finish, "modelfs-unmount");
     Runtime.getRuntime().addShutdownHook(hook);
-    log.info("mounting " + model + " at " + dir + (readOnly ? " (read-only)" : ""));
+    log.info("mounting " + shown + " at " + dir + (readOnly ? " (read-only)" : ""));
     try {
       fuse.mount(dir, true, false, options());
     } catch (LinkageError e) {
@@ -115,15 +118,15 @@ final class Session {
       if (!readOnly && ((JournaledFileSystem) fs).hasPendingChanges()) {
         try {
           ((JournaledFileSystem) fs).commit();
-          log.info("committed the changes to " + model);
+          log.info("committed the changes to " + shown);
         } catch (IOException e) {
           refused(e);
         }
       }
       fs.close();
     } catch (IOException | RuntimeException e) {
-      log.error("closing " + model, e);
-      err.println("modelfs mount: closing " + model + ": " + e.getMessage());
+      log.error("closing " + shown, e);
+      err.println("modelfs mount: closing " + shown + ": " + e.getMessage());
       exit = 2;
     }
     try (Stream<Path> s = Files.walk(staging)) {
@@ -142,7 +145,7 @@ final class Session {
     } catch (IOException r) {
       where = "copying the changed files out failed too: " + r.getMessage();
     }
-    String msg = "the commit at unmount was refused; the model " + model + " is unchanged; " + where;
+    String msg = "the commit at unmount was refused; the model " + shown + " is unchanged; " + where;
     log.error("commit", e);
     if (e instanceof CommitRefusedException c) {
       c.problems().forEach(pr -> log.warn("refused: " + pr));

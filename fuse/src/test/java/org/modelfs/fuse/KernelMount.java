@@ -43,16 +43,25 @@ final class KernelMount implements AutoCloseable {
   }
 
   KernelMount(Path model, Path dir, String... options) throws Exception {
+    this(model.toString(), List.of(), dir, options);
+  }
+
+  /**
+   * {@code modelfs mount OPTIONS MODEL DIR}, MODEL as a user writes it (a file or a provider's
+   * URI), in a child JVM started with {@code jvmOptions} (e.g. {@code -Dkey=value}).
+   */
+  KernelMount(String model, List<String> jvmOptions, Path dir, String... options) throws Exception {
     this.dir = dir.toAbsolutePath().normalize();
     Files.createDirectories(dir);
     this.log = dir.resolveSibling(dir.getFileName() + ".log");
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         // staging (and what a killed mount leaves of it) inside the test's own directory
-        "-Djava.io.tmpdir=" + this.dir.getParent(),
-        "-cp", System.getProperty("java.class.path"), FuseMain.class.getName(), "mount"));
+        "-Djava.io.tmpdir=" + this.dir.getParent()));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), FuseMain.class.getName(), "mount"));
     cmd.addAll(List.of(options));
-    cmd.add(model.toString());
+    cmd.add(model);
     cmd.add(this.dir.toString());
     process = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();

@@ -74,6 +74,20 @@ class MountReadTest {
     mount.run("test -f m/params/layer0/W").ok();
   }
 
+  /**
+   * readdir gives each entry's type, so find descends without a stat of any file (a plain file
+   * system's d_type; without it find stats every entry, one FUSE call each on a writable mount).
+   */
+  @Test
+  void findStatsNoFile() throws Exception {
+    Assumptions.assumeTrue(KernelMount.sh("command -v strace").exit() == 0, "strace missing: apt-get install strace");
+    mount.run("strace -f -e trace=stat,lstat,newfstatat,statx -o find.strace find m > /dev/null").ok();
+    List<String> files = Files.readAllLines(tmp.resolve("find.strace")).stream()
+        .filter(l -> l.contains("S_IFREG") && !l.contains("\"\"") && !l.contains("\"/")).toList();
+    assertEquals(List.of(), files, "stat calls of find on regular files of the mount");
+    assertTrue(mount.run("find m -type f").ok().out().contains("m/tags/default/params/layer0/W\n"));
+  }
+
   @Test
   void duIsTheSumOfTheArraySizes() {
     String du = mount.run("du -sb m/tags/default/params m/tags/default/updater | awk '{s+=$1} END {print s}'").ok().out().trim();
