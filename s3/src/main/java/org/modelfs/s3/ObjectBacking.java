@@ -180,6 +180,7 @@ final class ObjectBacking implements Backing {
       throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
     }
     List<ByteSource> shards = new ArrayList<>();
+    List<String> names = new ArrayList<>(); // a pointer's shards: a commit may keep those it does not change
     try {
       if (s.base() != null) {
         ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size());
@@ -189,6 +190,7 @@ final class ObjectBacking implements Backing {
         try {
           for (ShardPointer.Shard p : ShardPointer.read(src, at.name())) {
             shards.add(new ObjectSource(at.store(), at.bucket(), at.dir() + p.key(), p.etag(), p.size()));
+            names.add(p.fileName());
           }
         } finally {
           src.close();
@@ -202,7 +204,7 @@ final class ObjectBacking implements Backing {
       org.modelfs.io.Closer.closeAll(shards);
       throw e;
     }
-    return new Snapshot(Models.openShardSources(at.uri(), shards), s.generation());
+    return new Snapshot(Models.openShardSources(at.uri(), shards, names), s.generation());
   }
 
   @Override
@@ -263,6 +265,17 @@ final class ObjectBacking implements Backing {
         HELD.remove(at.identity(), this);
       }
     }
+  }
+
+  /**
+   * A shard set's commit names the unchanged shards where an older generation holds them (keys
+   * are immutable) instead of uploading them again (the mounted model is a pointer: its shards
+   * carry their names, {@link #openOnce}); a plain DL4J shard set's are uploaded once, and a
+   * single object keeps no file.
+   */
+  @Override
+  public boolean keepsUnchangedFiles() {
+    return true;
   }
 
   @Override

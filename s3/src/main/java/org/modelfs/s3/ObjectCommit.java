@@ -24,6 +24,8 @@ final class ObjectCommit implements CommitStorage {
   private final ObjectLocation at;
   private final boolean sharded;
   private ObjectBacking.Stored before;
+  /** The pointer {@link #before} is, or {@code null} (a single object, a plain shard set, no model). */
+  private ShardPointer.Pointer mounted;
   private Generation expected;
   private Path dir;
 
@@ -44,7 +46,29 @@ final class ObjectCommit implements CommitStorage {
       throw new ModelChangedException(at.uri(), expected, before.generation());
     }
     this.expected = expected;
+    mounted = before.base() == null ? null : ShardPointer.at(at, before.base());
     dir = privateTempDirectory();
+  }
+
+  /**
+   * An unchanged shard of the mounted pointer, read back where it is stored (pinned to its ETag:
+   * the index only — array bytes are not compared — so a few ranged GETs).
+   */
+  @Override
+  public org.modelfs.io.ByteSource kept(String name) throws IOException {
+    ShardPointer.Shard s = mountedShard(name);
+    return new ObjectSource(at.store(), at.bucket(), at.dir() + s.key(), s.etag(), s.size());
+  }
+
+  private ShardPointer.Shard mountedShard(String name) {
+    if (mounted != null) {
+      for (ShardPointer.Shard s : mounted.shards()) {
+        if (s.fileName().equals(name)) {
+          return s;
+        }
+      }
+    }
+    throw new IllegalArgumentException(at.uri() + ": the plan keeps " + name + ", which the mounted model does not name");
   }
 
   /** A new local temporary directory for a commit's files: 0700 where the file system has POSIX permissions. */
@@ -78,7 +102,7 @@ final class ObjectCommit implements CommitStorage {
     try {
       Map<String, String> meta = new HashMap<>();
       String previous = before.base() == null && !before.plainShards().isEmpty() ? ObjectBacking.PLAIN
-          : before.base() == null ? null : ShardPointer.generationAt(at, before.base());
+          : mounted == null ? null : ObjectNames.generationOf(mounted.shards().get(0).key());
       if (previous != null) {
         meta.put(ObjectBacking.PREVIOUS, previous);
       }
@@ -91,9 +115,10 @@ final class ObjectCommit implements CommitStorage {
       if (sharded) {
         String generation = ObjectNames.newGeneration(at.name());
         Path pointer = uploadShards(files, generation);
-        putModel(pointer, condition, meta, generation);
+        putModel(pointer, condition, meta, generation, null);
       } else {
-        putModel(files.get(0).temp().path(), condition, meta, null);
+        Path file = files.get(0).temp().path();
+        putModel(file, condition, meta, null, composing(file, meta));
       }
       Cleanup.afterCommit(at);
     } catch (IOException | RuntimeException e) {
@@ -130,21 +155,30 @@ final class ObjectCommit implements CommitStorage {
   }
 
   /**
-   * A shard set's shards under the new generation directory (each a new key:
-   * {@code If-None-Match: *}), then the pointer's text in a local file. A failure deletes what
-   * was uploaded (what a crash leaves is removed by a later {@link Cleanup}).
+   * A shard set's written shards under the new generation directory (each a new key:
+   * {@code If-None-Match: *}); a kept shard is named where the mounted pointer has it. Then the
+   * pointer's text in a local file, naming the mounted pointer's shards as the previous model's.
+   * A failure deletes what was uploaded (what a crash leaves is removed by a later
+   * {@link Cleanup}).
    */
   private Path uploadShards(List<Planned> files, String generation) throws IOException {
     List<ShardPointer.Shard> shards = new ArrayList<>();
+    List<ShardPointer.Shard> uploaded = new ArrayList<>();
     try {
       for (Planned f : files) {
+        if (f.kept()) {
+          shards.add(mountedShard(f.name()));
+          continue;
+        }
         String rel = generation + "/" + f.name();
         Path local = f.temp().path();
         String etag = at.store().put(at.bucket(), at.dir() + rel, local, ObjectStore.Condition.ABSENT, Map.of());
-        shards.add(new ShardPointer.Shard(rel, Files.size(local), etag));
+        ShardPointer.Shard s = new ShardPointer.Shard(rel, Files.size(local), etag);
+        shards.add(s);
+        uploaded.add(s);
       }
     } catch (IOException | RuntimeException e) {
-      for (ShardPointer.Shard s : shards) {
+      for (ShardPointer.Shard s : uploaded) {
         try {
           at.store().delete(at.bucket(), at.dir() + s.key());
         } catch (IOException | RuntimeException again) {
@@ -154,15 +188,44 @@ final class ObjectCommit implements CommitStorage {
       throw e;
     }
     Path pointer = dir.resolve("pointer");
-    Files.write(pointer, ShardPointer.write(shards), StandardOpenOption.CREATE_NEW);
+    Files.write(pointer, ShardPointer.write(shards, mounted == null ? List.of() : mounted.shards()),
+        StandardOpenOption.CREATE_NEW);
     return pointer;
   }
 
-  /** The commit point: one conditional PUT of the model's key. */
-  private void putModel(Path file, ObjectStore.Condition condition, Map<String, String> meta, String generation)
-      throws IOException {
+  /**
+   * A single object's part digests ({@link PartDigests}) put in {@code meta} for the next commit,
+   * and the parts of the mounted object this one has unchanged (the store composes them), or
+   * {@code null} when there are none to copy.
+   */
+  private ObjectStore.Reuse composing(Path file, Map<String, String> meta) throws IOException {
+    long size = Files.size(file);
+    if (!PartDigests.worthIt(size)) {
+      return null;
+    }
+    long part = PartDigests.partSize(size);
+    String digests = PartDigests.of(file, size, part);
+    int metaBytes = PartDigests.META.length() + digests.length() + 64; // and the write id
+    for (Map.Entry<String, String> e : meta.entrySet()) {
+      metaBytes += e.getKey().length() + e.getValue().length();
+    }
+    if (metaBytes > 2048) {
+      return null; // S3 keeps at most 2 KB of user metadata: this commit's successor uploads all
+    }
+    meta.put(PartDigests.META, digests);
+    if (before.base() == null || mounted != null) {
+      return null;
+    }
+    java.util.BitSet same = PartDigests.unchanged(before.base().metadata().get(PartDigests.META), before.base().size(),
+        digests, size);
+    return same.isEmpty() ? null : new ObjectStore.Reuse(at.key(), before.base().etag(), part, same);
+  }
+
+  /** The commit point: one conditional PUT of the model's key (composed from {@code reuse}'s parts where not {@code null}). */
+  private void putModel(Path file, ObjectStore.Condition condition, Map<String, String> meta, String generation,
+      ObjectStore.Reuse reuse) throws IOException {
     try {
-      at.store().put(at.bucket(), at.key(), file, condition, meta);
+      at.store().put(at.bucket(), at.key(), file, condition, meta, reuse);
     } catch (ObjectStore.PreconditionFailed e) {
       if (generation != null) {
         Cleanup.deleteGeneration(at, generation, e);
