@@ -26,7 +26,7 @@ import org.modelfs.model.ModelFormat;
 class CommitCostTest extends StoreTest {
   /** Six parameters of 2 MiB: six weight shards (plus the graph shard), or one 12 MiB object. */
   private static final int COUNT = 6;
-  private static final int ELEMENTS = 512 * 1024;
+  private static final int ELEMENTS = Integer.getInteger("cost.elements", 512 * 1024);
   private static final long SHARD = 4L * ELEMENTS;
   private static final Map<String, String> SHARDED = Map.of("format", "sdnb-sharded", "maxShardBytes",
       String.valueOf(SHARD));
