@@ -35,12 +35,16 @@ import org.modelfs.store.Snapshot;
  *       then the small {@link ShardPointer} is PUT at the model's key as above: the pointer is the
  *       commit point; a commit that dies before it leaves only unreferenced generation objects,
  *       removed by a later commit's {@link Cleanup} or {@code modelfs clean};
+ *   <li>a commit <b>uploads what changed</b>: a shard set's new generation holds shard 0 and the
+ *       shards it changed, the pointer names the unchanged ones where older generations hold
+ *       them; a single object is composed on the server from its unchanged parts
+ *       ({@link PartDigests}, {@code UploadPartCopy}) where the store can;
  *   <li>the new container is written to local temporaries and <b>read back and checked</b> before
- *       anything is uploaded; the journal is a local temporary directory
+ *       anything is uploaded ({@code store.CommitSteps} with {@link ObjectCommit}); the journal is a local temporary directory
  *       ({@link Journal#createLocal}); the writer lock is this JVM's only (one writer per model per
  *       JVM) — between processes and machines the PUT's condition keeps writers apart.
  * </ul>
- * Readers open the objects of one generation pinned to their ETags ({@link ObjectSource}).
+ * Readers open the objects one pointer names, pinned to their ETags ({@link ObjectSource}).
  */
 final class ObjectBacking implements Backing {
   /**
