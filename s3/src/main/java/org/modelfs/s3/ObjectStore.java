@@ -29,8 +29,6 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
-import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -227,6 +225,8 @@ final class ObjectStore {
    */
   record Reuse(String key, String etag, long partSize, java.util.BitSet parts) {}
 
+  private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
+
   /** Whether this store refused to copy a part (then every upload sends every byte), once learnt. */
   private volatile boolean copiesRefused;
 
@@ -246,11 +246,11 @@ final class ObjectStore {
     try {
       if (reuse != null && !reuse.parts().isEmpty() && !copiesRefused) {
         try {
-          etag = putInParts(bucket, key, file, size, condition, meta, reuse.partSize(), reuse);
+          etag = new MultipartPut(this, client, bucket, key, file, size).put(condition, meta, reuse.partSize(), reuse);
           LOG.log(System.Logger.Level.DEBUG, () -> name(bucket, key) + ": composed on the server, " + reuse.parts()
               .cardinality() + " parts of " + reuse.partSize() + " bytes copied from the previous version");
           return etag;
-        } catch (CopiesRefused e) {
+        } catch (MultipartPut.CopiesRefused e) {
           copiesRefused = true;
           LOG.log(System.Logger.Level.INFO, name(bucket, key) + ": the store does not compose objects from parts of"
               + " others (" + e.getMessage() + "); commits to " + endpoint + " upload the whole model");
@@ -258,8 +258,8 @@ final class ObjectStore {
         }
       }
       if (size > multipartThreshold()) {
-        etag = putInParts(bucket, key, file, size, condition, meta, Math.max(partSize(), (size + MAX_PARTS - 1)
-            / MAX_PARTS), null);
+        etag = new MultipartPut(this, client, bucket, key, file, size).put(condition, meta, Math.max(partSize(),
+            (size + MAX_PARTS - 1) / MAX_PARTS), null);
       } else {
         byte[] md5 = md5(file, 0, size);
         etag = await(client.putObject(p -> {
@@ -359,88 +359,8 @@ final class ObjectStore {
     return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
   }
 
-  private static String base64(byte[] b) {
+  static String base64(byte[] b) {
     return Base64.getEncoder().encodeToString(b);
-  }
-
-  /** A store's refusal to copy a part of another object ({@code UploadPartCopy}): 501 Not Implemented. */
-  private static final class CopiesRefused extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    CopiesRefused(String message) {
-      super(message);
-    }
-  }
-
-  private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
-
-  /** A multipart upload in parts of {@code part} bytes; the parts {@code reuse} names are copied on the server. */
-  private String putInParts(String bucket, String key, Path file, long size, Condition condition,
-      Map<String, String> metadata, long part, Reuse reuse) throws IOException {
-    String upload = await(client.createMultipartUpload(c -> c.bucket(bucket).key(key).metadata(metadata)),
-        bucket, key, "CreateMultipartUpload").uploadId();
-    boolean done = false;
-    try {
-      List<CompletedPart> parts = new ArrayList<>();
-      for (long off = 0, n = 1; off < size; off += part, n++) {
-        long len = Math.min(part, size - off);
-        int number = (int) n;
-        String etag = reuse != null && reuse.parts().get(number - 1)
-            ? copyPart(bucket, key, upload, number, reuse, off, len)
-            : uploadPart(bucket, key, upload, number, file, off, len);
-        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-      }
-      String etag = await(client.completeMultipartUpload(c -> {
-          c.bucket(bucket).key(key).uploadId(upload).multipartUpload(CompletedMultipartUpload.builder().parts(parts)
-              .build());
-          if (condition.ifMatch() == null) {
-            c.ifNoneMatch("*");
-          } else {
-            c.ifMatch(condition.ifMatch());
-          }
-        }), bucket, key, "CompleteMultipartUpload").eTag();
-      done = true;
-      return etag;
-    } finally {
-      if (!done) {
-        try {
-          await(client.abortMultipartUpload(a -> a.bucket(bucket).key(key).uploadId(upload)), bucket, key,
-              "AbortMultipartUpload");
-        } catch (IOException | RuntimeException e) {
-          // the upload's parts stay until the bucket's lifecycle rule for incomplete uploads
-          // removes them; the failure that stopped the upload is what the caller learns
-        }
-      }
-    }
-  }
-
-  private String uploadPart(String bucket, String key, String upload, int number, Path file, long off, long len)
-      throws IOException {
-    byte[] md5 = md5(file, off, len);
-    return await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
-        .contentLength(len).contentMD5(base64(md5)), AsyncRequestBody.fromFile(f -> f.path(file).position(off)
-        .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
-  }
-
-  /** Part {@code number}: bytes {@code off … off + len − 1} of {@code reuse}'s object, copied by the store. */
-  private String copyPart(String bucket, String key, String upload, int number, Reuse reuse, long off, long len)
-      throws IOException {
-    String range = "bytes=" + off + "-" + (off + len - 1);
-    CompletableFuture<software.amazon.awssdk.services.s3.model.UploadPartCopyResponse> r = client.uploadPartCopy(c ->
-        c.sourceBucket(bucket).sourceKey(reuse.key()).copySourceIfMatch(reuse.etag()).copySourceRange(range)
-            .destinationBucket(bucket).destinationKey(key).uploadId(upload).partNumber(number));
-    try {
-      r.join();
-    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
-      Throwable t = e.getCause();
-      if (t instanceof software.amazon.awssdk.services.s3.model.S3Exception s3 && (s3.statusCode() == 501
-          || s3.awsErrorDetails() != null && "NotImplemented".equals(s3.awsErrorDetails().errorCode()))) {
-        throw new CopiesRefused("UploadPartCopy answered " + s3.statusCode() + " " + (s3.awsErrorDetails() == null
-            ? "" : s3.awsErrorDetails().errorCode()));
-      }
-    }
-    return await(r, bucket, key, "UploadPartCopy " + number + " (" + range + " of " + reuse.key() + ")")
-        .copyPartResult().eTag();
   }
 
   /** Every object whose key starts with {@code prefix}, in key order. */
@@ -496,7 +416,7 @@ final class ObjectStore {
   }
 
   /** Waits for a request; maps its failure to an {@link IOException} naming the object. */
-  private <T> T await(CompletableFuture<T> request, String bucket, String key, String what) throws IOException {
+  <T> T await(CompletableFuture<T> request, String bucket, String key, String what) throws IOException {
     try {
       return request.get();
     } catch (InterruptedException e) {
