@@ -77,11 +77,22 @@ public final class Models {
    * the model owns them as {@link #open(String, ByteSource)} owns its source.
    */
   public static Model openShardSources(String location, List<ByteSource> shards) throws IOException {
+    return openShardSources(location, shards, List.of());
+  }
+
+  /**
+   * {@link #openShardSources(String, List)}, each shard stored under the file name
+   * {@code names.get(k)} ({@code m.shard1-of-4.sdnb}; an object store's key without its
+   * directory): a commit of the model may then keep a shard that it did not change
+   * ({@code model.ShardLayout#readFrom}). Empty when the shards have no such names.
+   */
+  public static Model openShardSources(String location, List<ByteSource> shards, List<String> names)
+      throws IOException {
     return closingOnFailure(closer -> {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return shardSet(location, shards, List.of(), closer);
+      return shardSet(location, shards, names, closer);
     });
   }
 

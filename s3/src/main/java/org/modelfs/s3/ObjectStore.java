@@ -29,8 +29,6 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
-import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -217,14 +215,51 @@ final class ObjectStore {
    */
   String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata)
       throws IOException {
+    return put(bucket, key, file, condition, metadata, null);
+  }
+
+  /**
+   * Parts of an upload the store copies from another object instead of receiving them
+   * ({@code UploadPartCopy}): that object's key and ETag (the copy is pinned to it), the part
+   * size, and which parts (0-based) are the same bytes at the same place there.
+   */
+  record Reuse(String key, String etag, long partSize, java.util.BitSet parts) {}
+
+  private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
+
+  /** Whether this store refused to copy a part (then every upload sends every byte), once learnt. */
+  private volatile boolean copiesRefused;
+
+  /**
+   * {@link #put(String, String, Path, Condition, Map)}, composing the object on the server from
+   * {@code reuse}'s parts of an older one and uploading only the others, where the store can
+   * ({@code null}: upload all). A store that refuses to copy parts (501) is remembered, said in
+   * the log once, and sent the whole object.
+   */
+  String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata, Reuse reuse)
+      throws IOException {
     String id = newWriteId();
     Map<String, String> meta = new java.util.HashMap<>(metadata);
     meta.put(WRITE_ID, id);
     long size = Files.size(file);
     String etag;
     try {
+      if (reuse != null && !reuse.parts().isEmpty() && !copiesRefused) {
+        try {
+          etag = new MultipartPut(this, client, bucket, key, file, size).put(condition, meta, reuse.partSize(), reuse);
+          LOG.log(System.Logger.Level.DEBUG, () -> name(bucket, key) + ": composed on the server, " + reuse.parts()
+              .cardinality() + " parts of " + reuse.partSize() + " bytes copied from the previous version");
+          return etag;
+        } catch (MultipartPut.CopiesRefused e) {
+          copiesRefused = true;
+          LOG.log(System.Logger.Level.INFO, name(bucket, key) + ": the store does not compose objects from parts of"
+              + " others (" + e.getMessage() + "); commits to " + endpoint + " upload the whole model");
+          meta.put(WRITE_ID, id = newWriteId());
+        }
+      }
       if (size > multipartThreshold()) {
-        etag = putInParts(bucket, key, file, size, condition, meta);
+        etag = new MultipartPut(this, client, bucket, key, file, size).put(condition, meta, Math.max(partSize(),
+            (size + MAX_PARTS - 1) / MAX_PARTS), null);
       } else {
         byte[] md5 = md5(file, 0, size);
         etag = await(client.putObject(p -> {
@@ -324,50 +359,8 @@ final class ObjectStore {
     return e.length() >= 2 && e.startsWith("\"") && e.endsWith("\"") ? e.substring(1, e.length() - 1) : e;
   }
 
-  private static String base64(byte[] b) {
+  static String base64(byte[] b) {
     return Base64.getEncoder().encodeToString(b);
-  }
-
-  private String putInParts(String bucket, String key, Path file, long size, Condition condition,
-      Map<String, String> metadata) throws IOException {
-    long part = Math.max(partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
-    String upload = await(client.createMultipartUpload(c -> c.bucket(bucket).key(key).metadata(metadata)),
-        bucket, key, "CreateMultipartUpload").uploadId();
-    boolean done = false;
-    try {
-      List<CompletedPart> parts = new ArrayList<>();
-      for (long off = 0, n = 1; off < size; off += part, n++) {
-        long len = Math.min(part, size - off);
-        int number = (int) n;
-        byte[] md5 = md5(file, off, len);
-        long from = off;
-        String etag = await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
-            .contentLength(len).contentMD5(base64(md5)), AsyncRequestBody.fromFile(f -> f.path(file).position(from)
-            .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
-        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-      }
-      String etag = await(client.completeMultipartUpload(c -> {
-          c.bucket(bucket).key(key).uploadId(upload).multipartUpload(CompletedMultipartUpload.builder().parts(parts)
-              .build());
-          if (condition.ifMatch() == null) {
-            c.ifNoneMatch("*");
-          } else {
-            c.ifMatch(condition.ifMatch());
-          }
-        }), bucket, key, "CompleteMultipartUpload").eTag();
-      done = true;
-      return etag;
-    } finally {
-      if (!done) {
-        try {
-          await(client.abortMultipartUpload(a -> a.bucket(bucket).key(key).uploadId(upload)), bucket, key,
-              "AbortMultipartUpload");
-        } catch (IOException | RuntimeException e) {
-          // the upload's parts stay until the bucket's lifecycle rule for incomplete uploads
-          // removes them; the failure that stopped the upload is what the caller learns
-        }
-      }
-    }
   }
 
   /** Every object whose key starts with {@code prefix}, in key order. */
@@ -401,7 +394,8 @@ final class ObjectStore {
     }
   }
 
-  private static byte[] md5(Path file, long from, long length) throws IOException {
+  /** The MD5 of {@code length} bytes of {@code file} from {@code from}. */
+  static byte[] md5(Path file, long from, long length) throws IOException {
     MessageDigest md = md5();
     try (var ch = java.nio.channels.FileChannel.open(file)) {
       ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
@@ -422,7 +416,7 @@ final class ObjectStore {
   }
 
   /** Waits for a request; maps its failure to an {@link IOException} naming the object. */
-  private <T> T await(CompletableFuture<T> request, String bucket, String key, String what) throws IOException {
+  <T> T await(CompletableFuture<T> request, String bucket, String key, String what) throws IOException {
     try {
       return request.get();
     } catch (InterruptedException e) {

@@ -28,8 +28,14 @@ public final class CommitChild {
      * {@code tmpdir}.
      */
     Running(Path tmpdir, int port, String key, int version, long shard, Path go) throws java.io.IOException {
+      this(tmpdir, port, key, version, shard, go, -1);
+    }
+
+    /** As above; {@code param ≥ 0}: only parameter {@code big/w<param>} is set to {@code version}. */
+    Running(Path tmpdir, int port, String key, int version, long shard, Path go, int param) throws java.io.IOException {
       java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
+          "-Dcommit.child.param=" + param,
           "-Djava.io.tmpdir=" + tmpdir, "-Daws.region=us-east-1", "-Daws.disableEc2Metadata=true", "-cp",
           System.getProperty("java.class.path"), CommitChild.class.getName(), String.valueOf(port), key,
           String.valueOf(version), String.valueOf(shard)));
@@ -74,7 +80,15 @@ public final class CommitChild {
       env.put("maxShardBytes", String.valueOf(shard));
     }
     FileSystem fs = ModelFileSystems.open(S3TestServer.path(port, key), env);
-    VersionedModel.write(fs, version);
+    int param = Integer.getInteger("commit.child.param", -1);
+    if (param < 0) {
+      VersionedModel.write(fs, version);
+    } else {
+      Path p = fs.getPath("/params/big/w" + param);
+      byte[] b = new byte[(int) java.nio.file.Files.size(p)];
+      java.util.Arrays.fill(b, (byte) version);
+      java.nio.file.Files.write(p, b);
+    }
     System.out.println("WRITTEN");
     System.out.flush();
     while (go != null && !java.nio.file.Files.exists(go)) {
