@@ -35,7 +35,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * The few requests ModelFS makes to Azure Blob Storage, over the Azure SDK's synchronous client
- * (the JDK's HTTP client): Get Blob Properties, ranged Get Blob pinned to an ETag
+ * (Netty): Get Blob Properties, ranged Get Blob pinned to an ETag
  * ({@code If-Match}), Get Block List, Put Block with its MD5 (the service checks it), Put Block
  * List with a condition ({@code If-Match} on an ETag, or {@code If-None-Match: *}), List Blobs and
  * Delete Blob. One client per account (connection string), shared by every model in it.
@@ -93,8 +93,7 @@ final class BlobStore {
   static BlobStore of(String connectionString) throws IOException {
     try {
       return STORES.computeIfAbsent(connectionString, cs -> new BlobStore(new BlobServiceClientBuilder()
-          .connectionString(cs).httpClient(new com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder().build())
-          .addPolicy(new Counting()).buildClient()));
+          .connectionString(cs).addPolicy(new Counting()).buildClient()));
     } catch (IllegalArgumentException e) {
       // the SDK's message may quote the string: never repeat it (it holds the account key)
       throw new FileSystemException("azb://", null, "the Azure storage connection string is not valid (it must hold"
