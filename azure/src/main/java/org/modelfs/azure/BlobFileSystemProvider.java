@@ -114,7 +114,8 @@ public final class BlobFileSystemProvider extends FileSystemProvider {
         fs = systems.putIfAbsent(c, made);
         fs = fs == null ? made : fs;
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        // no account to make it with: the file system "cannot be created automatically" (Path.of's words)
+        throw new FileSystemNotFoundException(uri + ": " + e.getMessage());
       }
     }
     String p = uri.getPath();
