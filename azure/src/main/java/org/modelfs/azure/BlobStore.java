@@ -194,6 +194,19 @@ final class BlobStore {
     }
   }
 
+  /** Put Blob: {@code bytes} made the blob in one request, if {@code condition} holds; returns the new ETag. */
+  String putBlob(String container, String key, byte[] bytes, Condition condition, Map<String, String> metadata,
+      byte[] md5) throws IOException {
+    try {
+      return blob(container, key).uploadWithResponse(new com.azure.storage.blob.options.BlockBlobSimpleUploadOptions(
+          BinaryData.fromBytes(bytes)).setMetadata(new LinkedHashMap<>(metadata)).setRequestConditions(
+          condition.request()).setContentMd5(md5).setHeaders(new BlobHttpHeaders().setContentMd5(md5)), null,
+          Context.NONE).getValue().getETag();
+    } catch (RuntimeException e) {
+      throw BlobFailures.of(e, name(container, key), "Put Blob");
+    }
+  }
+
   /** Every blob whose name starts with {@code prefix}, in name order. */
   List<Info> list(String container, String prefix) throws IOException {
     try {

@@ -35,6 +35,8 @@ import java.util.Set;
  *
  * <p>Checked before the commit: the blocks' sizes add up to the file's (the staged ones' bytes
  * checked by their MD5s at the service); the blob's Content-MD5 property is set to the file's MD5.
+ * A file of at most {@value #SMALL} bytes (a pointer, a small model) is one Put Blob with the same
+ * condition instead: one request, and nothing to reuse in a blob of one block.
  * Staged blocks of a commit that never happens are not visible and are discarded by the service
  * (at the blob's next commit, or after a week).
  */
@@ -44,6 +46,9 @@ final class BlockUpload {
   /** Metadata of every write: its random id, by which it is recognised after a failure. */
   static final String WRITE_ID = "modelfs_write";
   private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+  /** Files up to this size are one Put Blob (a pointer, a small shard, a small model). */
+  static final int SMALL = 1 << 20;
 
   /** What an upload did. */
   record Result(String etag, long uploaded, long reused) {}
@@ -61,6 +66,19 @@ final class BlockUpload {
    */
   static Result put(BlobStore store, String container, String key, Path file, BlobStore.Condition condition,
       Map<String, String> metadata) throws IOException {
+    String writeId = HexFormat.of().formatHex(randomBytes());
+    Map<String, String> meta = new HashMap<>(metadata);
+    meta.put(WRITE_ID, writeId);
+    if (java.nio.file.Files.size(file) <= SMALL) {
+      // one request: nothing to reuse in a blob of one block
+      byte[] bytes = java.nio.file.Files.readAllBytes(file);
+      try {
+        return new Result(store.putBlob(container, key, bytes, condition, meta, digest("MD5").digest(bytes)),
+            bytes.length, 0);
+      } catch (IOException e) {
+        return new Result(settle(store, container, key, condition, writeId, e), bytes.length, 0);
+      }
+    }
     Set<String> held = new HashSet<>();
     if (condition.ifMatch() != null) {
       List<BlobStore.Block> now = store.committedBlocks(container, key);
@@ -74,9 +92,6 @@ final class BlockUpload {
             + " (no content-named blocks): this commit uploads it whole; later ones upload what changed");
       }
     }
-    String writeId = HexFormat.of().formatHex(randomBytes());
-    Map<String, String> meta = new HashMap<>(metadata);
-    meta.put(WRITE_ID, writeId);
     List<String> ids = new ArrayList<>();
     long uploaded = 0;
     long reused = 0;

@@ -26,13 +26,17 @@ import org.modelfs.model.ModelFormat;
 class CommitCostTest extends AzureTest {
   private static final int MIB = 1 << 20;
 
-  /** Writes 1 KiB of {@code value}s at byte 1 MiB of parameter {@code name}; returns what the commit uploaded. */
+  /** Writes 1 KiB of {@code value}s at byte {@code at} (1 MiB) of parameter {@code name}; returns what the commit uploaded. */
   private static long change(Path model, Map<String, String> env, String name, int value) throws Exception {
+    return change(model, env, name, value, MIB);
+  }
+
+  private static long change(Path model, Map<String, String> env, String name, int value, long at) throws Exception {
     FileSystem fs = ModelFileSystems.open(model, env);
     try (FileChannel ch = FileChannel.open(fs.getPath("/params/big/" + name), StandardOpenOption.WRITE)) {
       byte[] b = new byte[1024];
       java.util.Arrays.fill(b, (byte) value);
-      ch.write(ByteBuffer.wrap(b), MIB);
+      ch.write(ByteBuffer.wrap(b), at);
     }
     long before = BlobStore.UPLOADED.get();
     fs.close();
@@ -68,12 +72,12 @@ class CommitCostTest extends AzureTest {
 
   @Test
   void aSmallChangeOfAShardSetUploadsTheChangedShardTheGraphShardAndThePointer() throws Exception {
-    long shard = 5L * MIB;
+    long shard = 5L * MIB / 4;
     Map<String, String> env = Map.of("format", "sdnb-sharded", "maxShardBytes", String.valueOf(shard));
-    VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 6, MIB, shard);
+    VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 6, MIB / 4, shard); // 6 × 1 MiB
     uploadShards("cost2/");
     Path model = path("cost2/m.sdnb");
-    change(model, env, "w0", 3); // the first commit: every shard into a generation, the pointer
+    change(model, env, "w0", 3, MIB / 2); // the first commit: every shard into a generation, the pointer
     long largest = 0;
     long graph = Long.MAX_VALUE;
     for (String k : keys("cost2/m.sdnb.modelfs-g")) {
@@ -81,13 +85,13 @@ class CommitCostTest extends AzureTest {
       largest = Math.max(largest, size);
       graph = Math.min(graph, size);
     }
-    long second = change(model, env, "w4", 5);
+    long second = change(model, env, "w4", 5, MIB / 2);
     System.out.printf("azure shard set: a 1 KiB change uploaded %.2f MiB (largest shard %.2f MiB)%n",
         second / (double) MIB, largest / (double) MIB);
     assertTrue(second <= largest + graph + 64 * 1024, "a 1 KiB change uploaded " + second + " bytes");
-    assertEquals(5, param(model, Map.of("readOnly", "true"), "w4")[MIB]);
-    assertEquals(3, param(model, Map.of("readOnly", "true"), "w0")[MIB]);
-    assertEquals(0, param(model, Map.of("readOnly", "true"), "w2")[MIB]);
+    assertEquals(5, param(model, Map.of("readOnly", "true"), "w4")[MIB / 2]);
+    assertEquals(3, param(model, Map.of("readOnly", "true"), "w0")[MIB / 2]);
+    assertEquals(0, param(model, Map.of("readOnly", "true"), "w2")[MIB / 2]);
   }
 
   @Test
