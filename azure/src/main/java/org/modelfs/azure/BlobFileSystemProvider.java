@@ -2,7 +2,6 @@ package org.modelfs.azure;
 
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessMode;
 import java.nio.file.CopyOption;
@@ -146,7 +145,8 @@ public final class BlobFileSystemProvider extends FileSystemProvider {
     if (info == null) {
       throw new NoSuchFileException(p.toUri().toString());
     }
-    return new SourceChannel(new BlobSource(store, c, p.key(), info.etag(), info.size()));
+    // the source holds no connection or file: nothing to release when the view is closed
+    return new org.modelfs.io.SourceChannel(new BlobSource(store, c, p.key(), info.etag(), info.size()));
   }
 
   @Override
@@ -297,62 +297,5 @@ public final class BlobFileSystemProvider extends FileSystemProvider {
   @Override
   public void setAttribute(Path path, String attribute, Object value, LinkOption... options) {
     throw new UnsupportedOperationException("a blob's attributes are the service's");
-  }
-
-  /** A read-only channel over a {@link BlobSource}, with its own position. */
-  private static final class SourceChannel implements SeekableByteChannel {
-    private final BlobSource src;
-    private long position;
-    private boolean open = true;
-
-    SourceChannel(BlobSource src) {
-      this.src = src;
-    }
-
-    @Override
-    public synchronized int read(ByteBuffer dst) throws IOException {
-      int n = src.read(dst, position);
-      if (n > 0) {
-        position += n;
-      }
-      return n;
-    }
-
-    @Override
-    public int write(ByteBuffer src) {
-      throw new java.nio.channels.NonWritableChannelException();
-    }
-
-    @Override
-    public synchronized long position() {
-      return position;
-    }
-
-    @Override
-    public synchronized SeekableByteChannel position(long newPosition) {
-      position = newPosition;
-      return this;
-    }
-
-    @Override
-    public long size() {
-      return src.size();
-    }
-
-    @Override
-    public SeekableByteChannel truncate(long size) {
-      throw new java.nio.channels.NonWritableChannelException();
-    }
-
-    @Override
-    public boolean isOpen() {
-      return open;
-    }
-
-    @Override
-    public void close() {
-      open = false;
-      src.close();
-    }
   }
 }
