@@ -77,11 +77,21 @@ public final class Models {
    * the model owns them as {@link #open(String, ByteSource)} owns its source.
    */
   public static Model openShardSources(String location, List<ByteSource> shards) throws IOException {
+    return openShardSources(location, shards, List.of());
+  }
+
+  /**
+   * {@link #openShardSources(String, List)}, the shards stored under the file names {@code names}
+   * (shard 0 first): a store whose commit keeps unchanged shards where they are (a pointer naming
+   * them again) says so, and a plan keeps a shard only when it was read under the name it plans.
+   */
+  public static Model openShardSources(String location, List<ByteSource> shards, List<String> names)
+      throws IOException {
     return closingOnFailure(closer -> {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return shardSet(location, shards, List.of(), closer);
+      return shardSet(location, shards, List.copyOf(names), closer);
     });
   }
 
