@@ -97,7 +97,7 @@ class CliTest extends AzureTest {
     ok("convert", m, back.toString(), "--quiet");
     assertTrue(ok("diff", m, back.toString()).out().matches("0 changed, 0 added, 0 removed, \\d+ identical\n"));
     String s = uri("convert/s.sdnb");
-    ok("convert", local.toString(), s, "--max-shard-bytes", "256", "--quiet");
+    ok("convert", local.toString(), s, "--max-shard-bytes", "1024", "--quiet");
     List<String> shards = keys("convert/s.sdnb.modelfs-g");
     assertTrue(shards.size() > 1, shards.toString());
     assertTrue(keys("convert/").contains("convert/s.sdnb"), "the pointer, the commit point");
@@ -114,8 +114,8 @@ class CliTest extends AzureTest {
   void cleanRemovesDeadGenerationsOnly() throws Exception {
     Path local = FIXTURES.resolve("mlp_adam.fb");
     String m = uri("clean/m.sdnb");
-    ok("convert", local.toString(), m, "--max-shard-bytes", "256", "--quiet");
-    ok("convert", local.toString(), m, "--max-shard-bytes", "256", "--quiet");
+    ok("convert", local.toString(), m, "--max-shard-bytes", "1024", "--quiet");
+    ok("convert", local.toString(), m, "--max-shard-bytes", "1024", "--quiet");
     List<String> committed = keys("clean/");
     String dead = "clean/" + BlobNames.newGeneration("m.sdnb") + "/";
     List<String> deadKeys = List.of(dead + "m.shard0-of-2.sdnb", dead + "m.shard1-of-2.sdnb");
@@ -129,7 +129,7 @@ class CliTest extends AzureTest {
       upload(any, k);
     }
     Thread.sleep(1100); // the service dates blobs to the second: the model blob strictly after them
-    ok("convert", local.toString(), m, "--max-shard-bytes", "256", "--quiet");
+    ok("convert", local.toString(), m, "--max-shard-bytes", "1024", "--quiet");
     List<String> left = keys("clean/");
     for (String k : notOurs) {
       assertTrue(left.contains(k), "not ours, kept: " + k);
