@@ -90,7 +90,7 @@ final class PathArgs {
       }
       return p;
     } catch (FileSystemNotFoundException e) {
-      throw new NoSuchFileException(arg, null, "no such file system");
+      throw new NoSuchFileException(arg, null, e.getMessage() == null ? "no such file system" : e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(arg + ": not a path of the " + scheme + " file system provider ("
           + e.getMessage() + ")");
@@ -147,7 +147,8 @@ final class PathArgs {
       }
     }
     throw new Args.UsageException("no file system provider for '" + scheme + "://' paths is installed ("
-        + arg + "); s3:// and s3x:// paths need the modelfs-s3 jar: java -jar modelfs-s3.jar … (docs/OBJECT-STORES.md)");
+        + arg + "); s3:// and s3x:// paths need the modelfs-s3 jar: java -jar modelfs-s3.jar …, azb:// paths the"
+        + " modelfs-azure jar (docs/OBJECT-STORES.md)");
   }
 
   /**

@@ -81,10 +81,9 @@ public final class Models {
   }
 
   /**
-   * {@link #openShardSources(String, List)}, each shard stored under the file name
-   * {@code names.get(k)} ({@code m.shard1-of-4.sdnb}; an object store's key without its
-   * directory): a commit of the model may then keep a shard that it did not change
-   * ({@code model.ShardLayout#readFrom}). Empty when the shards have no such names.
+   * {@link #openShardSources(String, List)}, the shards stored under the file names {@code names}
+   * (shard 0 first): a store whose commit keeps unchanged shards where they are (a pointer naming
+   * them again) says so, and a plan keeps a shard only when it was read under the name it plans.
    */
   public static Model openShardSources(String location, List<ByteSource> shards, List<String> names)
       throws IOException {
@@ -92,7 +91,7 @@ public final class Models {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return shardSet(location, shards, names, closer);
+      return shardSet(location, shards, List.copyOf(names), closer);
     });
   }
 

@@ -44,6 +44,9 @@ class DocCommandsTest {
     notRun.put(Pattern.compile("^java .*-jar " + Pattern.quote(DocRunner.s3Jar()) + " "),
         "needs an S3 endpoint and credentials; the s3 module's ShadedJarIT runs this jar against S3Proxy");
     notRun.put(Pattern.compile("^export (AWS_|S3_)"), "S3 credentials and endpoint for the object-store commands");
+    notRun.put(Pattern.compile("^java .*-jar azure/target/modelfs-azure\\.jar "),
+        "needs an Azure storage account; the azure module's ShadedJarIT runs this jar against Azurite");
+    notRun.put(Pattern.compile("^export AZURE_STORAGE_CONNECTION_STRING="), "the Azure account for the azb:// commands");
     notRun.put(Pattern.compile("^\\$EDITOR "), "an interactive editor");
     notRun.put(Pattern.compile("^scripts/generate-example-model\\.sh$"),
         "trains the example with DL4J (minutes); ExampleModelInteropTest (-Pinterop) regenerates and compares it");

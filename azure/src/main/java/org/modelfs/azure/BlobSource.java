@@ -1,0 +1,127 @@
+package org.modelfs.azure;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.NoSuchFileException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.modelfs.io.ByteSource;
+
+/**
+ * The bytes of one blob, read with ranged Get Blob requests all pinned to the ETag the blob had
+ * when the model was opened ({@code If-Match}): a reader never mixes two versions. If a commit
+ * replaced or removed the blob meanwhile, a read of bytes not cached yet fails with a
+ * {@link BlobChangedException} (mount again), never with other bytes.
+ *
+ * <p>A read smaller than a block ({@value #BLOCK} bytes) fetches its aligned block into this
+ * source's cache of at most {@value #CACHED} blocks (least recently used dropped first) — the
+ * index of a model is read so, a few blocks per open; a larger read fetches exactly what it asks
+ * for, at most {@value #MAX_FETCH} bytes per request, and is not cached. Nothing has a position:
+ * any number of threads read at once (the cache's lock is never held during a request).
+ */
+final class BlobSource implements ByteSource {
+  static final int BLOCK = 256 * 1024;
+  static final int CACHED = 16;
+  static final int MAX_FETCH = 8 << 20;
+
+  private final BlobStore store;
+  private final String container;
+  private final String key;
+  private final String etag;
+  private final long size;
+  private final Map<Long, byte[]> blocks = new LinkedHashMap<>(CACHED * 2, 0.75f, true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
+      return size() > CACHED;
+    }
+  };
+  private volatile boolean closed;
+
+  BlobSource(BlobStore store, String container, String key, String etag, long size) {
+    this.store = store;
+    this.container = container;
+    this.key = key;
+    this.etag = etag;
+    this.size = size;
+  }
+
+  @Override
+  public String name() {
+    return BlobStore.name(container, key);
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  /** The ETag every read is pinned to. */
+  String etag() {
+    return etag;
+  }
+
+  @Override
+  public int read(ByteBuffer dst, long position) throws IOException {
+    if (closed) {
+      throw new ClosedChannelException();
+    }
+    if (position < 0) {
+      throw new IllegalArgumentException(name() + ": negative position " + position);
+    }
+    if (position >= size) {
+      return -1;
+    }
+    long want = Math.min(dst.remaining(), size - position);
+    if (want == 0) {
+      return 0;
+    }
+    if (want >= BLOCK) {
+      byte[] b = fetch(position, (int) Math.min(want, MAX_FETCH));
+      dst.put(b);
+      return b.length;
+    }
+    long index = position / BLOCK;
+    byte[] bytes;
+    synchronized (blocks) {
+      bytes = blocks.get(index);
+    }
+    if (bytes == null) {
+      long from = index * BLOCK;
+      bytes = fetch(from, (int) Math.min(BLOCK, size - from));
+      synchronized (blocks) {
+        blocks.put(index, bytes);
+      }
+    }
+    int off = (int) (position - index * BLOCK);
+    int n = (int) Math.min(want, bytes.length - off);
+    dst.put(bytes, off, n);
+    return n;
+  }
+
+  private byte[] fetch(long position, int length) throws IOException {
+    try {
+      return store.get(container, key, etag, position, length);
+    } catch (BlobStore.PreconditionFailed e) {
+      throw changed(e, "was replaced (its ETag is no longer " + etag + ")");
+    } catch (NoSuchFileException e) {
+      throw changed(e, "was removed");
+    }
+  }
+
+  private BlobChangedException changed(IOException cause, String what) {
+    BlobChangedException e = new BlobChangedException(name(), what);
+    e.initCause(cause);
+    return e;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    synchronized (blocks) {
+      blocks.clear();
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package org.modelfs.azure;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Removes what commits of shard sets leave behind in Blob Storage, and only that: blobs whose name
+ * is exactly a shard of a generation of this model ({@link BlobNames}) that the model blob's
+ * pointer does not name, in a generation the commit before it did not use
+ * ({@link BlobBacking#PREVIOUS}: kept so that readers of the previous commit can finish), written
+ * <em>strictly before</em> the model blob and more than the grace period ago
+ * ({@value #DEFAULT_GRACE_SECONDS} s by default, system property
+ * {@code modelfs.azure.cleanup-grace-seconds}). The bounds are the S3 module's, for the same
+ * reasons: a writer whose commit can still succeed mounted the current model blob, so what it
+ * uploads is younger than that blob; the service's clock dates all of them.
+ *
+ * <p>Runs after every commit ({@link #afterCommit}) and as {@code modelfs clean}. A failure after a
+ * successful commit is logged ({@code System.Logger} "org.modelfs.azure", WARNING), not thrown.
+ */
+final class Cleanup {
+  static final long DEFAULT_GRACE_SECONDS = 24 * 3600;
+  private static final System.Logger LOG = System.getLogger("org.modelfs.azure");
+
+  private Cleanup() {}
+
+  static java.time.Duration grace() {
+    return java.time.Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.azure.cleanup-grace-seconds",
+        DEFAULT_GRACE_SECONDS)));
+  }
+
+  /** After a successful commit: {@link #run}, its failure logged (the commit stands). */
+  static void afterCommit(BlobLocation at) {
+    try {
+      run(at);
+    } catch (IOException | RuntimeException e) {
+      warn(at, "the commit succeeded, but removing what earlier commits left failed (the next commit or"
+          + " 'modelfs clean' removes it)", e);
+    }
+  }
+
+  static void warn(BlobLocation at, String what, Exception e) {
+    LOG.log(System.Logger.Level.WARNING, at.uri() + ": " + what + ": " + e, e);
+  }
+
+  /** Deletes the generation blobs of the model at {@code at} no reader or writer can still need; returns their names. */
+  static List<String> run(BlobLocation at) throws IOException {
+    BlobStore.Info base = at.store().head(at.container(), at.key());
+    if (base == null) {
+      return List.of(); // no model blob: nothing to date the leftovers by
+    }
+    Set<String> keepKeys = new HashSet<>();
+    List<ShardPointer.Shard> current = ShardPointer.at(at, base);
+    if (current != null) {
+      for (ShardPointer.Shard s : current) {
+        keepKeys.add(s.key());
+      }
+    }
+    Set<String> keepGenerations = previous(base);
+    Instant g = Instant.now().minus(grace());
+    Instant bound = base.lastModified() == null || g.isBefore(base.lastModified()) ? g : base.lastModified();
+    List<String> deleted = new ArrayList<>();
+    for (BlobStore.Info o : at.store().list(at.container(), at.dir() + BlobNames.generationPrefix(at.name()))) {
+      String rel = o.key().substring(at.dir().length());
+      if (!BlobNames.isGenerationShard(at.name(), rel) || keepKeys.contains(rel)
+          || keepGenerations.contains(BlobNames.generationOf(rel)) || o.lastModified() == null
+          || !o.lastModified().isBefore(bound)) {
+        continue;
+      }
+      at.store().delete(at.container(), o.key());
+      deleted.add(o.key());
+    }
+    return deleted;
+  }
+
+  /** The generations the commit before the model blob's used ({@link BlobBacking#PREVIOUS}). */
+  static Set<String> previous(BlobStore.Info base) {
+    String p = base.metadata().get(BlobBacking.PREVIOUS);
+    return p == null || p.isBlank() ? Set.of() : new HashSet<>(List.of(p.trim().split(" +")));
+  }
+
+  /**
+   * Deletes {@code keys} (relative to the model's directory), which a commit uploaded and then lost
+   * the race to point to: no pointer can ever name them. Failures are added to {@code failure}.
+   */
+  static void deleteUploaded(BlobLocation at, List<String> keys, Exception failure) {
+    for (String k : keys) {
+      try {
+        at.store().delete(at.container(), at.dir() + k);
+      } catch (IOException | RuntimeException e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+}

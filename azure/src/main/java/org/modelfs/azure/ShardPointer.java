@@ -1,0 +1,131 @@
+package org.modelfs.azure;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.io.ByteSource;
+
+/**
+ * The base blob of a shard set that ModelFS committed to Blob Storage: a small text at the
+ * model's own name ({@code m.sdnb}) naming the shard blobs of the current version, each with its
+ * size, ETag and SHA-256. Writing it (one conditional Put Block List) is the commit point; readers
+ * open exactly the blobs it names, pinned to those ETags. A shard whose bytes did not change
+ * is named again, in the generation that uploaded it (so the shards may be of several
+ * generations); the SHA-256 is how a later commit knows.
+ *
+ * <pre>
+ * MODELFS AZURE SHARD SET 1
+ * shards N
+ * &lt;size&gt; &lt;etag&gt; &lt;sha256&gt; &lt;generation&gt;/&lt;base&gt;.shard&lt;k&gt;-of-&lt;N&gt;.sdnb   (N lines)
+ * crc32c &lt;8 hex digits: CRC-32C of every byte before this line&gt;
+ * </pre>
+ */
+final class ShardPointer {
+  static final String MAGIC = "MODELFS AZURE SHARD SET 1\n";
+  static final int MAX_BYTES = 1 << 20;
+
+  /** One shard: its key relative to the model's directory, size, ETag and SHA-256 (hex). */
+  record Shard(String key, long size, String etag, String sha256) {}
+
+  private ShardPointer() {}
+
+  /** Whether {@code src} starts with the pointer's magic line. */
+  static boolean sniff(ByteSource src) throws IOException {
+    byte[] magic = MAGIC.getBytes(StandardCharsets.US_ASCII);
+    if (src.size() < magic.length) {
+      return false;
+    }
+    ByteBuffer b = ByteBuffer.allocate(magic.length);
+    src.readFully(b, 0);
+    return java.util.Arrays.equals(b.array(), magic);
+  }
+
+  /** The shards the model blob {@code base} names, or {@code null} if it is no pointer. */
+  static List<Shard> at(BlobLocation at, BlobStore.Info base) throws IOException {
+    try (BlobSource src = new BlobSource(at.store(), at.container(), at.key(), base.etag(), base.size())) {
+      return sniff(src) ? read(src, at.name()) : null;
+    }
+  }
+
+  /** The generations {@code shards} are in. */
+  static java.util.Set<String> generations(List<Shard> shards) {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (Shard s : shards) {
+      out.add(BlobNames.generationOf(s.key()));
+    }
+    return out;
+  }
+
+  /** The pointer's text for {@code shards} (shard 0 first). */
+  static byte[] write(List<Shard> shards) {
+    StringBuilder sb = new StringBuilder(MAGIC).append("shards ").append(shards.size()).append('\n');
+    for (Shard s : shards) {
+      sb.append(s.size()).append(' ').append(s.etag()).append(' ').append(s.sha256()).append(' ').append(s.key())
+          .append('\n');
+    }
+    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
+    CRC32C crc = new CRC32C();
+    crc.update(body);
+    byte[] tail = String.format("crc32c %08x", crc.getValue()).concat("\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] out = java.util.Arrays.copyOf(body, body.length + tail.length);
+    System.arraycopy(tail, 0, out, body.length, tail.length);
+    return out;
+  }
+
+  /**
+   * Reads the pointer {@code src} of the model blob {@code name}: every line checked, the CRC
+   * first, every key shard {@code k} of {@code N} of a generation of this model.
+   */
+  static List<Shard> read(ByteSource src, String name) throws IOException {
+    String file = src.name();
+    long size = src.size();
+    if (size > MAX_BYTES) {
+      throw new ModelFormatException(file, "shard-set pointer", 0, "is " + size + " bytes, more than the "
+          + MAX_BYTES + " a pointer may have");
+    }
+    ByteBuffer all = ByteBuffer.allocate((int) size);
+    src.readFully(all, 0);
+    String text = new String(all.array(), StandardCharsets.UTF_8);
+    int crcLine = text.lastIndexOf('\n', text.length() - 2) + 1;
+    if (!text.endsWith("\n") || !text.substring(crcLine).matches("crc32c [0-9a-f]{8}\n")) {
+      throw new ModelFormatException(file, "shard-set pointer", 0, "does not end with its 'crc32c <8 hex>' line"
+          + " (cut short, or not written by ModelFS)");
+    }
+    byte[] body = text.substring(0, crcLine).getBytes(StandardCharsets.UTF_8);
+    CRC32C crc = new CRC32C();
+    crc.update(body);
+    if (crc.getValue() != Long.parseLong(text.substring(crcLine + 7, crcLine + 15), 16)) {
+      throw new ModelFormatException(file, "shard-set pointer", crcLine, "its CRC-32C does not match its text");
+    }
+    String[] lines = text.substring(0, crcLine).split("\n", -1);
+    if (lines.length < 3 || !(lines[0] + "\n").equals(MAGIC) || !lines[1].matches("shards [1-9][0-9]{0,5}")
+        || Integer.parseInt(lines[1].substring(7)) != lines.length - 3) {
+      throw new ModelFormatException(file, "shard-set pointer", 0, "is not a ModelFS shard-set pointer (magic,"
+          + " 'shards N', N shard lines)");
+    }
+    int n = lines.length - 3;
+    List<Shard> out = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      String[] f = lines[2 + k].split(" ", 4);
+      if (f.length != 4 || !f[0].matches("0|[1-9][0-9]{0,17}") || !f[1].chars().allMatch(c -> c > 0x20 && c < 0x7f)
+          || !f[2].matches("[0-9a-f]{64}")) {
+        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " is not '<size> <etag>"
+            + " <sha256> <key>'");
+      }
+      String key = f[3];
+      ShardNames.Shard s = BlobNames.isGenerationShard(name, key) ? ShardNames.parse(key.substring(key.indexOf('/')
+          + 1)) : null;
+      if (s == null || s.index() != k || s.count() != n) {
+        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " names '" + key
+            + "', not shard " + k + " of " + n + " of a generation of " + name);
+      }
+      out.add(new Shard(key, Long.parseLong(f[0]), f[1], f[2]));
+    }
+    return out;
+  }
+}
