@@ -211,6 +211,15 @@ public final class ModelTree {
       }
       return c;
     }
+
+    /**
+     * The entry {@code segment} of this directory — a name its listing gave — found one step
+     * from here instead of from the root, or {@code null}; what {@link ModelTree#lookup} of the
+     * longer path finds in the same tree. {@code null} for a file.
+     */
+    public Found child(String segment) {
+      return node instanceof Dir d ? d.find(this::canonical, List.of(segment), 0) : null;
+    }
   }
 
   /**
