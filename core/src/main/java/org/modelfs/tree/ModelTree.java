@@ -27,12 +27,12 @@ import org.modelfs.model.Variable;
 public final class ModelTree {
   /** The file names of a tag directory. */
   public static final String TAGS = "tags";
-  public static final String GRAPH = "graph";
-  public static final String GRAPH_JSON = "graph.json";
-  public static final String PARAMS = "params";
-  public static final String UPDATER = "updater";
-  public static final String TRAINING = "training.json";
-  public static final String METADATA = "metadata";
+  public static final String GRAPH = org.modelfs.model.Where.GRAPH;
+  public static final String GRAPH_JSON = org.modelfs.model.Where.GRAPH_JSON;
+  public static final String PARAMS = org.modelfs.model.Where.PARAMS;
+  public static final String UPDATER = org.modelfs.model.Where.UPDATER;
+  public static final String TRAINING = org.modelfs.model.Where.TRAINING;
+  public static final String METADATA = org.modelfs.model.Where.METADATA;
   /** The {@code kind} of updater state files. */
   public static final String UPDATER_KIND = "UPDATER";
   /** The names of a tag directory that the root also answers to (the newest tag's). */

@@ -3,6 +3,8 @@ package org.modelfs.tree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.modelfs.model.Tag;
+import org.modelfs.model.Where;
 
 /**
  * What a path of the tree means (docs/FILESYSTEM.md §1, §2), parsed once: below
@@ -16,12 +18,12 @@ import java.util.function.Predicate;
 public final class TreePath {
   /** The parts of a tag a path can name, each with its file name in a tag directory. */
   public enum Area {
-    PARAM(ModelTree.PARAMS, true),
-    UPDATER(ModelTree.UPDATER, true),
-    METADATA(ModelTree.METADATA, true),
-    TRAINING(ModelTree.TRAINING, false),
-    GRAPH(ModelTree.GRAPH, false),
-    GRAPH_JSON(ModelTree.GRAPH_JSON, false);
+    PARAM(Where.PARAMS, true),
+    UPDATER(Where.UPDATER, true),
+    METADATA(Where.METADATA, true),
+    TRAINING(Where.TRAINING, false),
+    GRAPH(Where.GRAPH, false),
+    GRAPH_JSON(Where.GRAPH_JSON, false);
 
     private final String dir;
     private final boolean named;
@@ -192,9 +194,37 @@ public final class TreePath {
     return ofArea(tag, area) + "/" + String.join("/", NameMapping.segments(name, isName));
   }
 
-  /** The path below the area of {@code name} laid out beside {@code isName}'s names: {@code params/a/b}. */
+  /** The path below the tag of {@code name} laid out beside {@code isName}'s names: {@code params/a/b}. */
   public static String inTag(Area area, String name, Predicate<String> isName) {
     return area.dir() + "/" + String.join("/", NameMapping.segments(name, isName));
+  }
+
+  /** The path of {@code name} in {@code area} of {@code tag}, laid out beside the tag's own names of that area. */
+  public static String of(Tag tag, Area area, String name) {
+    return of(tag.name(), area, name, names(tag, area));
+  }
+
+  /**
+   * The path of what a codec or a rule reports ({@code where}: an area and a raw name) in
+   * {@code tag}, laid out beside the tag's own names: {@code /tags/t/params/a/b},
+   * {@code /tags/t/graph}.
+   */
+  public static String of(Tag tag, Where where) {
+    Area area = Area.of(where.area());
+    if (area == null || where.name() == null) {
+      return ofTag(tag.name()) + "/" + where.area();
+    }
+    return of(tag, area, where.name());
+  }
+
+  /** The names of {@code area} in {@code tag}, as its index tells them (the name mapping lays a name out beside them). */
+  private static Predicate<String> names(Tag tag, Area area) {
+    return switch (area) {
+      case PARAM -> tag.vars()::containsName;
+      case UPDATER -> tag.states()::containsName;
+      case METADATA -> tag.metadata()::containsKey;
+      default -> n -> false;
+    };
   }
 
   /** The file of state key {@code key} in the directory at {@code paramDir} (a path {@link #of} spelled). */
