@@ -130,6 +130,12 @@ public final class ModelTree {
       }
 
       @Override
+      public Node leafIfName(String name, Supplier<List<String>> canonical) {
+        Variable v = vars.byName(name);
+        return v == null || v.array() == null ? null : arrayFile(tag, v.kind().name(), v.array(), storedOrder);
+      }
+
+      @Override
       public void range(String from, String to, NameSpace.Visit visit) {
         vars.rangeWithOrder(from, to, (n, v, o) -> v.array() == null || visit.name(n, o));
       }
@@ -148,7 +154,17 @@ public final class ModelTree {
 
       @Override
       public Node leaf(String name, Supplier<List<String>> canonical) {
-        Map<String, ArrayData> keys = states.byName(name).arrays();
+        return stateDir(states.byName(name), name, canonical);
+      }
+
+      @Override
+      public Node leafIfName(String name, Supplier<List<String>> canonical) {
+        UpdaterState u = states.byName(name);
+        return u == null ? null : stateDir(u, name, canonical);
+      }
+
+      private Node stateDir(UpdaterState u, String name, Supplier<List<String>> canonical) {
+        Map<String, ArrayData> keys = u.arrays();
         return NameSpace.root(tag, UPDATER + "/" + name, canonical.get(),
             NameSpace.ofMap(keys, (k, c) -> arrayFile(tag, UPDATER_KIND, keys.get(k), storedOrder)), TagOverlay.NONE.kept(UPDATER));
       }
