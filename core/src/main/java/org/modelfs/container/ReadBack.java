@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.model.Where;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -46,7 +47,7 @@ final class ReadBack {
   }
 
   private static void compare(Tag want, Tag got, WriteOptions options, List<String> out) {
-    String at = "/tags/" + want.name() + "/";
+    String at = Where.inTag(want.name());
     // lookups through the tags' own name index: no second map of a million names
     for (Variable v : want.variables()) {
       ArrayData a = v.array();

@@ -12,6 +12,8 @@ package org.modelfs.model;
  * @param name the raw name, or {@code null}
  */
 public record Where(String area, String name) {
+  /** The directory of the tags, below the root. */
+  public static final String TAGS = "tags";
   public static final String GRAPH = "graph";
   public static final String GRAPH_JSON = "graph.json";
   public static final String TRAINING = "training.json";
@@ -42,6 +44,14 @@ public record Where(String area, String name) {
   /** The metadata key {@code key}. */
   public static Where metadata(String key) {
     return new Where(METADATA, key);
+  }
+
+  /**
+   * {@code /tags/<tag>/}: what a message outside a mounted tree puts before a finding of that tag
+   * (a mounted tree's spells the whole path, {@code tree.TreePath}).
+   */
+  public static String inTag(String tag) {
+    return "/" + TAGS + "/" + tag + "/";
   }
 
   @Override

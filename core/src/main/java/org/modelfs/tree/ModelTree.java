@@ -26,7 +26,7 @@ import org.modelfs.model.Variable;
  */
 public final class ModelTree {
   /** The file names of a tag directory. */
-  public static final String TAGS = "tags";
+  public static final String TAGS = org.modelfs.model.Where.TAGS;
   public static final String GRAPH = org.modelfs.model.Where.GRAPH;
   public static final String GRAPH_JSON = org.modelfs.model.Where.GRAPH_JSON;
   public static final String PARAMS = org.modelfs.model.Where.PARAMS;
