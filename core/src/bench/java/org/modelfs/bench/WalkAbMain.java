@@ -35,15 +35,54 @@ public final class WalkAbMain {
     FileSystem old = mount(args[1], jars, model);
     FileSystem jimfs = copy(old.getPath("/tags"));
     List<PairedMain.Result> out = new ArrayList<>();
-    for (int round = 0; round < 2; round++) {
+    for (int round = 0; round < (seconds > 0 ? 2 : 0); round++) {
       out.add(PairedMain.measure(pair("new", "old", fresh, old), seconds));
       out.add(PairedMain.measure(pair("new", "jimfs", fresh, jimfs), seconds));
       out.add(PairedMain.measure(pair("old", "jimfs", old, jimfs), seconds));
     }
+    cpu("new", "old", fresh, old);
+    cpu("new", "jimfs", fresh, jimfs);
+    cpu("old", "jimfs", old, jimfs);
     for (PairedMain.Result r : out) {
       System.out.printf(java.util.Locale.ROOT, "| %s ÷ %s | %.3f (%.3f–%.3f, %d rounds) | %.2f ms vs %.2f ms |%n",
           r.a(), r.b(), r.ratio(), r.q1(), r.q3(), r.rounds(), r.medianA(), r.medianB());
     }
+  }
+
+  /**
+   * The same pair timed in this thread's CPU time (what other processes' load moves least on a
+   * shared machine): 60 alternating rounds of 5 walks each, after 2 s of warm-up; the median of
+   * the per-round ratios and its quartiles.
+   */
+  private static void cpu(String a, String b, FileSystem fa, FileSystem fb) throws Exception {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long warm = System.nanoTime() + 2_000_000_000L;
+    while (System.nanoTime() < warm) {
+      walk(fa);
+      walk(fb);
+    }
+    double[] ratio = new double[60];
+    double[] ta = new double[60];
+    double[] tb = new double[60];
+    for (int r = 0; r < ratio.length; r++) {
+      for (int side = 0; side < 2; side++) {
+        boolean first = (side == 0) == (r % 2 == 0);
+        long t0 = mx.getCurrentThreadCpuTime();
+        for (int k = 0; k < 5; k++) {
+          PairedMain.sink = walk(first ? fa : fb);
+        }
+        double ms = (mx.getCurrentThreadCpuTime() - t0) / 5e6;
+        if (first) {
+          ta[r] = ms;
+        } else {
+          tb[r] = ms;
+        }
+      }
+      ratio[r] = ta[r] / tb[r];
+    }
+    System.out.printf(java.util.Locale.ROOT, "| %s ÷ %s, CPU time | %.3f (%.3f–%.3f, 60 rounds) | %.2f ms vs %.2f ms |%n", a, b,
+        PairedMain.quantile(ratio, 0.5), PairedMain.quantile(ratio, 0.25), PairedMain.quantile(ratio, 0.75),
+        PairedMain.quantile(ta, 0.5), PairedMain.quantile(tb, 0.5));
   }
 
   private static PairedMain.Pair pair(String a, String b, FileSystem fa, FileSystem fb) {
