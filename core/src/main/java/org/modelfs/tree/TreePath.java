@@ -83,11 +83,6 @@ public final class TreePath {
     return new TreePath(found.canonical());
   }
 
-  /** The names from the root ({@code tags}, the tag, the area, …). */
-  public List<String> segments() {
-    return segments;
-  }
-
   /** The tag's name as the path spells it, or {@code null} above a tag or outside {@code /tags}. */
   public String tag() {
     return inTags && segments.size() > TAG ? segments.get(TAG) : null;
@@ -122,12 +117,6 @@ public final class TreePath {
   /** The segments below the area (empty for the area itself and above). */
   public List<String> below() {
     return inTag() ? segments.subList(BELOW, segments.size()) : List.of();
-  }
-
-  /** Whether this and {@code other} lie below one area of one tag (as both spell it). */
-  public boolean sameArea(TreePath other) {
-    return inTag() && other.inTag() && segments.get(TAG).equals(other.segments.get(TAG))
-        && segments.get(AREA).equals(other.segments.get(AREA));
   }
 
   /** The name (variable, metadata key, or directory of them) the segments below the area stand for. */
