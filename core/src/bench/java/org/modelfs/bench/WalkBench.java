@@ -51,24 +51,29 @@ public class WalkBench {
     root = mount.getPath("/tags");
     if (target.equals("jimfs")) {
       jimfs = Jimfs.newFileSystem(Configuration.unix());
-      Path to = jimfs.getPath("/tags");
-      List<Path> all;
-      try (Stream<Path> s = Files.walk(root)) {
-        all = s.toList();
-      }
-      for (Path p : all) {
-        Path q = to.resolve(root.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(q);
-        } else {
-          Files.copy(p, q);
-        }
-      }
-      root = to;
+      root = copy(root, jimfs);
     }
     if (count() < 20_000) {
       throw new IllegalStateException(target + ": only " + count() + " paths");
     }
+  }
+
+  /** The tree at {@code root} copied to {@code /tags} of {@code jimfs} (same names, same sizes); returns that path. */
+  static Path copy(Path root, FileSystem jimfs) throws java.io.IOException {
+    Path to = jimfs.getPath("/tags");
+    List<Path> all;
+    try (Stream<Path> s = Files.walk(root)) {
+      all = s.toList();
+    }
+    for (Path p : all) {
+      Path q = to.resolve(root.relativize(p).toString());
+      if (Files.isDirectory(p)) {
+        Files.createDirectories(q);
+      } else {
+        Files.copy(p, q);
+      }
+    }
+    return to;
   }
 
   @TearDown

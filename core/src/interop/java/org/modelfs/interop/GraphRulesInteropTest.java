@@ -70,7 +70,7 @@ class GraphRulesInteropTest {
     try (Model m = Models.open(original())) {
       org.modelfs.model.Tag t = renamed(m.newest(), "layer0/W", LOSS_OP);
       assertTrue(Dl4jGraphRules.problems(t, true, "named.fb").stream()
-          .anyMatch(p -> p.path().equals("params/" + LOSS_OP) && p.reason().startsWith("a variable named like op")));
+          .anyMatch(p -> p.where().equals(org.modelfs.model.Where.param(LOSS_OP)) && p.reason().startsWith("a variable named like op")));
       writeFb(t, bad);
     }
     SameDiff sd = SameDiff.fromFlatFile(bad.toFile());
@@ -136,7 +136,7 @@ class GraphRulesInteropTest {
       org.modelfs.model.Tag d = new org.modelfs.model.Tag(t.name(), t.graph(), declared, t.updater(), t.trainingConfig(),
           t.metadata());
       assertTrue(Dl4jGraphRules.problems(d, true, "declared.fb").stream()
-          .anyMatch(p -> p.path().equals("params/layer0/W") && p.reason().startsWith("the graph declares FLOAT[2, 2]")));
+          .anyMatch(p -> p.where().equals(org.modelfs.model.Where.param("layer0/W")) && p.reason().startsWith("the graph declares FLOAT[2, 2]")));
       writeFb(d, bad);
     }
     SameDiff sd = SameDiff.fromFlatFile(bad.toFile());

@@ -19,6 +19,7 @@ import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.ZipTagsWriter;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.EarlyWriteback;
+import org.modelfs.model.Where;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
@@ -46,7 +47,7 @@ public final class ModelWriter {
     boolean allLaidOut = options.format() == ModelFormat.ZIP_TAGS || options.format().holdsTags() && options.format() != ModelFormat.SDZ;
     for (int i = 0; i < tags.size(); i++) {
       Tag t = tags.get(i);
-      String at = "/tags/" + t.name() + "/";
+      String at = Where.inTag(t.name());
       String file = t.graph() == null ? at + "graph" : t.graph().source().name();
       for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.structure(t, file)) {
         out.add(at + pr);
@@ -68,7 +69,7 @@ public final class ModelWriter {
       if (!options.dropMetadata()) {
         for (String k : tag.metadata().keySet()) {
           if (!SdnbFormat.isFormatKey(k)) {
-            out.add("metadata/" + k + ": the fb format cannot hold metadata (drop it explicitly to convert)");
+            out.add(Where.metadata(k) + ": the fb format cannot hold metadata (drop it explicitly to convert)");
           }
         }
       }
@@ -136,7 +137,7 @@ public final class ModelWriter {
       }
       String stored = storedMetadata(format, k, e.getValue());
       if (!e.getValue().equals(stored)) {
-        out.add("metadata/" + k + ": the " + format.token() + " format " + (stored == null
+        out.add(Where.metadata(k) + ": the " + format.token() + " format " + (stored == null
             ? "does not keep this key (" + k + " is an SDNB format key)"
             : "writes this key itself ('" + stored + "')") + "; '" + e.getValue() + "' would not be stored");
       }

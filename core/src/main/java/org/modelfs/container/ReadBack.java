@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.model.Where;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -46,7 +47,7 @@ final class ReadBack {
   }
 
   private static void compare(Tag want, Tag got, WriteOptions options, List<String> out) {
-    String at = "/tags/" + want.name() + "/";
+    String at = Where.inTag(want.name());
     // lookups through the tags' own name index: no second map of a million names
     for (Variable v : want.variables()) {
       ArrayData a = v.array();
@@ -55,36 +56,36 @@ final class ReadBack {
       }
       Variable g = got.variable(v.name());
       if (g == null || g.array() == null) {
-        out.add(at + "params: '" + v.name() + "' was written but reads back without an array");
+        out.add(at + Where.PARAMS + ": '" + v.name() + "' was written but reads back without an array");
         continue;
       }
-      check(out, at + "params: '" + v.name() + "'", a, g.array());
+      check(out, at + Where.PARAMS + ": '" + v.name() + "'", a, g.array());
     }
     for (UpdaterState u : got.updater()) {
       if (got.state(u.paramName()) != u) { // the index finds the first of two with one name
-        out.add(at + "updater: '" + u.paramName() + "' reads back with two updater states");
+        out.add(at + Where.UPDATER + ": '" + u.paramName() + "' reads back with two updater states");
       }
     }
     for (UpdaterState u : want.updater()) {
       UpdaterState gs = got.state(u.paramName());
       Map<String, ArrayData> g = gs == null ? null : gs.arrays();
       if (g == null || !g.keySet().equals(u.arrays().keySet())) {
-        out.add(at + "updater: '" + u.paramName() + "' holds " + new TreeSet<>(u.arrays().keySet())
+        out.add(at + Where.UPDATER + ": '" + u.paramName() + "' holds " + new TreeSet<>(u.arrays().keySet())
             + " but reads back with " + (g == null ? "none" : new TreeSet<>(g.keySet())));
         continue;
       }
       for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
-        check(out, at + "updater: '" + u.paramName() + "/" + e.getKey() + "'", e.getValue(), g.get(e.getKey()));
+        check(out, at + Where.UPDATER + ": '" + u.paramName() + "/" + e.getKey() + "'", e.getValue(), g.get(e.getKey()));
       }
     }
     if (!Objects.equals(want.trainingConfig() == null, got.trainingConfig() == null)) {
-      out.add(at + "training.json: " + (want.trainingConfig() == null ? "appears" : "is lost") + " on reading back");
+      out.add(at + Where.TRAINING + ": " + (want.trainingConfig() == null ? "appears" : "is lost") + " on reading back");
     }
     if (keepsMetadata(options)) {
       Map<String, String> w = userMetadata(want.metadata());
       Map<String, String> g = userMetadata(got.metadata());
       if (!w.equals(g)) {
-        out.add(at + "metadata: keys " + w.keySet() + " read back as " + g.keySet()
+        out.add(at + Where.METADATA + ": keys " + w.keySet() + " read back as " + g.keySet()
             + (w.size() != g.size() ? " (two keys the format cannot tell apart?)" : ""));
       }
     }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayStreams;
+import org.modelfs.tree.TreePath;
 import org.modelfs.tree.ArrayContent;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
@@ -53,7 +54,7 @@ final class CrossMountCopy {
     }
     try {
       Target t = target.getFileSystem().changes().target(target);
-      return t.area() == Target.Area.PARAM && Target.fileless(t.tag().variable(t.name()));
+      return t.area() == TreePath.Area.PARAM && Target.fileless(t.tag().variable(t.name()));
     } catch (java.nio.file.FileSystemException e) {
       return false; // not a path a file can be written to: the write says why
     }

@@ -9,8 +9,7 @@ import java.util.Set;
 import org.modelfs.format.fb.GraphNames;
 import org.modelfs.model.Tag;
 import org.modelfs.model.Variable;
-import org.modelfs.tree.ModelTree;
-import org.modelfs.tree.NameMapping;
+import org.modelfs.tree.TreePath;
 
 /**
  * Parameters deleted in a session, settled at commit (docs/FILESYSTEM.md §7.4): deleting a
@@ -41,8 +40,7 @@ final class Deletions {
         List<String> ops = users.get(name);
         if (ops != null) {
           Tag in = t;
-          problems.add("/" + ModelTree.TAGS + "/" + t.name() + "/" + ModelTree.PARAMS + "/"
-              + String.join("/", NameMapping.segments(name, in.vars()::containsName)) + DELETED_BUT
+          problems.add(TreePath.of(in, TreePath.Area.PARAM, name) + DELETED_BUT
               + (ops.size() == 1 ? "op " : "ops ") + String.join(", ", ops)
               + (ops.size() == 1 ? " uses" : " use") + " it — write a new array there, or keep it");
         } else {

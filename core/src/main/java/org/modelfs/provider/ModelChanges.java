@@ -214,7 +214,7 @@ final class ModelChanges {
       for (Tag t : tags) {
         Tag committed = fs.model().tags().stream().filter(c -> c.name().equals(t.name())).findFirst().orElse(null);
         for (String pr : ModelWriter.metadataProblems(t, committed, format)) {
-          problems.add("/tags/" + t.name() + "/" + pr);
+          problems.add(org.modelfs.model.Where.inTag(t.name()) + pr);
         }
       }
       if (!problems.isEmpty()) {

@@ -34,14 +34,18 @@ import org.modelfs.tree.Dir;
 final class ModelDirectoryStream implements SecureDirectoryStream<Path> {
   private final ModelPath dir;
   private final List<String> names;
+  /** The path of an entry, by its name: found from this directory when looked up. */
+  private final java.util.function.Function<String, ModelPath> entry;
   private final Filter<? super Path> filter;
   private final OpenResources resources;
   private volatile boolean closed;
   private boolean iterated;
 
-  ModelDirectoryStream(ModelPath dir, List<String> names, Filter<? super Path> filter, OpenResources resources) {
+  ModelDirectoryStream(ModelPath dir, List<String> names, java.util.function.Function<String, ModelPath> entry,
+      Filter<? super Path> filter, OpenResources resources) {
     this.dir = dir;
     this.names = List.copyOf(names);
+    this.entry = entry;
     this.filter = filter;
     this.resources = resources;
   }
@@ -62,7 +66,7 @@ final class ModelDirectoryStream implements SecureDirectoryStream<Path> {
       @Override
       public boolean hasNext() {
         while (ahead == null && !closed && next < names.size()) {
-          Path p = dir.resolve(names.get(next++));
+          Path p = entry.apply(names.get(next++));
           try {
             if (filter == null || filter.accept(p)) {
               ahead = p;

@@ -489,7 +489,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   /** The node at {@code path}, or {@code null}. */
   ModelTree.Found lookup(ModelPath path) {
     ensureOpen();
-    return tree.lookup(path.toAbsolutePath().normalize().names());
+    return path.lookupIn(tree);
   }
 
   /**
@@ -506,7 +506,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
   /** The node at {@code path} with its canonical path. */
   ModelTree.Found find(ModelPath path) throws NoSuchFileException {
     ensureOpen();
-    ModelTree.Found f = tree.lookup(path.toAbsolutePath().normalize().names());
+    ModelTree.Found f = path.lookupIn(tree);
     if (f == null) {
       throw new NoSuchFileException(path.toString());
     }
@@ -581,10 +581,16 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
 
   DirectoryStream<Path> newDirectoryStream(ModelPath dir, DirectoryStream.Filter<? super Path> filter)
       throws IOException {
-    ModelTree.Found f = find(dir);
+    ensureOpen();
+    ModelTree t = tree;
+    ModelTree.Found f = dir.lookupIn(t);
+    if (f == null) {
+      throw new NoSuchFileException(dir.toString());
+    }
     if (!(f.node() instanceof Dir d)) {
       throw new NotDirectoryException(dir.toString());
     }
-    return resources.add(new ModelDirectoryStream(dir, new ArrayList<>(d.names()), filter, resources));
+    return resources.add(new ModelDirectoryStream(dir, new ArrayList<>(d.names()), name -> dir.entry(name, t, f),
+        filter, resources));
   }
 }

@@ -241,7 +241,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
             "two mounted models commit separately");
       }
     }
-    if (s.getFileSystem() == t.getFileSystem() && Target.tagDir(s.getFileSystem().find(s).canonical()) != null) {
+    if (s.getFileSystem() == t.getFileSystem() && Target.tagDir(s.getFileSystem().find(s)) != null) {
       s.getFileSystem().edits().renameTag(s, t); // before isSameFile: tags/v1 → tags/V1 renames
       return;
     }

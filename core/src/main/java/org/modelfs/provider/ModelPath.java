@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.modelfs.tree.ModelTree;
 import org.modelfs.tree.NameMapping;
 
 /**
@@ -33,6 +34,18 @@ final class ModelPath implements Path {
   private final String path;
   /** The name elements: none for the root, {@code [""]} for the empty path, else non-empty. */
   private final String[] names;
+  /**
+   * Where a path a directory stream made was found ({@link #lookupIn}): written racily on
+   * purpose — an immutable holder, so a reader sees a whole answer or none.
+   */
+  private Listed found;
+
+  /**
+   * What a path a listing gave names in one tree: its directory and its name in that listing,
+   * then the node once looked up. Never kept on a path the caller made, so an old tree is held
+   * only by the paths of a listing of it.
+   */
+  private record Listed(ModelTree tree, ModelTree.Found dir, String name, ModelTree.Found node) {}
 
   /**
    * Parses {@code path}: collapses repeated {@code /} and drops a trailing one.
@@ -107,6 +120,39 @@ final class ModelPath implements Path {
    */
   List<String> names() {
     return isEmpty() ? List.of() : List.of(names);
+  }
+
+  /**
+   * The node this path names in {@code tree}, or {@code null}. A path a listing of {@code tree}
+   * gave ({@link #entry}) is found from its directory, once (the walker's and the caller's
+   * {@code readAttributes} then cost no lookup); any other path, or a listing of an older tree,
+   * is looked up from the root.
+   */
+  ModelTree.Found lookupIn(ModelTree tree) {
+    Listed f = found;
+    if (f != null && f.tree == tree) {
+      if (f.node != null) {
+        return f.node;
+      }
+      ModelTree.Found n = f.dir.child(f.name);
+      if (n != null) {
+        found = new Listed(tree, null, null, n);
+      }
+      return n;
+    }
+    return tree.lookup(toAbsolutePath().normalize().names());
+  }
+
+  /**
+   * The path of entry {@code name} of this directory as a listing of {@code tree} gave it, where
+   * {@code dir} is this path's node in {@code tree}: looked up from {@code dir} when asked.
+   */
+  ModelPath entry(String name, ModelTree tree, ModelTree.Found dir) {
+    ModelPath p = resolve(name);
+    if (name.indexOf('/') < 0 && !name.isEmpty() && p != this) {
+      p.found = new Listed(tree, dir, name, null);
+    }
+    return p;
   }
 
   private boolean isEmpty() {

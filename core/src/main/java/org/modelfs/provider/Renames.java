@@ -20,6 +20,7 @@ import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
 import org.modelfs.tree.NameMapping;
 import org.modelfs.tree.TagOverlay;
+import org.modelfs.tree.TreePath;
 
 /**
  * {@code Files.move} inside one tag's {@code params/}, {@code updater/} or {@code metadata/} as a
@@ -49,23 +50,24 @@ final class Renames {
     changes.lock();
     try {
       ModelTree.Found src = fs.find(source);
-      List<String> cs = src.canonical();
-      List<String> ct = fs.edits().aliased(target.toAbsolutePath().normalize().names());
-      if (cs.size() < 4 || ct.size() < 4 || !ct.get(0).equals(ModelTree.TAGS) || !ct.get(2).equals(cs.get(2))) {
+      TreePath cs = TreePath.of(src);
+      TreePath ct = fs.edits().parse(target);
+      if (cs.below().isEmpty() || ct.below().isEmpty() || !cs.inNamedArea() || !ct.inNamedArea()
+          || ct.area() != cs.area()) {
         return false;
       }
-      ModelTree.Found tagDir = fs.lookup(fs.getPath("/" + ModelTree.TAGS, ct.get(1)));
-      String area = cs.get(2);
-      if (tagDir == null || !tagDir.canonical().get(1).equals(cs.get(1)) || !ModelTree.AREAS.contains(area)) {
+      ModelTree.Found tagDir = fs.lookup(fs.getPath(TreePath.ofTag(ct.tag())));
+      if (tagDir == null || !TreePath.of(tagDir).tag().equals(cs.tag())) {
         return false;
       }
+      TreePath.Area area = cs.area();
       boolean dir = src.node() instanceof Dir;
-      if (!dir && !area.equals(ModelTree.PARAMS)) {
+      if (!dir && area != TreePath.Area.PARAM) {
         return false;
       }
       ModelTree.Found existing = dir ? fs.lookup(target) : fs.inTheWayOfFile(target);
       if (existing != null) {
-        if (existing.canonical().equals(cs)) {
+        if (existing.canonical().equals(src.canonical())) {
           return true; // onto itself
         }
         if (!replace) {
@@ -83,15 +85,15 @@ final class Renames {
       }
       changes.begin();
       Target.checkParents(fs, target);
-      List<String> from = cs.subList(3, cs.size());
-      String oldName = NameMapping.name(from);
-      String newName = NameMapping.name(ct.subList(3, ct.size()));
+      List<String> from = cs.below();
+      String oldName = cs.name();
+      String newName = ct.name();
       if (dir && newName.startsWith(oldName + "/")) {
         throw new FileSystemException(source.toString(), target.toString(), "a directory cannot move into itself");
       }
-      Tag tag = changes.tag(cs.get(1), source.toString());
+      Tag tag = changes.tag(cs.tag(), source.toString());
       switch (area) {
-        case ModelTree.PARAMS -> {
+        case PARAM -> {
           Map<String, String> r;
           if (dir) {
             List<String> arrays = new ArrayList<>();
@@ -111,7 +113,7 @@ final class Renames {
           }
           Tag freed = withoutFileless(tag, r, source, target);
           check(r, n -> freed.variable(n) != null, target, "a variable of the graph");
-          TagOverlay o = moveKept(fs.overlay(tag.name()), area, from, oldName, newName, dir);
+          TagOverlay o = moveKept(fs.overlay(tag.name()), cs, newName, dir);
           // the updater state moves along; the directories that held it stay, as the source's do
           List<String> keptState = new ArrayList<>();
           for (String moved : r.keySet()) {
@@ -127,12 +129,12 @@ final class Renames {
           }
           changes.apply(TagEdits.renamed(freed, r), o.withKeptAdded(ModelTree.UPDATER, keptState));
         }
-        case ModelTree.UPDATER -> {
+        case UPDATER -> {
           List<String> states = new ArrayList<>();
           tag.updater().forEach(u -> states.add(u.paramName()));
           Map<String, List<String>> canon = NameMapping.canonical(states);
           for (List<String> segs : canon.values()) {
-            if (from.size() > segs.size() && from.subList(0, segs.size()).equals(segs)) {
+            if (TreePath.strictlyBelow(from, segs)) {
               throw new FileSystemException(source.toString(), target.toString(),
                   "inside a parameter's updater state, move its files one by one");
             }
@@ -144,13 +146,12 @@ final class Renames {
             ups.add(new UpdaterState(r.getOrDefault(u.paramName(), u.paramName()), u.arrays()));
           }
           Tag t = new Tag(tag.name(), tag.graph(), tag.variables(), ups, tag.trainingConfig(), tag.metadata());
-          changes.apply(t, moveKept(fs.overlay(tag.name()), area, from, oldName, newName, true));
+          changes.apply(t, moveKept(fs.overlay(tag.name()), cs, newName, true));
         }
         default -> {
           Map<String, String> r = renames(tag.metadata().keySet(), from, true, newName);
           check(r, n -> tag.metadata().containsKey(n), target, "a metadata key");
-          changes.apply(TagEdits.withMetadataRenamed(tag, r), moveKept(fs.overlay(tag.name()), area, from, oldName,
-              newName, true));
+          changes.apply(TagEdits.withMetadataRenamed(tag, r), moveKept(fs.overlay(tag.name()), cs, newName, true));
         }
       }
       return true;
@@ -167,10 +168,10 @@ final class Renames {
     Map<String, String> out = new LinkedHashMap<>();
     for (Map.Entry<String, List<String>> e : NameMapping.canonical(names).entrySet()) {
       List<String> segs = e.getValue();
-      boolean below = segs.size() >= from.size() && segs.subList(0, from.size()).equals(from);
-      if (below && (dir || segs.size() == from.size())) {
-        String rest = NameMapping.name(segs.subList(from.size(), segs.size()));
-        out.put(e.getKey(), rest.isEmpty() && segs.size() == from.size() ? newName : newName + "/" + rest);
+      String rest = TreePath.nameBelow(segs, from);
+      boolean self = rest != null && segs.size() == from.size();
+      if (rest != null && (dir || self)) {
+        out.put(e.getKey(), self ? newName : newName + "/" + rest);
       }
     }
     return out;
@@ -218,15 +219,13 @@ final class Renames {
   }
 
   /**
-   * {@code o} with the kept directories at or below {@code oldName} moved to {@code newName},
-   * the directories that held the source kept, and (a directory) the target kept.
+   * {@code o} with the kept directories at or below {@code source}'s name moved to
+   * {@code newName}, the directories that held the source kept, and (a directory) the target kept.
    */
-  private static TagOverlay moveKept(TagOverlay o, String area, List<String> from, String oldName, String newName,
-      boolean dir) {
-    List<String> parents = new ArrayList<>();
-    for (int j = 1; j < from.size(); j++) {
-      parents.add(NameMapping.name(from.subList(0, j)));
-    }
+  private static TagOverlay moveKept(TagOverlay o, TreePath source, String newName, boolean dir) {
+    String area = source.area().dir();
+    String oldName = source.name();
+    List<String> parents = source.parents();
     if (!dir && !o.kept(area).containsName(oldName)) { // a file: nothing kept moves along
       return o.withKeptAdded(area, parents).withArea(area, true);
     }
@@ -238,9 +237,7 @@ final class Renames {
         kept.add(k);
       }
     }
-    for (int j = 1; j < from.size(); j++) {
-      kept.add(NameMapping.name(from.subList(0, j)));
-    }
+    kept.addAll(parents);
     if (dir) {
       kept.add(newName);
     }

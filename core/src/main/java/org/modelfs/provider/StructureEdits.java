@@ -7,12 +7,11 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.model.VarKind;
+import org.modelfs.tree.TreePath;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
@@ -66,7 +65,7 @@ final class StructureEdits {
           attrs.dtype() != null ? attrs.dtype() : a.dtype(), attrs.shape() != null ? attrs.shape() : a.shape(),
           attrs.order() != 0 ? attrs.order() : a.order(), a.empty(), a.source(), a.offset(), a.length(),
           a.bigEndian(), a.storage());
-      if (t.area() == Target.Area.PARAM) {
+      if (t.area() == TreePath.Area.PARAM) {
         tag = TagEdits.withArray(tag, t.name(), changed, attrs.kind());
       } else if (attrs.kind() != null) {
         throw new FileSystemException(path.toString(), null, "updater state has no kind");
@@ -90,12 +89,12 @@ final class StructureEdits {
     try {
       changes.begin();
       ModelTree.Found f = fs.find(path);
-      List<String> c = f.canonical();
-      if (c.size() < 2) {
+      TreePath c = TreePath.of(f);
+      if (c.tag() == null) {
         throw new AccessDeniedException(path.toString(), null, "the root and tags/ are part of every model");
       }
-      String tagName = c.get(1);
-      if (c.size() == 2) {
+      String tagName = c.tag();
+      if (c.isTag()) {
         if (fs.tags().size() == 1) {
           throw new AccessDeniedException(path.toString(), null, "the only tag of a model cannot be deleted");
         }
@@ -106,22 +105,22 @@ final class StructureEdits {
       }
       Tag tag = changes.tag(tagName, path.toString());
       TagOverlay o = fs.overlay(tagName);
-      String first = c.get(2);
+      TreePath.Area area = c.area();
       if (f.node() instanceof Dir d) {
         if (!d.isEmpty()) {
           throw new DirectoryNotEmptyException(path.toString());
         }
-        if (c.size() == 3) {
-          o = o.withArea(first, false); // params/, updater/ or metadata/, empty: gone until written or committed
+        if (c.isArea()) {
+          o = o.withArea(area.dir(), false); // params/, updater/ or metadata/, empty: gone until written or committed
         } else {
-          o = o.withKeptRemoved(first, NameMapping.name(c.subList(3, c.size())));
+          o = o.withKeptRemoved(area.dir(), c.name());
         }
         changes.apply(tag, o);
         return;
       }
-      switch (first) {
-        case ModelTree.GRAPH -> tag = TagEdits.withoutGraph(tag); // graph.json stays until deleted itself
-        case ModelTree.GRAPH_JSON -> {
+      switch (area) {
+        case GRAPH -> tag = TagEdits.withoutGraph(tag); // graph.json stays until deleted itself
+        case GRAPH_JSON -> {
           o = o.withGraphJson(true);
           if (o.absentAreas().contains(ModelTree.GRAPH)) {
             // the graph this graph.json gave a tag that had none, not shown as graph yet: it goes with it
@@ -129,7 +128,7 @@ final class StructureEdits {
             o = o.withArea(ModelTree.GRAPH, true);
           }
         }
-        case ModelTree.TRAINING -> tag = TagEdits.withTraining(tag, null);
+        case TRAINING -> tag = TagEdits.withTraining(tag, null);
         default -> {
           Target t = changes.target(path);
           tag = switch (t.area()) {
@@ -138,7 +137,7 @@ final class StructureEdits {
             case METADATA -> TagEdits.withMetadata(tag, t.name(), null);
             default -> throw new AccessDeniedException(path.toString());
           };
-          o = keepParents(o, c, t.area() == Target.Area.UPDATER ? t.name() : null);
+          o = keepParents(o, c, t.area() == TreePath.Area.UPDATER ? t.name() : null);
         }
       }
       changes.apply(tag, o);
@@ -148,20 +147,17 @@ final class StructureEdits {
   }
 
   /**
-   * {@code o} keeping the directories that hold the file at canonical path {@code c} (below its
-   * area) once the file is gone; for updater state ({@code param} not null) up to the
-   * parameter's own directory.
+   * {@code o} keeping the directories that hold the file at {@code c} (below its area) once the
+   * file is gone; for updater state ({@code param} not null) up to the parameter's own directory.
    */
-  static TagOverlay keepParents(TagOverlay o, List<String> c, String param) {
-    String area = c.get(2);
+  static TagOverlay keepParents(TagOverlay o, TreePath c, String param) {
     List<String> kept = new ArrayList<>();
-    for (int j = 4; j < c.size(); j++) {
-      String name = NameMapping.name(c.subList(3, j));
+    for (String name : c.parents()) {
       if (param == null || param.equals(name) || param.startsWith(name + "/")) {
         kept.add(name);
       }
     }
-    return o.withKeptAdded(area, kept);
+    return o.withKeptAdded(c.area().dir(), kept);
   }
 
   /**
@@ -174,17 +170,17 @@ final class StructureEdits {
     changes.lock();
     try {
       changes.begin();
-      List<String> names = aliased(dir.toAbsolutePath().normalize().names());
-      boolean tag = names.size() == 2 && names.get(0).equals(ModelTree.TAGS);
+      TreePath p = parse(dir);
+      boolean tag = p.isTag();
       if (tag) {
-        checkTagName(names.get(1), dir.toString(), null);
+        checkTagName(p.tag(), dir.toString(), null);
       }
       if (fs.lookup(dir) != null) {
         throw new FileAlreadyExistsException(dir.toString(), null, tag ? "the tag exists" : null);
       }
       Target.checkParents(fs, dir);
       if (tag) {
-        String name = names.get(1);
+        String name = p.tag();
         List<Tag> tags = new ArrayList<>(fs.tags());
         tags.add(new Tag(name, null, List.of(), List.of(), null, java.util.Map.of()));
         java.util.Map<String, TagOverlay> o = new java.util.HashMap<>(fs.overlays());
@@ -192,21 +188,21 @@ final class StructureEdits {
         changes.apply(tags, o);
         return;
       }
-      boolean area = names.size() >= 3 && names.get(0).equals(ModelTree.TAGS) && ModelTree.AREAS.contains(names.get(2));
-      ModelTree.Found tagDir = names.size() >= 2 ? fs.lookup(dir.getFileSystem().getPath("/" + ModelTree.TAGS, names.get(1))) : null;
+      boolean area = p.inNamedArea();
+      ModelTree.Found tagDir = p.tag() != null ? fs.lookup(dir.getFileSystem().getPath(TreePath.ofTag(p.tag()))) : null;
       if (!area || tagDir == null) {
-        if (area || names.size() >= 2 && names.get(0).equals(ModelTree.TAGS)) {
-          throw new NoSuchFileException(dir.toString(), null, "no tag '" + names.get(1) + "'");
+        if (p.tag() != null) {
+          throw new NoSuchFileException(dir.toString(), null, "no tag '" + p.tag() + "'");
         }
         throw new AccessDeniedException(dir.toString(), null, "only tags, and params/, updater/, metadata/ of a tag"
             + " and directories below them, can be made");
       }
-      String tagName = tagDir.canonical().get(1);
-      TagOverlay o = fs.overlay(tagName).withArea(names.get(2), true);
-      if (names.size() > 3) {
-        belowNoFile(changes.tag(tagName, dir.toString()), names.get(2), NameMapping.name(names.subList(3, names.size())),
-            dir);
-        o = o.withKeptAdded(names.get(2), List.of(NameMapping.name(names.subList(3, names.size()))));
+      String tagName = TreePath.of(tagDir).tag();
+      String areaDir = p.area().dir();
+      TagOverlay o = fs.overlay(tagName).withArea(areaDir, true);
+      if (!p.below().isEmpty()) {
+        belowNoFile(changes.tag(tagName, dir.toString()), areaDir, p.name(), dir);
+        o = o.withKeptAdded(areaDir, List.of(p.name()));
       }
       changes.apply(changes.tag(tagName, dir.toString()), o);
     } finally {
@@ -234,29 +230,22 @@ final class StructureEdits {
     }
   }
 
-  /** {@code names} with a root alias spelled as the newest tag's path. */
-  List<String> aliased(List<String> names) {
+  /** What {@code path} means, a root alias spelled as the newest tag's path. */
+  TreePath parse(ModelPath path) {
     List<Tag> tags = fs.tags();
-    if (names.isEmpty() || tags.isEmpty() || !ModelTree.ALIASES.contains(names.get(0))) {
-      return names;
-    }
-    List<String> out = new ArrayList<>();
-    out.add(ModelTree.TAGS);
-    out.add(tags.get(tags.size() - 1).name());
-    out.addAll(names);
-    return out;
+    return TreePath.parse(path.toAbsolutePath().normalize().names(), tags.isEmpty() ? null : tags.get(tags.size() - 1).name());
   }
 
   /** Renames the tag at {@code source} ({@code /tags/<a>}) to the name at {@code target}. */
   void renameTag(ModelPath source, ModelPath target) throws IOException {
     changes.lock();
     try {
-      String from = Target.tagDir(fs.find(source).canonical());
-      List<String> names = target.toAbsolutePath().normalize().names();
-      if (from == null || names.size() != 2 || !names.get(0).equals(ModelTree.TAGS)) {
+      String from = Target.tagDir(fs.find(source));
+      TreePath named = TreePath.parse(target.toAbsolutePath().normalize().names(), null);
+      if (from == null || !named.isTag()) {
         throw new FileSystemException(source.toString(), target.toString(), "a tag moves only to /tags/<new name>");
       }
-      String to = names.get(1);
+      String to = named.tag();
       if (to.equals(from)) {
         return; // a move onto itself
       }
@@ -302,11 +291,11 @@ final class StructureEdits {
       Tag tag = changes.tag(t.tag().name(), link.toString());
       Target.checkParents(fs, link);
       String area;
-      if (t.area() == Target.Area.PARAM) {
+      if (t.area() == TreePath.Area.PARAM) {
         VarKind kind = file.kind() == null || file.kind().equals(ModelTree.UPDATER_KIND) ? null : VarKind.valueOf(file.kind());
         tag = TagEdits.withArray(tag, t.name(), file.array(), kind);
         area = ModelTree.PARAMS;
-      } else if (t.area() == Target.Area.UPDATER) {
+      } else if (t.area() == TreePath.Area.UPDATER) {
         tag = TagEdits.withState(tag, t.name(), t.key(), file.array());
         area = ModelTree.UPDATER;
       } else {

@@ -5,7 +5,8 @@ import java.nio.file.NoSuchFileException;
 import java.util.List;
 import org.modelfs.model.Tag;
 import org.modelfs.tree.ModelTree;
-import org.modelfs.tree.NameMapping;
+import org.modelfs.tree.TreePath;
+import org.modelfs.tree.TreePath.Area;
 
 /**
  * What a path names for a change: a tag, the kind of entry, and the decoded names — whether or
@@ -18,9 +19,6 @@ import org.modelfs.tree.NameMapping;
  */
 record Target(Tag tag, Area area, String name, String key) {
 
-  /** The parts of a tag a change can address. */
-  enum Area { PARAM, UPDATER, METADATA, TRAINING, GRAPH, GRAPH_JSON }
-
   /**
    * Whether {@code v} is a parameter without a file: a variable of the graph that holds arrays
    * but has none now — its file was deleted in this session, or a written graph declares it and
@@ -32,9 +30,10 @@ record Target(Tag tag, Area area, String name, String key) {
     return v != null && v.array() == null && v.kind().holdsArray();
   }
 
-  /** The tag a canonical path {@code /tags/<tag>} names, or {@code null} for any other path. */
-  static String tagDir(List<String> canonical) {
-    return canonical.size() == 2 && canonical.get(0).equals(ModelTree.TAGS) ? canonical.get(1) : null;
+  /** The tag a found path {@code /tags/<tag>} names, or {@code null} for any other path. */
+  static String tagDir(ModelTree.Found found) {
+    TreePath p = TreePath.of(found);
+    return p.isTag() ? p.tag() : null;
   }
 
   /**
@@ -61,60 +60,40 @@ record Target(Tag tag, Area area, String name, String key) {
     if (tags.isEmpty()) {
       throw new NoSuchFileException(path, null, "the model has no tag");
     }
-    Tag tag = tags.get(tags.size() - 1);
-    int i = 0;
-    if (!segments.isEmpty() && segments.get(0).equals(ModelTree.TAGS)) {
-      if (segments.size() < 3) {
-        throw new FileSystemException(path, null, "not a file of a tag");
-      }
-      tag = find(tags, segments.get(1));
-      if (tag == null) {
-        throw new NoSuchFileException(path, null, "no tag '" + segments.get(1) + "'");
-      }
-      i = 2;
-    }
-    if (i >= segments.size()) {
+    TreePath p = TreePath.parse(segments, tags.get(tags.size() - 1).name());
+    if (p.tag() == null || !p.inTag()) {
       throw new FileSystemException(path, null, "not a file of a tag");
     }
-    String first = segments.get(i);
-    List<String> rest = segments.subList(i + 1, segments.size());
-    switch (first) {
-      case ModelTree.GRAPH -> {
-        return single(tag, Area.GRAPH, rest, path);
-      }
-      case ModelTree.GRAPH_JSON -> {
-        return single(tag, Area.GRAPH_JSON, rest, path);
-      }
-      case ModelTree.TRAINING -> {
-        return single(tag, Area.TRAINING, rest, path);
-      }
-      case ModelTree.PARAMS -> {
-        need(rest, 1, path, "params/<name>");
-        return new Target(tag, Area.PARAM, NameMapping.name(rest), null);
-      }
-      case ModelTree.METADATA -> {
-        need(rest, 1, path, "metadata/<key>");
-        return new Target(tag, Area.METADATA, NameMapping.name(rest), null);
-      }
-      case ModelTree.UPDATER -> {
-        need(rest, 2, path, "updater/<name>/<key>");
-        return new Target(tag, Area.UPDATER, NameMapping.name(rest.subList(0, rest.size() - 1)),
-            NameMapping.decode(rest.get(rest.size() - 1)));
-      }
-      default -> throw new FileSystemException(path, null, "not a file of a tag");
+    Tag tag = find(tags, p.tag());
+    if (tag == null) {
+      throw new NoSuchFileException(path, null, "no tag '" + p.tag() + "'");
     }
-  }
-
-  private static Target single(Tag tag, Area area, List<String> rest, String path) throws FileSystemException {
-    if (!rest.isEmpty()) {
+    Area area = p.area();
+    if (area == null) {
       throw new FileSystemException(path, null, "not a file of a tag");
     }
-    return new Target(tag, area, null, null);
-  }
-
-  private static void need(List<String> rest, int n, String path, String form) throws FileSystemException {
-    if (rest.size() < n) {
-      throw new FileSystemException(path, null, "a file here is named " + form);
+    int below = p.below().size();
+    switch (area) {
+      case PARAM, METADATA -> {
+        if (below < 1) {
+          throw new FileSystemException(path, null, "a file here is named " + area.dir() + "/<"
+              + (area == Area.PARAM ? "name" : "key") + ">");
+        }
+        return new Target(tag, area, p.name(), null);
+      }
+      case UPDATER -> {
+        if (below < 2) {
+          throw new FileSystemException(path, null, "a file here is named updater/<name>/<key>");
+        }
+        String[] nk = p.nameAndKey();
+        return new Target(tag, area, nk[0], nk[1]);
+      }
+      default -> {
+        if (below > 0) {
+          throw new FileSystemException(path, null, "not a file of a tag");
+        }
+        return new Target(tag, area, null, null);
+      }
     }
   }
 

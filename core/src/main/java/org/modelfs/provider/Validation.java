@@ -10,7 +10,8 @@ import org.modelfs.model.ArrayRules;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
-import org.modelfs.tree.NameMapping;
+import org.modelfs.tree.TreePath;
+import org.modelfs.tree.TreePath.Area;
 
 /**
  * What a commit of a mount checks before writing anything (docs/FILESYSTEM.md §7.4): every
@@ -32,51 +33,47 @@ final class Validation {
       out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz, zip-tags and container hold several), the tree has "
           + tags.size());
     } else if (!tags.get(0).name().equals(org.modelfs.container.Models.DEFAULT_TAG)) {
-      out.add("/tags/" + tags.get(0).name() + ": the " + format.token() + " format keeps no tag name; its one tag is '"
+      out.add(TreePath.ofTag(tags.get(0).name()) + ": the " + format.token() + " format keeps no tag name; its one tag is '"
           + org.modelfs.container.Models.DEFAULT_TAG + "'");
     }
     for (Tag t : tags) {
       if (!org.modelfs.format.TagList.isValid(t.name())) {
-        out.add("/tags/" + t.name() + ": a tag name is " + org.modelfs.format.TagList.RULE);
+        out.add(TreePath.ofTag(t.name()) + ": a tag name is " + org.modelfs.format.TagList.RULE);
       }
     }
     for (Tag t : tags) {
-      text(out, "/tags/" + t.name(), "the tag name", t.name());
+      String tag = TreePath.ofTag(t.name());
+      text(out, tag, "the tag name", t.name());
       for (Variable v : t.variables()) {
-        text(out, "/tags/" + t.name() + "/params", "the name '" + v.name() + "'", v.name());
+        text(out, TreePath.ofArea(t.name(), Area.PARAM), "the name '" + v.name() + "'", v.name());
       }
       for (UpdaterState u : t.updater()) {
         for (String k : u.arrays().keySet()) {
-          text(out, "/tags/" + t.name() + "/updater", "the key '" + k + "' of '" + u.paramName() + "'", k);
+          text(out, TreePath.ofArea(t.name(), Area.UPDATER), "the key '" + k + "' of '" + u.paramName() + "'", k);
         }
       }
       for (Map.Entry<String, String> m : t.metadata().entrySet()) {
-        text(out, "/tags/" + t.name() + "/metadata", "the key '" + m.getKey() + "'", m.getKey());
-        text(out, "/tags/" + t.name() + "/metadata/" + m.getKey(), "the value", m.getValue());
+        text(out, TreePath.ofArea(t.name(), Area.METADATA), "the key '" + m.getKey() + "'", m.getKey());
+        text(out, TreePath.of(t, Area.METADATA, m.getKey()), "the value", m.getValue());
       }
       if (t.trainingConfig() != null) {
-        text(out, "/tags/" + t.name() + "/training.json", "the text", t.trainingConfig());
+        text(out, TreePath.ofArea(t.name(), Area.TRAINING), "the text", t.trainingConfig());
       }
       for (org.modelfs.format.fb.Dl4jGraphRules.Problem pr : org.modelfs.format.fb.Dl4jGraphRules.training(t, format.loadedByDl4j())) {
-        out.add("/tags/" + t.name() + "/" + pr);
+        out.add(TreePath.of(t, pr.where()) + ": " + pr.reason());
       }
     }
     for (Tag t : tags) {
-      String prefix = "/tags/" + t.name() + "/";
       // paths are worked out only for a problem: a million names need no million segment lists
-      java.util.function.Function<String, String> params =
-          n -> String.join("/", NameMapping.segments(n, t.vars()::containsName));
-      java.util.function.Function<String, String> states =
-          n -> String.join("/", NameMapping.segments(n, t.states()::containsName));
       for (Variable v : t.variables()) {
         if (v.kind().holdsArray() && v.array() == null) {
-          out.add(prefix + "params/" + params.apply(v.name()) + ": " + v.kind() + " has no array");
+          out.add(TreePath.of(t, Area.PARAM, v.name()) + ": " + v.kind() + " has no array");
         } else if (v.array() != null) {
-          checkLazily(out, () -> prefix + "params/" + params.apply(v.name()), v.array());
+          checkLazily(out, () -> TreePath.of(t, Area.PARAM, v.name()), v.array());
         }
       }
       for (UpdaterState u : t.updater()) {
-        String path = prefix + "updater/" + states.apply(u.paramName());
+        String path = TreePath.of(t, Area.UPDATER, u.paramName());
         Variable param = t.variable(u.paramName());
         if (param == null) {
           out.add(path + ": " + ArrayRules.NO_PARAMETER);
@@ -84,13 +81,13 @@ final class Validation {
           for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
             String shape = ArrayRules.stateShape(e.getValue(), param.array());
             if (shape != null) {
-              out.add(path + "/" + NameMapping.oneSegment(e.getKey()) + ": " + shape
-                  + " (params/" + params.apply(u.paramName()) + "): change both");
+              out.add(TreePath.stateFile(path, e.getKey()) + ": " + shape
+                  + " (" + TreePath.inTag(Area.PARAM, u.paramName(), t.vars()::containsName) + "): change both");
             }
           }
         }
         for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
-          check(out, path + "/" + NameMapping.oneSegment(e.getKey()), e.getValue());
+          check(out, TreePath.stateFile(path, e.getKey()), e.getValue());
         }
       }
     }

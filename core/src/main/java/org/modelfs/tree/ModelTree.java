@@ -26,13 +26,13 @@ import org.modelfs.model.Variable;
  */
 public final class ModelTree {
   /** The file names of a tag directory. */
-  public static final String TAGS = "tags";
-  public static final String GRAPH = "graph";
-  public static final String GRAPH_JSON = "graph.json";
-  public static final String PARAMS = "params";
-  public static final String UPDATER = "updater";
-  public static final String TRAINING = "training.json";
-  public static final String METADATA = "metadata";
+  public static final String TAGS = org.modelfs.model.Where.TAGS;
+  public static final String GRAPH = org.modelfs.model.Where.GRAPH;
+  public static final String GRAPH_JSON = org.modelfs.model.Where.GRAPH_JSON;
+  public static final String PARAMS = org.modelfs.model.Where.PARAMS;
+  public static final String UPDATER = org.modelfs.model.Where.UPDATER;
+  public static final String TRAINING = org.modelfs.model.Where.TRAINING;
+  public static final String METADATA = org.modelfs.model.Where.METADATA;
   /** The {@code kind} of updater state files. */
   public static final String UPDATER_KIND = "UPDATER";
   /** The names of a tag directory that the root also answers to (the newest tag's). */
@@ -130,6 +130,12 @@ public final class ModelTree {
       }
 
       @Override
+      public Node leafIfName(String name, Supplier<List<String>> canonical) {
+        Variable v = vars.byName(name);
+        return v == null || v.array() == null ? null : arrayFile(tag, v.kind().name(), v.array(), storedOrder);
+      }
+
+      @Override
       public void range(String from, String to, NameSpace.Visit visit) {
         vars.rangeWithOrder(from, to, (n, v, o) -> v.array() == null || visit.name(n, o));
       }
@@ -148,7 +154,17 @@ public final class ModelTree {
 
       @Override
       public Node leaf(String name, Supplier<List<String>> canonical) {
-        Map<String, ArrayData> keys = states.byName(name).arrays();
+        return stateDir(states.byName(name), name, canonical);
+      }
+
+      @Override
+      public Node leafIfName(String name, Supplier<List<String>> canonical) {
+        UpdaterState u = states.byName(name);
+        return u == null ? null : stateDir(u, name, canonical);
+      }
+
+      private Node stateDir(UpdaterState u, String name, Supplier<List<String>> canonical) {
+        Map<String, ArrayData> keys = u.arrays();
         return NameSpace.root(tag, UPDATER + "/" + name, canonical.get(),
             NameSpace.ofMap(keys, (k, c) -> arrayFile(tag, UPDATER_KIND, keys.get(k), storedOrder)), TagOverlay.NONE.kept(UPDATER));
       }
@@ -210,6 +226,15 @@ public final class ModelTree {
         canonical = c;
       }
       return c;
+    }
+
+    /**
+     * The entry {@code segment} of this directory — a name its listing gave — found one step
+     * from here instead of from the root, or {@code null}; what {@link ModelTree#lookup} of the
+     * longer path finds in the same tree. {@code null} for a file.
+     */
+    public Found child(String segment) {
+      return node instanceof Dir d ? d.find(this::canonical, List.of(segment), 0) : null;
     }
   }
 

@@ -30,6 +30,14 @@ final class NameSpace {
     Node leaf(String name, Supplier<List<String>> canonical);
 
     /**
+     * {@link #leaf} of {@code name} if it is a name, else {@code null}: what a lookup asks, in
+     * one probe of the index where the index allows (one hash of the name, not two).
+     */
+    default Node leafIfName(String name, Supplier<List<String>> canonical) {
+      return has(name) ? leaf(name, canonical) : null;
+    }
+
+    /**
      * Visits the names in {@code [from, to)} ({@code to == null}: unbounded) in name order, each
      * with where it comes in listings (smaller first), while {@code visit} says so.
      */
@@ -254,13 +262,12 @@ final class NameSpace {
         int end = ends[j - i - 1];
         String d = end == all.length() ? all : all.substring(0, end);
         Supplier<List<String>> at = () -> Dir.append(base, segments(d));
-        Node n;
-        if (names.has(d)) {
-          n = names.leaf(d, at);
-        } else if (isDir(d)) {
+        Node n = names.leafIfName(d, at);
+        if (n == null) {
+          if (!isDir(d)) {
+            continue;
+          }
           n = dir(d);
-        } else {
-          continue;
         }
         if (j == segs.size()) {
           return new ModelTree.Found(n, at);

@@ -30,7 +30,9 @@ import org.modelfs.model.UpdaterState;
 import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
 import org.modelfs.store.ModelFiles;
-import org.modelfs.tree.NameMapping;
+import org.modelfs.model.Where;
+import org.modelfs.tree.TreePath;
+import org.modelfs.tree.TreePath.Area;
 
 /**
  * {@code modelfs verify}: checks a model completely, streaming, and reports every problem as a
@@ -228,10 +230,8 @@ public final class Verifier implements Closeable {
     }
 
     void tag(Tag t) {
-      String prefix = "/tags/" + t.name() + "/";
-      Map<String, List<String>> params = NameMapping.canonical(t.variables().stream().map(Variable::name).toList());
       for (Variable v : t.variables()) {
-        String p = prefix + "params/" + String.join("/", params.get(v.name()));
+        String p = TreePath.of(t, Area.PARAM, v.name());
         if (v.kind().holdsArray() && v.array() == null) {
           problems.add(new Problem(p, v.kind() + " has no array" + (model.format().sharded()
               ? ": no weight shard holds it" : ": the file stores no bytes for it")));
@@ -239,10 +239,9 @@ public final class Verifier implements Closeable {
           array(p, v.array(), v.kind() == VarKind.VARIABLE);
         }
       }
-      Map<String, List<String>> states = NameMapping.canonical(t.updater().stream().map(UpdaterState::paramName).toList());
       Set<String> seen = new HashSet<>();
       for (UpdaterState u : t.updater()) {
-        String p = prefix + "updater/" + String.join("/", states.get(u.paramName()));
+        String p = TreePath.of(t, Area.UPDATER, u.paramName());
         if (!seen.add(u.paramName())) {
           problems.add(new Problem(p, "the file holds a second updater state for this parameter"));
         }
@@ -251,10 +250,10 @@ public final class Verifier implements Closeable {
           problems.add(new Problem(p, ArrayRules.NO_PARAMETER));
         }
         for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
-          String sp = p + "/" + NameMapping.oneSegment(e.getKey());
+          String sp = TreePath.stateFile(p, e.getKey());
           String shape = param == null || param.array() == null ? null : ArrayRules.stateShape(e.getValue(), param.array());
           if (shape != null) {
-            problems.add(new Problem(sp, shape + " (params/" + String.join("/", params.get(u.paramName())) + ")"));
+            problems.add(new Problem(sp, shape + " (" + TreePath.inTag(Area.PARAM, u.paramName(), t.vars()::containsName) + ")"));
           }
           array(sp, e.getValue(), true);
         }
@@ -262,13 +261,10 @@ public final class Verifier implements Closeable {
       String file = t.graph() == null ? model.format().token() : t.graph().source().name();
       try {
         for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.problems(t, model.format().loadedByDl4j(), file)) {
-          String at = pr.path().startsWith("params/") ? "params/" + String.join("/", params.get(pr.path().substring(7)))
-              : pr.path().startsWith("updater/") ? "updater/" + String.join("/", states.get(pr.path().substring(8)))
-              : pr.path();
-          problems.add(new Problem(prefix + at, pr.reason()));
+          problems.add(new Problem(TreePath.of(t, pr.where()), pr.reason()));
         }
       } catch (ModelFormatException e) {
-        problems.add(new Problem(prefix + "graph", e.getMessage()));
+        problems.add(new Problem(TreePath.of(t, Where.graph()), e.getMessage()));
       }
     }
 

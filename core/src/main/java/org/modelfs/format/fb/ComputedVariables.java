@@ -8,6 +8,7 @@ import org.modelfs.model.DType;
 import org.modelfs.model.Tag;
 import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
+import org.modelfs.model.Where;
 import org.modelfs.format.fb.Dl4jGraphRules.Problem;
 
 /**
@@ -33,22 +34,22 @@ final class ComputedVariables {
       String name = GraphJsonReader.cut(v.name());
       if (op == null) {
         if (v.kind() == VarKind.ARRAY) {
-          add.accept(() -> new Problem("graph", "variable '" + name + "' (ARRAY) is produced by no op: DL4J cannot compute"
+          add.accept(() -> new Problem(Where.graph(), "variable '" + name + "' (ARRAY) is produced by no op: DL4J cannot compute"
               + " it (docs/GRAPH.md §5.5); give it back the op that computes it, or delete it and what reads it"));
         }
         continue;
       }
       if (v.array() != null) {
-        add.accept(() -> new Problem("params/" + v.name(), "the output of " + op.label() + "; DL4J computes it, it cannot"
+        add.accept(() -> new Problem(Where.param(v.name()), "the output of " + op.label() + "; DL4J computes it, it cannot"
             + " hold an array (docs/GRAPH.md §5.5); delete this file, or write the array under a name no op produces"));
       } else if (v.kind() != VarKind.ARRAY) {
-        add.accept(() -> new Problem("graph", "variable '" + name + "' (" + v.kind() + ") is the output of " + op.label()
+        add.accept(() -> new Problem(Where.graph(), "variable '" + name + "' (" + v.kind() + ") is the output of " + op.label()
             + ": DL4J computes it, so it is of kind ARRAY (docs/GRAPH.md §5.5)"));
       }
       int k = op.outputs().indexOf(v.name());
       DType declared = k >= 0 && k < op.outputTypes().size() ? DType.fromCode(op.outputTypes().get(k)) : null;
       if (declared != null && v.dtype() != null && v.dtype() != declared) {
-        add.accept(() -> new Problem("graph", "variable '" + name + "' is declared " + v.dtype() + " but " + op.label()
+        add.accept(() -> new Problem(Where.graph(), "variable '" + name + "' is declared " + v.dtype() + " but " + op.label()
             + " declares its output " + k + " " + declared + " (outputTypes): DL4J allocates the one and computes the"
             + " other, and the op fails (docs/GRAPH.md §5.5); declare both the same type"));
       }
@@ -56,7 +57,7 @@ final class ComputedVariables {
     for (String loss : losses) {
       Variable v = tag.variable(loss);
       if (v != null && v.kind() != VarKind.ARRAY) {
-        add.accept(() -> new Problem("graph", "lossVariables names '" + GraphJsonReader.cut(loss) + "', of kind " + v.kind()
+        add.accept(() -> new Problem(Where.graph(), "lossVariables names '" + GraphJsonReader.cut(loss) + "', of kind " + v.kind()
             + ": DL4J marks only ARRAY variables (the outputs of ops) as losses and does not load the graph"
             + " (docs/GRAPH.md §5.5); name an op's output"));
       }

@@ -12,6 +12,7 @@ import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
+import org.modelfs.model.Where;
 
 /**
  * What DL4J 1.0.0-M2.1's loader and executor make of a tag, where that differs from what ModelFS
@@ -43,13 +44,14 @@ public final class Dl4jGraphRules {
   /**
    * One rule's finding.
    *
-   * @param path where in the tag: {@code params/NAME}, {@code graph}, {@code training.json}, {@code updater[/NAME]}
+   * @param where where in the tag: a parameter, {@code graph}, {@code training.json}, the updater
+   *     (state of one parameter)
    * @param reason what DL4J would do, in the user's words, and what to change
    */
-  public record Problem(String path, String reason) {
+  public record Problem(Where where, String reason) {
     @Override
     public String toString() {
-      return path + ": " + reason;
+      return where + ": " + reason;
     }
   }
 
@@ -100,7 +102,7 @@ public final class Dl4jGraphRules {
     for (LoadedGraph.Op op : ops) {
       LoadedGraph.Op twin = op.named() ? byName.putIfAbsent(op.name(), op) : null;
       if (twin != null && twin.table() != op.table()) { // one table listed twice is one op: DL4J sets it again
-        add.accept(() -> new Problem("graph", twin.label() + " and " + op.label() + " have one name: DL4J keeps one op"
+        add.accept(() -> new Problem(Where.graph(), twin.label() + " and " + op.label() + " have one name: DL4J keeps one op"
             + " per name (docs/GRAPH.md §1.7), the first would be lost; rename one"));
       }
       Variable same = op.named() ? tag.variable(op.name()) : null;
@@ -112,7 +114,7 @@ public final class Dl4jGraphRules {
       for (String o : op.outputs()) {
         LoadedGraph.Op first = producer.putIfAbsent(o, op);
         if (first != null && first.table() != op.table()) {
-          add.accept(() -> new Problem("graph", "variable '" + GraphJsonReader.cut(o) + "' is an output of " + first.label()
+          add.accept(() -> new Problem(Where.graph(), "variable '" + GraphJsonReader.cut(o) + "' is an output of " + first.label()
               + " and of " + op.label() + ": a variable has one producing op (docs/GRAPH.md §5.1); rename one output"));
         }
       }
@@ -120,14 +122,14 @@ public final class Dl4jGraphRules {
         if (op.inputs().get(k) == null) {
           int[] id = op.danglingIds().get(d++);
           int input = k;
-          add.accept(() -> new Problem("graph", op.label() + " input " + input + " is the id (" + id[0] + ", " + id[1]
+          add.accept(() -> new Problem(Where.graph(), op.label() + " input " + input + " is the id (" + id[0] + ", " + id[1]
               + "), which no variable has: DL4J wires inputs by id and cannot load the graph (docs/FORMATS.md §3.10)"));
         }
       }
     }
     ComputedVariables.check(tag, producer, LoadedGraph.losses(tag, file), add);
     if (more[0] > 0) {
-      out.add(new Problem("graph", "and " + more[0] + " more problems of these kinds"));
+      out.add(new Problem(Where.graph(), "and " + more[0] + " more problems of these kinds"));
     }
     for (List<LoadedGraph.Op> cycle : GraphCycles.find(ops)) {
       StringBuilder path = new StringBuilder();
@@ -138,7 +140,7 @@ public final class Dl4jGraphRules {
         }
         path.append(path.length() == 0 ? "" : " → ").append(cycle.get(i).label());
       }
-      out.add(new Problem("graph", "a cycle of ops through no merge: " + path + ": each waits for the other, so DL4J computes"
+      out.add(new Problem(Where.graph(), "a cycle of ops through no merge: " + path + ": each waits for the other, so DL4J computes"
           + " none of their outputs (docs/GRAPH.md §5.2); only a loop through a merge op (a TF while loop) can run"));
     }
     return out;
@@ -174,21 +176,21 @@ public final class Dl4jGraphRules {
   private static void updater(Tag tag, boolean loadedByDl4j, List<Problem> out) {
     TrainingJson.Check training = tag.trainingConfig() == null ? null : TrainingJson.check(tag.trainingConfig());
     if (training != null && !training.problems().isEmpty()) {
-      training.problems().forEach(pr -> out.add(new Problem("training.json", pr)));
+      training.problems().forEach(pr -> out.add(new Problem(Where.training(), pr)));
       return;
     }
     if (tag.updater().isEmpty() || !loadedByDl4j) {
       return;
     }
     if (training == null) {
-      out.add(new Problem("updater", "updater state needs a training configuration (training.json):"
+      out.add(new Problem(Where.state(null), "updater state needs a training configuration (training.json):"
           + " DL4J reads updater state only with the training configuration that says which updater it is for"));
     } else if (!training.hasUpdater()) {
-      out.add(new Problem("training.json", "names no updater, but the tag holds updater state (DL4J needs the updater to load it)"));
+      out.add(new Problem(Where.training(), "names no updater, but the tag holds updater state (DL4J needs the updater to load it)"));
     } else if (training.updaterStateKeys() != null) {
       for (UpdaterState u : tag.updater()) {
         if (!training.updaterStateKeys().equals(u.arrays().keySet())) {
-          out.add(new Problem("updater/" + u.paramName(), "holds " + new TreeSet<>(u.arrays().keySet())
+          out.add(new Problem(Where.state(u.paramName()), "holds " + new TreeSet<>(u.arrays().keySet())
               + ", but the updater of training.json keeps " + new TreeSet<>(training.updaterStateKeys())
               + " (DL4J refuses to load any other state)"));
         }
@@ -197,7 +199,7 @@ public final class Dl4jGraphRules {
   }
 
   /** Where a variable is shown: {@code params/NAME} for one that holds an array, else {@code graph}. */
-  private static String at(Variable v) {
-    return v.kind().holdsArray() ? "params/" + v.name() : "graph";
+  private static Where at(Variable v) {
+    return v.kind().holdsArray() ? Where.param(v.name()) : Where.graph();
   }
 }

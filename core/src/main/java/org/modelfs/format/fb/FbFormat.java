@@ -37,7 +37,7 @@ public final class FbFormat {
     List<String> out = new java.util.ArrayList<>();
     for (var v : tag.variables()) {
       if (v.array() != null && v.array().dtype().legacyExtras() == 0) {
-        out.add("params/" + v.name() + ": data type " + v.array().dtype() + " has no legacy fb encoding");
+        out.add(org.modelfs.model.Where.param(v.name()) + ": data type " + v.array().dtype() + " has no legacy fb encoding");
       }
     }
     return out;

@@ -14,6 +14,7 @@ import org.modelfs.format.fb.gen.FlatGraph;
 import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.Layout.Area;
 import org.modelfs.io.CountingOutput;
+import org.modelfs.model.Where;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
@@ -28,15 +29,15 @@ import org.modelfs.model.Variable;
 public final class ZipTagsWriter {
   private ZipTagsWriter() {}
 
-  /** Reasons {@code tag} cannot be written as zip-tags; empty if it can. */
+  /** Reasons {@code tag} cannot be written as zip-tags, each {@code "<where in the tag>: <reason>"}; empty if it can. */
   public static List<String> problems(Tag tag) {
     List<String> out = new ArrayList<>();
     for (Variable v : tag.arrays()) {
-      tooLarge(out, "/tags/" + tag.name() + "/params/" + v.name(), v.array());
+      tooLarge(out, Where.param(v.name()).toString(), v.array());
     }
     for (UpdaterState u : tag.updater()) {
       for (Map.Entry<String, ArrayData> e : u.arrays().entrySet()) {
-        tooLarge(out, "/tags/" + tag.name() + "/updater/" + u.paramName() + "/" + e.getKey(), e.getValue());
+        tooLarge(out, Where.state(u.paramName()) + "/" + e.getKey(), e.getValue());
       }
     }
     return out;
