@@ -10,13 +10,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.modelfs.format.unified.ContainerReader;
-import org.modelfs.format.fb.FbFormat;
-import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.format.Codec;
+import org.modelfs.format.Codecs;
 import org.modelfs.format.sdnb.ShardNames;
-import org.modelfs.format.sdnb.ShardedFormat;
-import org.modelfs.format.sdz.SdzFormat;
-import org.modelfs.format.ziptags.ZipTagsReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
@@ -30,7 +26,7 @@ import org.modelfs.model.Model;
  */
 public final class Models {
   /** The tag name of formats without tags. */
-  public static final String DEFAULT_TAG = "default";
+  public static final String DEFAULT_TAG = Codec.DEFAULT_TAG;
 
   private Models() {}
 
@@ -55,7 +51,8 @@ public final class Models {
     ByteSource src = closer.register(openRegular(path));
     Path name = path.getFileName();
     ShardNames.Shard shard = name == null ? null : ShardNames.parseAny(name.toString());
-    if (shard != null && (shard.ext().equals(ShardNames.SDNB) ? SdnbFormat.sniff(src) : ContainerReader.sniff(src))) {
+    Codec set = shard == null ? null : Codecs.ofShardExtension(shard.ext());
+    if (set != null && set.sniff(src)) {
       src.close();
       return sharded(location, findShards(path), closer);
     }
@@ -86,33 +83,32 @@ public final class Models {
   }
 
   private static Model single(String location, ByteSource src, Closer closer) throws IOException {
-    if (ContainerReader.sniff(src)) {
-      return new Model(location, ModelFormat.CONTAINER, ContainerReader.read(src), closer);
-    }
-    if (SdnbFormat.sniff(src)) {
-      return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
-    }
-    if (SdzFormat.sniff(src)) {
-      if (ZipTagsReader.sniff(src)) {
-        return new Model(location, ModelFormat.ZIP_TAGS, ZipTagsReader.read(src, closer), closer);
+    Codec fallback = null;
+    for (Codec c : Codecs.readers(false)) {
+      if (c.fallback()) {
+        fallback = fallback == null ? c : fallback;
+      } else if (c.sniff(src)) {
+        return c.open(location, src, closer);
       }
-      SdzFormat.Read read = SdzFormat.readModel(src, closer, DEFAULT_TAG);
-      return new Model(location, ModelFormat.SDZ, read.tags(), read.shards(), closer);
+    }
+    if (fallback == null) {
+      throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no magic of "
+          + Codecs.list(f -> !f.sharded(), "or") + " at its start");
     }
     try {
-      return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);
+      return fallback.open(location, src, closer);
     } catch (org.modelfs.format.BudgetExceededException e) {
       throw e; // a FlatGraph, too costly to unfold: saying "not a SameDiff model" would mislead
     } catch (ModelFormatException e) {
       if (e.offset() < 0 || e.offset() >= src.size()) {
         // the first 4 bytes, read as a FlatBuffer's root offset, point outside the file (a text
         // file, say): the problem is at offset 0, not at the number they make
-        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no SAMEDIFF_MODEL, SDNB or ZIP magic at"
+        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no " + Codecs.magics() + " magic at"
             + " its start, and no FlatGraph FlatBuffer (" + (src.size() < 4 ? "only " + src.size() + " bytes"
             : "the root offset it would start with points outside its " + src.size() + " bytes") + ")", e);
       }
       throw new ModelFormatException(location, "model file", e.offset(),
-          "not a SameDiff model: no SAMEDIFF_MODEL, SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
+          "not a SameDiff model: no " + Codecs.magics() + " magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
     }
   }
 
@@ -163,12 +159,19 @@ public final class Models {
    */
   private static Model shardSet(String location, List<ByteSource> shards, List<String> files, Closer closer)
       throws IOException {
-    if (ContainerReader.sniff(shards.get(0))) {
-      ContainerReader.ShardSet set = ContainerReader.readShardSet(shards);
-      return new Model(location, ModelFormat.SHARDED_CONTAINER, set.tags(), set.layout().withFiles(files), closer);
+    Codec fallback = null;
+    for (Codec c : Codecs.readers(true)) {
+      if (c.fallback()) {
+        fallback = fallback == null ? c : fallback;
+      } else if (c.sniff(shards.get(0))) {
+        return c.openShards(location, shards, files, closer);
+      }
     }
-    ShardedFormat.Read set = ShardedFormat.readSet(shards, DEFAULT_TAG);
-    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(set.tag()), set.layout().withFiles(files), closer);
+    if (fallback == null) {
+      throw new ModelFormatException(location, "model file", 0, "shard 0 is none of "
+          + Codecs.list(ModelFormat::sharded, "or"));
+    }
+    return fallback.openShards(location, shards, files, closer); // its reader says what shard 0 lacks
   }
 
   /**
@@ -207,7 +210,7 @@ public final class Models {
       return List.of();
     }
     List<Path> found = List.of();
-    for (String e : ext != null ? List.of(ext) : List.of(ShardNames.SDNB, ShardNames.CONTAINER)) {
+    for (String e : ext != null ? List.of(ext) : Codecs.shardExtensions()) {
       try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
         found = ShardNames.completeSet(base, e, ds, p -> p.getFileName().toString(), n -> dir.resolve(n).toString());
       }

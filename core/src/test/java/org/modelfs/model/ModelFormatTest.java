@@ -1,5 +1,6 @@
 package org.modelfs.model;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,22 +11,22 @@ import org.junit.jupiter.api.Test;
 class ModelFormatTest {
   @Test
   void listsForPeopleComeFromTheEnum() {
-    assertEquals("fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded", ModelFormat.tokens("|"));
-    assertEquals("sdz, zip-tags or container", ModelFormat.tagHolders());
-    assertEquals("fb, sdnb and sdnb-sharded", ModelFormat.list(f -> !f.holdsTags(), "and"));
-    assertEquals("container", ModelFormat.list(f -> f == ModelFormat.CONTAINER, "and"));
-    assertEquals(".fb, .sdnb, .sdz, .zip or .sdmc", ModelFormat.extensions());
+    assertEquals("fb|sdnb|sdnb-sharded|sdz|zip-tags|container|container-sharded", Codecs.tokens("|"));
+    assertEquals("sdz, zip-tags or container", Codecs.tagHolders());
+    assertEquals("fb, sdnb and sdnb-sharded", Codecs.list(f -> !f.holdsTags(), "and"));
+    assertEquals("container", Codecs.list(f -> f == ModelFormat.CONTAINER, "and"));
+    assertEquals(".fb, .sdnb, .sdz, .zip or .sdmc", Codecs.extensions());
   }
 
   @Test
   void everyExtensionListedNamesItsFormat() {
-    for (String ext : ModelFormat.extensions().replace(" or ", ", ").split(", ")) {
-      ModelFormat f = ModelFormat.fromFileName("M" + ext.toUpperCase(java.util.Locale.ROOT));
-      assertEquals(f, ModelFormat.fromFileName("dir/m" + ext), ext);
+    for (String ext : Codecs.extensions().replace(" or ", ", ").split(", ")) {
+      ModelFormat f = Codecs.fromFileName("M" + ext.toUpperCase(java.util.Locale.ROOT));
+      assertEquals(f, Codecs.fromFileName("dir/m" + ext), ext);
       assertEquals(false, f.sharded(), ext);
     }
-    assertNull(ModelFormat.fromFileName("m.bin"));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ModelFormat.fromToken("tar"));
+    assertNull(Codecs.fromFileName("m.bin"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Codecs.fromToken("tar"));
     assertEquals("unknown format 'tar' (expected fb, sdnb, sdnb-sharded, sdz, zip-tags, container, container-sharded)", e.getMessage());
   }
 }
