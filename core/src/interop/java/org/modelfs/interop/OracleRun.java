@@ -90,13 +90,7 @@ final class OracleRun {
   }
 
   static String extension(ModelFormat f) {
-    return switch (f) {
-      case FB -> ".fb";
-      case SDNB, SHARDED_SDNB -> ".sdnb";
-      case SDZ -> ".sdz";
-      case ZIP_TAGS -> ".zip";
-      default -> ModelFormat.EXTENSION;
-    };
+    return f.extension();
   }
 
   /** Makes one commit line; returns "ok …", or throws the IOException that refused it. */

@@ -25,6 +25,11 @@ public interface Codec {
   /** The format this codec reads and writes. */
   ModelFormat format();
 
+  /** Other tokens the command line and {@code env} accept for this format, lower case. */
+  default List<String> aliases() {
+    return List.of();
+  }
+
   /**
    * Whether {@code src} starts as this format's files do (its magic): one file of a one-file
    * format, shard 0 of a shard set's. Reads a few bytes at most (a zip's directory for a tagged

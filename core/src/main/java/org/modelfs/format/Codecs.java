@@ -125,7 +125,7 @@ public final class Codecs {
     return all().stream().map(Codec::shardExtension).filter(e -> e != null).toList();
   }
 
-  /** The format for a CLI/env token; {@code sharded} is accepted for {@code sdnb-sharded}. */
+  /** The format for a CLI/env token (any case), or one of a codec's {@link Codec#aliases()}. */
   public static ModelFormat fromToken(String token) {
     String t = token.toLowerCase(Locale.ROOT);
     for (ModelFormat f : formats()) {
@@ -133,8 +133,10 @@ public final class Codecs {
         return f;
       }
     }
-    if (t.equals("sharded")) {
-      return ModelFormat.SHARDED_SDNB;
+    for (Codec c : all()) {
+      if (c.aliases().contains(t)) {
+        return c.format();
+      }
     }
     throw new IllegalArgumentException("unknown format '" + token + "' (expected " + tokens(", ") + ")");
   }

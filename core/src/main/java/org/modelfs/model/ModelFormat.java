@@ -27,9 +27,6 @@ public final class ModelFormat {
   /** A container split over {@code <base>.shard<k>-of-<N>.sdmc} files (docs/FORMATS.md §13.8). */
   public static final ModelFormat SHARDED_CONTAINER = new ModelFormat("container-sharded", ".sdmc", true, false, CONTAINER);
 
-  /** The extension that names a new container file. */
-  public static final String EXTENSION = ".sdmc";
-
   private final String token;
   private final String extension;
   private final boolean holdsTags;

@@ -24,6 +24,11 @@ public final class ShardedSdnbCodec implements Codec {
   }
 
   @Override
+  public List<String> aliases() {
+    return List.of("sharded");
+  }
+
+  @Override
   public boolean sniff(ByteSource shard0) throws IOException {
     return SdnbFormat.sniff(shard0);
   }
