@@ -43,6 +43,14 @@ public interface Codec {
   }
 
   /**
+   * How a message names a whole file of this format found where something else was expected (a
+   * tag's graph file): {@code "a whole SDNB model"}.
+   */
+  default String wholeModel() {
+    return "a whole " + format().token() + " model" + (magic() == null ? "" : " (" + magic() + ")");
+  }
+
+  /**
    * The order the readers are tried in, lowest first (a more specific magic before a more
    * general one: a zip with {@code tags.txt} before any zip); {@link Integer#MAX_VALUE} for the
    * format read when no magic matched ({@link #fallback()}).

@@ -7,7 +7,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.WriteOptions;
@@ -34,21 +34,15 @@ import org.modelfs.model.Tag;
  * Proves that a format is its package plus one registration (docs/ARCHITECTURE.md "read or write
  * a new format"): nothing outside this package names it.
  */
-public final class FbTagsCodec implements Codec {
+public final class FbTagsCodec extends BaseCodec {
   /** The format: token {@code fb-tags}, files {@code .fbt}, several tags, not read by DL4J. */
   public static final ModelFormat FORMAT = new ModelFormat("fb-tags", ".fbt", true, false, null);
   static final byte[] MAGIC = "MODELFS-FB-TAGS\n".getBytes(StandardCharsets.US_ASCII);
   private static final int MAX_LINE = 4096;
   private static final int DIGITS = 20;
 
-  @Override
-  public ModelFormat format() {
-    return FORMAT;
-  }
-
-  @Override
-  public String magic() {
-    return "MODELFS-FB-TAGS";
+  public FbTagsCodec() {
+    super(FORMAT, "MODELFS-FB-TAGS", 100);
   }
 
   @Override

@@ -2,7 +2,7 @@ package org.modelfs.format.fb;
 
 import java.io.IOException;
 import java.util.List;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.io.ByteSource;
@@ -12,20 +12,14 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 
 /** The fb format's descriptor (docs/FORMATS.md §4): no magic — what a file is read as when no other format's magic matched. */
-public final class FbCodec implements Codec {
-  @Override
-  public ModelFormat format() {
-    return ModelFormat.FB;
+public final class FbCodec extends BaseCodec {
+  public FbCodec() {
+    super(ModelFormat.FB, null, Integer.MAX_VALUE); // a FlatBuffer has no magic: tried last, as the fallback
   }
 
   @Override
   public boolean sniff(ByteSource src) {
     return false; // a FlatBuffer has no magic: it is tried last, as the fallback
-  }
-
-  @Override
-  public int sniffOrder() {
-    return Integer.MAX_VALUE;
   }
 
   @Override

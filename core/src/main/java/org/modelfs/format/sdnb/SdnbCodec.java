@@ -3,7 +3,7 @@ package org.modelfs.format.sdnb;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.io.ByteSource;
@@ -13,25 +13,19 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 
 /** The SDNB format's descriptor (docs/FORMATS.md §5): one file, magic {@code SDNB}. */
-public final class SdnbCodec implements Codec {
+public final class SdnbCodec extends BaseCodec {
+  public SdnbCodec() {
+    super(ModelFormat.SDNB, "SDNB", 20);
+  }
+
   @Override
-  public ModelFormat format() {
-    return ModelFormat.SDNB;
+  public String wholeModel() {
+    return "a whole SDNB model";
   }
 
   @Override
   public boolean sniff(ByteSource src) throws IOException {
     return SdnbFormat.sniff(src);
-  }
-
-  @Override
-  public String magic() {
-    return "SDNB";
-  }
-
-  @Override
-  public int sniffOrder() {
-    return 20;
   }
 
   @Override

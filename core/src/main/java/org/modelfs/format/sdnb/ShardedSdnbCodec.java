@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.io.ByteSource;
@@ -17,10 +17,9 @@ import org.modelfs.model.Tag;
  * The sharded SDNB format's descriptor (docs/FORMATS.md §6): {@code <base>.shard<k>-of-<N>.sdnb},
  * the shard set a set without another format's magic is read as.
  */
-public final class ShardedSdnbCodec implements Codec {
-  @Override
-  public ModelFormat format() {
-    return ModelFormat.SHARDED_SDNB;
+public final class ShardedSdnbCodec extends BaseCodec {
+  public ShardedSdnbCodec() {
+    super(ModelFormat.SHARDED_SDNB, "SDNB", Integer.MAX_VALUE); // SDNB's reader explains a shard 0 of no known format
   }
 
   @Override
@@ -31,11 +30,6 @@ public final class ShardedSdnbCodec implements Codec {
   @Override
   public boolean sniff(ByteSource shard0) throws IOException {
     return SdnbFormat.sniff(shard0);
-  }
-
-  @Override
-  public int sniffOrder() {
-    return Integer.MAX_VALUE; // SDNB's reader explains a shard 0 of no known format
   }
 
   @Override

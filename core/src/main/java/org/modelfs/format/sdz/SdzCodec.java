@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.fb.GraphWriter;
@@ -22,25 +22,19 @@ import org.modelfs.model.Tag;
  * The SDZ format's descriptor (docs/FORMATS.md §7): a zip whose newest tag is the model DL4J
  * loads ({@code model.sdnb} or its shards), each older one the SDNB entry {@code tag.<name>}.
  */
-public final class SdzCodec implements Codec {
+public final class SdzCodec extends BaseCodec {
+  public SdzCodec() {
+    super(ModelFormat.SDZ, "ZIP", 40); // any zip: after the tagged zip
+  }
+
   @Override
-  public ModelFormat format() {
-    return ModelFormat.SDZ;
+  public String wholeModel() {
+    return "a zip (an SDZ or zip-tags model?)";
   }
 
   @Override
   public boolean sniff(ByteSource src) throws IOException {
     return SdzFormat.sniff(src);
-  }
-
-  @Override
-  public String magic() {
-    return "ZIP";
-  }
-
-  @Override
-  public int sniffOrder() {
-    return 40; // any zip: after the tagged zip
   }
 
   @Override

@@ -2,7 +2,7 @@ package org.modelfs.format.unified;
 
 import java.io.IOException;
 import java.util.List;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.io.ByteSource;
@@ -12,25 +12,19 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 
 /** The unified container's descriptor (docs/FORMATS.md §13): one file, magic {@code SAMEDIFF_MODEL}. */
-public final class ContainerCodec implements Codec {
+public final class ContainerCodec extends BaseCodec {
+  public ContainerCodec() {
+    super(ModelFormat.CONTAINER, "SAMEDIFF_MODEL", 10);
+  }
+
   @Override
-  public ModelFormat format() {
-    return ModelFormat.CONTAINER;
+  public String wholeModel() {
+    return "a whole ModelFS container model (SAMEDIFF_MODEL)";
   }
 
   @Override
   public boolean sniff(ByteSource src) throws IOException {
     return ContainerReader.sniff(src);
-  }
-
-  @Override
-  public String magic() {
-    return "SAMEDIFF_MODEL";
-  }
-
-  @Override
-  public int sniffOrder() {
-    return 10;
   }
 
   @Override

@@ -6,7 +6,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.sdnb.ShardNames;
@@ -25,20 +25,14 @@ import org.modelfs.model.Variable;
  * the newest tag's sizes as SDNB shards are; a variable only older tags hold goes with the first
  * weight shard.
  */
-public final class ShardedContainerCodec implements Codec {
-  @Override
-  public ModelFormat format() {
-    return ModelFormat.SHARDED_CONTAINER;
+public final class ShardedContainerCodec extends BaseCodec {
+  public ShardedContainerCodec() {
+    super(ModelFormat.SHARDED_CONTAINER, "SAMEDIFF_MODEL", 10);
   }
 
   @Override
   public boolean sniff(ByteSource shard0) throws IOException {
     return ContainerReader.sniff(shard0);
-  }
-
-  @Override
-  public int sniffOrder() {
-    return 10;
   }
 
   @Override

@@ -2,7 +2,7 @@ package org.modelfs.format.ziptags;
 
 import java.io.IOException;
 import java.util.List;
-import org.modelfs.format.Codec;
+import org.modelfs.format.BaseCodec;
 import org.modelfs.format.PlannedFile;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdz.SdzCodec;
@@ -14,25 +14,19 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 
 /** The tagged zip's descriptor (docs/FORMATS.md §8): a zip with {@code tags.txt} and {@code <tag>/graph.fb}. */
-public final class ZipTagsCodec implements Codec {
+public final class ZipTagsCodec extends BaseCodec {
+  public ZipTagsCodec() {
+    super(ModelFormat.ZIP_TAGS, "ZIP", 30); // a zip with tags.txt: before any zip (SDZ)
+  }
+
   @Override
-  public ModelFormat format() {
-    return ModelFormat.ZIP_TAGS;
+  public String wholeModel() {
+    return "a zip (an SDZ or zip-tags model?)";
   }
 
   @Override
   public boolean sniff(ByteSource src) throws IOException {
     return SdzFormat.sniff(src) && ZipTagsReader.sniff(src);
-  }
-
-  @Override
-  public String magic() {
-    return "ZIP";
-  }
-
-  @Override
-  public int sniffOrder() {
-    return 30; // a zip with tags.txt: before any zip (SDZ)
   }
 
   @Override
