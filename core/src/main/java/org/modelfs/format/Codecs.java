@@ -54,7 +54,7 @@ public final class Codecs {
    * Adds {@code codec} until the registration is closed: a format of a program's own, without a
    * service file (tests use it so that their formats never reach another test's lists).
    */
-  public static Registration register(Codec codec) {
+  public static synchronized Registration register(Codec codec) {
     List<Codec> now = new ArrayList<>(all());
     add(now, codec);
     REGISTERED.add(codec);
