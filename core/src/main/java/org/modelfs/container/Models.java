@@ -19,10 +19,11 @@ import org.modelfs.io.Closer;
 import org.modelfs.model.Model;
 
 /**
- * Opens any supported model file by its content (docs/FORMATS.md §1 detection: the container's
+ * Opens any model file of a registered format by its content into a {@link Model} index: each
+ * codec of {@link Codecs} is asked in its sniff order (docs/FORMATS.md §1: the container's
  * {@code SAMEDIFF_MODEL}, SDNB magic, a zip with {@code tags.txt} and {@code <tag>/graph.fb} =
- * zip-tags, other zips = SDZ, else fb) into a {@link Model}
- * index; the writing side is {@link ModelWriter}.
+ * zip-tags, other zips = SDZ, else fb), shard sets by their shard extension; the writing side is
+ * {@link ModelWriter}.
  */
 public final class Models {
   /** The tag name of formats without tags. */
@@ -31,8 +32,8 @@ public final class Models {
   private Models() {}
 
   /**
-   * Opens {@code path}: an fb, SDNB, SDZ or zip-tags file, one shard of a sharded SDNB, or the
-   * base name of one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
+   * Opens {@code path}: a model file, one shard of a shard set, or the base name of one
+   * ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
    */
   public static Model open(Path path) throws IOException {
     return closingOnFailure(closer -> open(path, closer));
@@ -60,8 +61,8 @@ public final class Models {
   }
 
   /**
-   * Opens the model held by the one file {@code src} (fb, SDNB, SDZ or zip-tags, by its content;
-   * an SDNB is read as a single file, whatever it is called) under the name {@code location}.
+   * Opens the model held by the one file {@code src} (any one-file format, by its content; an
+   * SDNB is read as a single file, whatever it is called) under the name {@code location}.
    * For storage that is not a file system path of its own (an object store's ranged reads). The
    * model owns {@code src}: closing the model, or a failure to open it, closes it.
    */
@@ -83,33 +84,12 @@ public final class Models {
   }
 
   private static Model single(String location, ByteSource src, Closer closer) throws IOException {
-    Codec fallback = null;
-    for (Codec c : Codecs.readers(false)) {
-      if (c.fallback()) {
-        fallback = fallback == null ? c : fallback;
-      } else if (c.sniff(src)) {
-        return c.open(location, src, closer);
-      }
+    Codec c = Codecs.reader(false, src);
+    if (c == null) {
+      throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no " + Codecs.magics()
+          + " magic at its start");
     }
-    if (fallback == null) {
-      throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no magic of "
-          + Codecs.list(f -> !f.sharded(), "or") + " at its start");
-    }
-    try {
-      return fallback.open(location, src, closer);
-    } catch (org.modelfs.format.BudgetExceededException e) {
-      throw e; // a FlatGraph, too costly to unfold: saying "not a SameDiff model" would mislead
-    } catch (ModelFormatException e) {
-      if (e.offset() < 0 || e.offset() >= src.size()) {
-        // the first 4 bytes, read as a FlatBuffer's root offset, point outside the file (a text
-        // file, say): the problem is at offset 0, not at the number they make
-        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no " + Codecs.magics() + " magic at"
-            + " its start, and no FlatGraph FlatBuffer (" + (src.size() < 4 ? "only " + src.size() + " bytes"
-            : "the root offset it would start with points outside its " + src.size() + " bytes") + ")", e);
-      }
-      throw new ModelFormatException(location, "model file", e.offset(),
-          "not a SameDiff model: no " + Codecs.magics() + " magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
-    }
+    return c.open(location, src, closer); // the fallback's reader says what the file lacks
   }
 
   /**
@@ -159,19 +139,12 @@ public final class Models {
    */
   private static Model shardSet(String location, List<ByteSource> shards, List<String> files, Closer closer)
       throws IOException {
-    Codec fallback = null;
-    for (Codec c : Codecs.readers(true)) {
-      if (c.fallback()) {
-        fallback = fallback == null ? c : fallback;
-      } else if (c.sniff(shards.get(0))) {
-        return c.openShards(location, shards, files, closer);
-      }
-    }
-    if (fallback == null) {
+    Codec c = Codecs.reader(true, shards.get(0));
+    if (c == null) {
       throw new ModelFormatException(location, "model file", 0, "shard 0 is none of "
           + Codecs.list(ModelFormat::sharded, "or"));
     }
-    return fallback.openShards(location, shards, files, closer); // its reader says what shard 0 lacks
+    return c.openShards(location, shards, files, closer); // the fallback's reader says what shard 0 lacks
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.modelfs.format;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.modelfs.io.ByteSource;
 import org.modelfs.model.ModelFormat;
 
 /**
@@ -88,6 +90,23 @@ public final class Codecs {
    */
   public static String magics() {
     return people(readers(false).stream().map(Codec::magic).filter(m -> m != null).distinct().toList(), "or");
+  }
+
+  /**
+   * The codec that reads a file ({@code sharded} false) or a shard set whose first file, or shard 0,
+   * is {@code first}: the first in {@link Codec#sniffOrder()} whose magic it has, else the
+   * {@link Codec#fallback()} format's, else {@code null}.
+   */
+  public static Codec reader(boolean sharded, ByteSource first) throws IOException {
+    Codec fallback = null;
+    for (Codec c : readers(sharded)) {
+      if (c.fallback()) {
+        fallback = fallback == null ? c : fallback;
+      } else if (c.sniff(first)) {
+        return c;
+      }
+    }
+    return fallback;
   }
 
   /** The codec of {@code format}. */
