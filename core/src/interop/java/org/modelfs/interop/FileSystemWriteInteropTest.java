@@ -1,5 +1,6 @@
 package org.modelfs.interop;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -82,7 +83,7 @@ class FileSystemWriteInteropTest {
     }
     Path newest = tmp.resolve("newest.fb");
     try (org.modelfs.model.Model m = org.modelfs.container.Models.open(sdz)) {
-      assertEquals(org.modelfs.model.ModelFormat.fromToken(format), m.format());
+      assertEquals(Codecs.fromToken(format), m.format());
       assertEquals(java.util.List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
       org.modelfs.store.ModelFiles.write(m.newest(), newest,
           org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.FB).withDropMetadata(true));

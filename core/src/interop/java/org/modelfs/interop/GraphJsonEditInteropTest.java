@@ -1,5 +1,6 @@
 package org.modelfs.interop;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -158,7 +159,7 @@ class GraphJsonEditInteropTest {
   private record Setup(Path fb, Path model, ModelFormat format, Map<String, INDArray> before) {}
 
   private Setup setup(String token) throws IOException {
-    ModelFormat format = ModelFormat.fromToken(token);
+    ModelFormat format = Codecs.fromToken(token);
     Path fb = tmp.resolve("dl4j.fb");
     graph(Consts.ORIGINAL).asFlatFile(fb.toFile());
     Path model;

@@ -1,5 +1,6 @@
 package org.modelfs.interop;
 
+import org.modelfs.format.Codecs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -42,7 +43,7 @@ final class OracleRun {
     List<String> log = new ArrayList<>();
     Path home = Files.createDirectories(dir.resolve("model"));
     Path scratch = Files.createDirectories(dir.resolve("scratch"));
-    ModelFormat format = ModelFormat.fromToken(s.format());
+    ModelFormat format = Codecs.fromToken(s.format());
     Path model = home.resolve("m" + extension(format));
     Path fixture = Dl4jFixtures.model(s.fixture());
     if (format == ModelFormat.FB) {
@@ -89,13 +90,7 @@ final class OracleRun {
   }
 
   static String extension(ModelFormat f) {
-    return switch (f) {
-      case FB -> ".fb";
-      case SDNB, SHARDED_SDNB -> ".sdnb";
-      case SDZ -> ".sdz";
-      case ZIP_TAGS -> ".zip";
-      default -> ModelFormat.EXTENSION;
-    };
+    return f.extension();
   }
 
   /** Makes one commit line; returns "ok …", or throws the IOException that refused it. */

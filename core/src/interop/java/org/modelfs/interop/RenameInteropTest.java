@@ -1,5 +1,6 @@
 package org.modelfs.interop;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,7 +85,7 @@ class RenameInteropTest {
       Map<String, INDArray> inputs, INDArray label, INDArray output, INDArray loss) {}
 
   private Setup setup(String token) throws IOException {
-    ModelFormat format = ModelFormat.fromToken(token);
+    ModelFormat format = Codecs.fromToken(token);
     Path fb = tmp.resolve("dl4j.fb"); // stays as DL4J saved it
     SameDiff original = Dl4jModels.mlp(fb, DataType.FLOAT, HIDDEN, true);
     Path model;

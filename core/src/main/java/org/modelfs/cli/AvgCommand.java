@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.SeekableByteChannel;
@@ -20,7 +21,6 @@ import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.DType;
-import org.modelfs.model.ModelFormat;
 
 /**
  * {@code avg MODEL --tags A,B,… --into NEW}: a new newest tag whose floating-point parameters
@@ -66,7 +66,7 @@ final class AvgCommand implements Command {
     try (org.modelfs.model.Model m = org.modelfs.store.ModelFiles.open(PathArgs.path(model))) {
       if (!m.format().holdsTags()) {
         throw new FileSystemException(model, null, "the " + m.format().token()
-            + " format holds one tag; convert to " + ModelFormat.tagHolders() + " first (convert " + model + " OUT.sdz)");
+            + " format holds one tag; convert to " + Codecs.tagHolders() + " first (convert " + model + " OUT.sdz)");
       }
     }
     int[] averaged = new int[2]; // floating-point means, other arrays taken as they are

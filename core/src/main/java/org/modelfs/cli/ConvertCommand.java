@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystemException;
@@ -22,7 +23,7 @@ import org.modelfs.model.Model;
 final class ConvertCommand implements Command {
   @Override
   public String summary() {
-    return "Write a model in another format (" + ModelFormat.tokens(", ") + ").";
+    return "Write a model in another format (" + Codecs.tokens(", ") + ").";
   }
 
   @Override
@@ -37,7 +38,7 @@ final class ConvertCommand implements Command {
 
   @Override
   public String usage() {
-    return "convert IN OUT [--format " + ModelFormat.tokens("|") + "] [--max-shard-bytes N]"
+    return "convert IN OUT [--format " + Codecs.tokens("|") + "] [--max-shard-bytes N]"
         + " [--compression stored|deflate] [--level 1-9] [--drop-metadata] [--quiet]";
   }
 
@@ -51,7 +52,7 @@ final class ConvertCommand implements Command {
     try (Model m = ModelFiles.open(in)) {
       if (m.tags().size() > 1 && !opts.format().holdsTags()) {
         throw new Args.UsageException(PathArgs.shown(in) + " holds " + m.tags().size() + " tags, and " + opts.format().token()
-            + " holds one: convert to " + ModelFormat.tagHolders() + ", or take one tag out with extract");
+            + " holds one: convert to " + Codecs.tagHolders() + ", or take one tag out with extract");
       }
       long t0 = System.nanoTime();
       err.println("converting " + PathArgs.shown(in) + " (" + m.format().token() + ") to " + PathArgs.shown(target)
@@ -77,13 +78,14 @@ final class ConvertCommand implements Command {
     ModelFormat format;
     String f = p.option("format");
     try {
-      format = f != null ? ModelFormat.fromToken(f) : ModelFormat.fromFileName(String.valueOf(target.getFileName()));
+      format = f != null ? Codecs.fromToken(f) : Codecs.fromFileName(String.valueOf(target.getFileName()));
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(e.getMessage());
     }
     if (format == null) {
       throw new Args.UsageException("cannot tell the output format from '" + target.getFileName()
-          + "'; give --format fb|sdnb|sdz|zip-tags|container");
+          + "'; give --format " + String.join("|", Codecs.formats().stream().filter(x -> !x.sharded())
+          .map(ModelFormat::token).toList()));
     }
     WriteOptions o = WriteOptions.of(format);
     String max = p.option("max-shard-bytes");
@@ -97,12 +99,11 @@ final class ConvertCommand implements Command {
       if (n <= 0) {
         throw new Args.UsageException("--max-shard-bytes must be positive");
       }
-      if (format == ModelFormat.SDNB) {
-        format = ModelFormat.SHARDED_SDNB;
-      } else if (format == ModelFormat.CONTAINER) {
-        format = ModelFormat.SHARDED_CONTAINER;
-      } else if (!format.sharded() && format != ModelFormat.SDZ) {
-        throw new Args.UsageException("--max-shard-bytes applies to sdnb, sdz and container output only");
+      if (Codecs.shardedOf(format) != null) {
+        format = Codecs.shardedOf(format);
+      } else if (!format.sharded() && !Codecs.of(format).shardsInOneFile()) {
+        throw new Args.UsageException("--max-shard-bytes applies to " + Codecs.list(x -> !x.sharded()
+            && (Codecs.shardedOf(x) != null || Codecs.of(x).shardsInOneFile()), "and") + " output only");
       }
       o = WriteOptions.of(format).withMaxShardBytes(n);
     }
@@ -111,9 +112,9 @@ final class ConvertCommand implements Command {
       if (!c.equals("stored") && !c.equals("deflate")) {
         throw new Args.UsageException("--compression must be stored or deflate, got '" + c + "'");
       }
-      if (o.format() != ModelFormat.SDZ && o.format() != ModelFormat.ZIP_TAGS && o.format() != ModelFormat.CONTAINER
-          && o.format() != ModelFormat.SHARDED_CONTAINER) {
-        throw new Args.UsageException("--compression applies to sdz, zip-tags and container output only");
+      if (!Codecs.of(o.format()).compresses()) {
+        throw new Args.UsageException("--compression applies to " + Codecs.list(x -> !x.sharded()
+            && Codecs.of(x).compresses(), "and") + " output only");
       }
       o = o.withDeflate(c.equals("deflate"));
     }
@@ -133,11 +134,10 @@ final class ConvertCommand implements Command {
 
   private static String describe(WriteOptions o) {
     String s = o.format().token();
-    if (o.format().sharded() || (o.format() == ModelFormat.SDZ && o.shardedSdz())) {
+    if (Codecs.of(o.format()).writesShards(o)) {
       s += ", shards of at most " + o.maxShardBytes() + " bytes";
     }
-    if (o.format() == ModelFormat.SDZ || o.format() == ModelFormat.ZIP_TAGS || o.format() == ModelFormat.CONTAINER
-        || o.format() == ModelFormat.SHARDED_CONTAINER) {
+    if (Codecs.of(o.format()).compresses()) {
       s += o.deflate() ? ", deflated" + (o.level() > 0 ? " at level " + o.level() : "") : ", stored";
     }
     return s;

@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.format.Codecs;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Set;
@@ -30,7 +31,7 @@ final class ExtractCommand implements Command {
 
   @Override
   public String usage() {
-    return "extract MODEL TAG OUT [--format " + ModelFormat.tokens("|") + "]";
+    return "extract MODEL TAG OUT [--format " + Codecs.tokens("|") + "]";
   }
 
   @Override
@@ -38,10 +39,10 @@ final class ExtractCommand implements Command {
     Args.Parsed p = args.parse(Set.of("format"), Set.of());
     p.expectPositionals(3);
     Path target = PathArgs.path(p.positional().get(2));
-    ModelFormat format = p.option("format") != null ? ModelFormat.fromToken(p.option("format"))
-        : ModelFormat.fromFileName(String.valueOf(target.getFileName()));
+    ModelFormat format = p.option("format") != null ? Codecs.fromToken(p.option("format"))
+        : Codecs.fromFileName(String.valueOf(target.getFileName()));
     if (format == null) {
-      throw new Args.UsageException("say --format, or name OUT " + ModelFormat.extensions());
+      throw new Args.UsageException("say --format, or name OUT " + Codecs.extensions());
     }
     try (Model m = ModelFiles.open(PathArgs.path(p.positional().get(0)))) {
       Tag t = m.tag(p.positional().get(1));

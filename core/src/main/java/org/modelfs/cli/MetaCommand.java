@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.format.Codecs;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
@@ -23,8 +24,10 @@ final class MetaCommand implements Command {
 
   @Override
   public String help() {
+    String none = Codecs.list(f -> !f.sharded() && !Codecs.of(f).keepsMetadata(), "and");
     return "meta get MODEL (every key) | meta get MODEL KEY | meta set MODEL KEY VALUE | meta rm MODEL KEY." + "\n"
-        + "fb holds no metadata; use sdnb, sdz, zip-tags or container." + "\n"
+        + none + (none.contains(" ") ? " hold" : " holds") + " no metadata; use "
+        + Codecs.list(f -> !f.sharded() && Codecs.of(f).keepsMetadata(), "or") + "." + "\n"
         + "" + "\n"
         + "example:" + "\n"
         + "  modelfs meta set model.sdz author alice";

@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystem;
@@ -29,7 +30,7 @@ final class TagCommand implements Command {
   public String help() {
     return "tag list MODEL [--json] (oldest first: the last is the newest) | tag add MODEL NAME [--from TAG]" + "\n"
         + "(a clone of the newest tag, or of TAG) | tag rm MODEL NAME | tag mv MODEL OLD NEW." + "\n"
-        + ModelFormat.list(f -> !f.holdsTags(), "and") + " hold one tag; " + ModelFormat.list(ModelFormat::holdsTags, "and")
+        + Codecs.list(f -> !f.holdsTags(), "and") + " hold one tag; " + Codecs.list(ModelFormat::holdsTags, "and")
         + " hold any number." + "\n"
         + "" + "\n"
         + "example:" + "\n"

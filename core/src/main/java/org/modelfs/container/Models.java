@@ -10,33 +10,30 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.modelfs.format.unified.ContainerReader;
-import org.modelfs.format.fb.FbFormat;
-import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.format.Codec;
+import org.modelfs.format.Codecs;
 import org.modelfs.format.sdnb.ShardNames;
-import org.modelfs.format.sdnb.ShardedFormat;
-import org.modelfs.format.sdz.SdzFormat;
-import org.modelfs.format.ziptags.ZipTagsReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
 import org.modelfs.model.Model;
 
 /**
- * Opens any supported model file by its content (docs/FORMATS.md §1 detection: the container's
+ * Opens any model file of a registered format by its content into a {@link Model} index: each
+ * codec of {@link Codecs} is asked in its sniff order (docs/FORMATS.md §1: the container's
  * {@code SAMEDIFF_MODEL}, SDNB magic, a zip with {@code tags.txt} and {@code <tag>/graph.fb} =
- * zip-tags, other zips = SDZ, else fb) into a {@link Model}
- * index; the writing side is {@link ModelWriter}.
+ * zip-tags, other zips = SDZ, else fb), shard sets by their shard extension; the writing side is
+ * {@link ModelWriter}.
  */
 public final class Models {
   /** The tag name of formats without tags. */
-  public static final String DEFAULT_TAG = "default";
+  public static final String DEFAULT_TAG = Codec.DEFAULT_TAG;
 
   private Models() {}
 
   /**
-   * Opens {@code path}: an fb, SDNB, SDZ or zip-tags file, one shard of a sharded SDNB, or the
-   * base name of one ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
+   * Opens {@code path}: a model file, one shard of a shard set, or the base name of one
+   * ({@code model.sdnb} when only {@code model.shard<k>-of-<N>.sdnb} exist).
    */
   public static Model open(Path path) throws IOException {
     return closingOnFailure(closer -> open(path, closer));
@@ -55,7 +52,8 @@ public final class Models {
     ByteSource src = closer.register(openRegular(path));
     Path name = path.getFileName();
     ShardNames.Shard shard = name == null ? null : ShardNames.parseAny(name.toString());
-    if (shard != null && (shard.ext().equals(ShardNames.SDNB) ? SdnbFormat.sniff(src) : ContainerReader.sniff(src))) {
+    Codec set = shard == null ? null : Codecs.ofShardExtension(shard.ext());
+    if (set != null && set.sniff(src)) {
       src.close();
       return sharded(location, findShards(path), closer);
     }
@@ -63,8 +61,8 @@ public final class Models {
   }
 
   /**
-   * Opens the model held by the one file {@code src} (fb, SDNB, SDZ or zip-tags, by its content;
-   * an SDNB is read as a single file, whatever it is called) under the name {@code location}.
+   * Opens the model held by the one file {@code src} (any one-file format, by its content; an
+   * SDNB is read as a single file, whatever it is called) under the name {@code location}.
    * For storage that is not a file system path of its own (an object store's ranged reads). The
    * model owns {@code src}: closing the model, or a failure to open it, closes it.
    */
@@ -96,34 +94,12 @@ public final class Models {
   }
 
   private static Model single(String location, ByteSource src, Closer closer) throws IOException {
-    if (ContainerReader.sniff(src)) {
-      return new Model(location, ModelFormat.CONTAINER, ContainerReader.read(src), closer);
+    Codec c = Codecs.reader(false, src);
+    if (c == null) {
+      throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no " + Codecs.magics()
+          + " magic at its start");
     }
-    if (SdnbFormat.sniff(src)) {
-      return new Model(location, ModelFormat.SDNB, List.of(SdnbFormat.read(src, DEFAULT_TAG)), closer);
-    }
-    if (SdzFormat.sniff(src)) {
-      if (ZipTagsReader.sniff(src)) {
-        return new Model(location, ModelFormat.ZIP_TAGS, ZipTagsReader.read(src, closer), closer);
-      }
-      SdzFormat.Read read = SdzFormat.readModel(src, closer, DEFAULT_TAG);
-      return new Model(location, ModelFormat.SDZ, read.tags(), read.shards(), closer);
-    }
-    try {
-      return new Model(location, ModelFormat.FB, List.of(FbFormat.read(src, DEFAULT_TAG)), closer);
-    } catch (org.modelfs.format.BudgetExceededException e) {
-      throw e; // a FlatGraph, too costly to unfold: saying "not a SameDiff model" would mislead
-    } catch (ModelFormatException e) {
-      if (e.offset() < 0 || e.offset() >= src.size()) {
-        // the first 4 bytes, read as a FlatBuffer's root offset, point outside the file (a text
-        // file, say): the problem is at offset 0, not at the number they make
-        throw new ModelFormatException(location, "model file", 0, "not a SameDiff model: no SAMEDIFF_MODEL, SDNB or ZIP magic at"
-            + " its start, and no FlatGraph FlatBuffer (" + (src.size() < 4 ? "only " + src.size() + " bytes"
-            : "the root offset it would start with points outside its " + src.size() + " bytes") + ")", e);
-      }
-      throw new ModelFormatException(location, "model file", e.offset(),
-          "not a SameDiff model: no SAMEDIFF_MODEL, SDNB or ZIP magic, and not a FlatGraph FlatBuffer (" + e.getMessage() + ")", e);
-    }
+    return c.open(location, src, closer); // the fallback's reader says what the file lacks
   }
 
   /**
@@ -173,12 +149,12 @@ public final class Models {
    */
   private static Model shardSet(String location, List<ByteSource> shards, List<String> files, Closer closer)
       throws IOException {
-    if (ContainerReader.sniff(shards.get(0))) {
-      ContainerReader.ShardSet set = ContainerReader.readShardSet(shards);
-      return new Model(location, ModelFormat.SHARDED_CONTAINER, set.tags(), set.layout().withFiles(files), closer);
+    Codec c = Codecs.reader(true, shards.get(0));
+    if (c == null) {
+      throw new ModelFormatException(location, "model file", 0, "shard 0 is none of "
+          + Codecs.list(ModelFormat::sharded, "or"));
     }
-    ShardedFormat.Read set = ShardedFormat.readSet(shards, DEFAULT_TAG);
-    return new Model(location, ModelFormat.SHARDED_SDNB, List.of(set.tag()), set.layout().withFiles(files), closer);
+    return c.openShards(location, shards, files, closer); // the fallback's reader says what shard 0 lacks
   }
 
   /**
@@ -217,7 +193,7 @@ public final class Models {
       return List.of();
     }
     List<Path> found = List.of();
-    for (String e : ext != null ? List.of(ext) : List.of(ShardNames.SDNB, ShardNames.CONTAINER)) {
+    for (String e : ext != null ? List.of(ext) : Codecs.shardExtensions()) {
       try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
         found = ShardNames.completeSet(base, e, ds, p -> p.getFileName().toString(), n -> dir.resolve(n).toString());
       }

@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.modelfs.format.Codecs;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.model.Where;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
-import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
@@ -92,7 +92,7 @@ final class ReadBack {
   }
 
   private static boolean keepsMetadata(WriteOptions options) {
-    return options.format() != ModelFormat.FB && !options.dropMetadata();
+    return Codecs.of(options.format()).keepsMetadata() && !options.dropMetadata();
   }
 
   private static Map<String, String> userMetadata(Map<String, String> m) {

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.modelfs.format.Codecs;
+import org.modelfs.format.ShardPacking;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.ShardedFormat;
 import org.modelfs.model.ArrayData;
@@ -31,24 +33,6 @@ import org.modelfs.model.Variable;
  * differ — there is no reuse and the model is packed afresh ({@link ShardedFormat#plan}).
  */
 final class ShardReuse {
-  /**
-   * The weight shards' names (shard k at k − 1) and which of them are kept.
-   *
-   * @param sets the names each weight shard holds
-   * @param kept {@code kept[k - 1]}: shard k stays as it is
-   */
-  record Packing(List<Set<String>> sets, boolean[] kept) {
-    /** Whether any weight shard is kept. */
-    boolean keepsAny() {
-      for (boolean k : kept) {
-        if (k) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
   private ShardReuse() {}
 
   /**
@@ -61,11 +45,10 @@ final class ShardReuse {
    *     {@code maxShardBytes}); if not, the limit is the larger of the default and the largest
    *     shard read, so that a set packed with a larger limit keeps its packing
    */
-  static Packing of(Model previous, List<Tag> tags, WriteOptions options, boolean limitGiven) {
+  static ShardPacking of(Model previous, List<Tag> tags, WriteOptions options, boolean limitGiven) {
     ModelFormat format = options.format();
-    boolean sdz = format == ModelFormat.SDZ && options.shardedSdz();
     if (previous == null || previous.shards() == null || previous.shards().graphHoldsArrays()
-        || previous.format() != format || !format.sharded() && !sdz) {
+        || !previous.format().equals(format) || !Codecs.of(format).writesShards(options)) {
       return null;
     }
     List<Tag> old = previous.tags();
@@ -77,8 +60,8 @@ final class ShardReuse {
         return null; // a container's every shard lists the tags
       }
     }
-    if (sdz) {
-      // an SDZ's shards hold its newest tag; the older ones are entries of their own
+    if (!format.sharded()) {
+      // shard entries inside one file (an SDZ's) hold its newest tag; the older ones are entries of their own
       old = List.of(old.get(old.size() - 1));
       tags = List.of(tags.get(tags.size() - 1));
     }
@@ -116,7 +99,7 @@ final class ShardReuse {
         return null;
       }
     }
-    Packing p = new Packing(sets, kept);
+    ShardPacking p = new ShardPacking(sets, kept);
     return p.keepsAny() ? p : null;
   }
 
@@ -190,7 +173,7 @@ final class ShardReuse {
    * keys, the same arrays), in every tag; a container's arrays also keep their compression.
    */
   private static boolean unchanged(Set<String> names, List<Tag> old, List<Tag> tags, WriteOptions options) {
-    boolean container = options.format() == ModelFormat.SHARDED_CONTAINER;
+    boolean container = Codecs.of(options.format()).shardsKeepCompression();
     for (int t = 0; t < tags.size(); t++) {
       Tag a = old.get(t);
       Tag b = tags.get(t);

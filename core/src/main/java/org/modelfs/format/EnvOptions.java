@@ -19,7 +19,7 @@ public final class EnvOptions {
       return null;
     }
     try {
-      return f instanceof ModelFormat mf ? mf : ModelFormat.fromToken(f.toString());
+      return f instanceof ModelFormat mf ? mf : Codecs.fromToken(f.toString());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("option " + key + ": " + e.getMessage(), e);
     }

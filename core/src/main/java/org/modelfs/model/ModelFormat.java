@@ -1,36 +1,52 @@
 package org.modelfs.model;
 
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
+import java.util.Objects;
 
-/** The container formats ModelFS reads and writes (docs/FORMATS.md §1), with their CLI tokens. */
-public enum ModelFormat {
+/**
+ * A container format's identity and what every layer may ask of it without its codec: the token
+ * of the command line and {@code env}, the extension that names a new file, whether it keeps
+ * several tags, whether it is a set of shard files, and whether DL4J loads it. The formats are
+ * listed by their descriptors ({@code format.Codec}) in one registry, {@code format.Codecs}
+ * (every list of formats in help texts and messages is derived there); the constants below are
+ * the built-in formats' identities, which their codecs declare (docs/FORMATS.md §1).
+ */
+public final class ModelFormat {
   /** The original single FlatBuffers file of {@code SameDiff.save} (docs/FORMATS.md §4). */
-  FB("fb"),
+  public static final ModelFormat FB = new ModelFormat("fb", ".fb", false, true, null);
   /** One SDNB file (docs/FORMATS.md §5). */
-  SDNB("sdnb"),
+  public static final ModelFormat SDNB = new ModelFormat("sdnb", ".sdnb", false, true, null);
   /** SDNB split over {@code <base>.shard<k>-of-<N>.sdnb} files (docs/FORMATS.md §6). */
-  SHARDED_SDNB("sdnb-sharded"),
+  public static final ModelFormat SHARDED_SDNB = new ModelFormat("sdnb-sharded", ".sdnb", false, true, SDNB);
   /** A zip of SDNB file(s) (docs/FORMATS.md §7). */
-  SDZ("sdz"),
+  public static final ModelFormat SDZ = new ModelFormat("sdz", ".sdz", true, true, null);
   /** The tagged zip of the 2020 format decision (docs/FORMATS.md §8). */
-  ZIP_TAGS("zip-tags"),
+  public static final ModelFormat ZIP_TAGS = new ModelFormat("zip-tags", ".zip", true, false, null);
   /** The unified "SAMEDIFF_MODEL" container of DL4J's ADR 0035, first implemented here (docs/FORMATS.md §13). */
-  CONTAINER("container"),
+  public static final ModelFormat CONTAINER = new ModelFormat("container", ".sdmc", true, false, null);
   /** A container split over {@code <base>.shard<k>-of-<N>.sdmc} files (docs/FORMATS.md §13.8). */
-  SHARDED_CONTAINER("container-sharded");
-
-  /** The extension that names a new container file. */
-  public static final String EXTENSION = ".sdmc";
+  public static final ModelFormat SHARDED_CONTAINER = new ModelFormat("container-sharded", ".sdmc", true, false, CONTAINER);
 
   private final String token;
+  private final String extension;
+  private final boolean holdsTags;
+  private final boolean loadedByDl4j;
+  private final ModelFormat unsharded;
 
-  ModelFormat(String token) {
+  /**
+   * A format. {@code token} is lower case, unique among the registered formats; {@code unsharded}
+   * is the one-file format whose shard set this one is ({@code null} for a one-file format).
+   */
+  public ModelFormat(String token, String extension, boolean holdsTags, boolean loadedByDl4j, ModelFormat unsharded) {
+    if (!token.equals(token.toLowerCase(Locale.ROOT)) || !extension.startsWith(".")) {
+      throw new IllegalArgumentException("a format's token is lower case and its extension starts with '.': "
+          + token + ", " + extension);
+    }
     this.token = token;
+    this.extension = extension.toLowerCase(Locale.ROOT);
+    this.holdsTags = holdsTags;
+    this.loadedByDl4j = loadedByDl4j;
+    this.unsharded = unsharded;
   }
 
   /** The name used on the command line and in {@code env}. */
@@ -38,9 +54,14 @@ public enum ModelFormat {
     return token;
   }
 
+  /** The extension that names a new file of this format (of shard 0's base name for a shard set). */
+  public String extension() {
+    return extension;
+  }
+
   /** True if the format keeps several named tags (sdz, zip-tags, container); the others hold one, {@code default}. */
   public boolean holdsTags() {
-    return this == SDZ || this == ZIP_TAGS || this == CONTAINER || this == SHARDED_CONTAINER;
+    return holdsTags;
   }
 
   /**
@@ -49,104 +70,27 @@ public enum ModelFormat {
    * What DL4J's loader needs is checked at commit for these (docs/FORMATS.md §3.9).
    */
   public boolean loadedByDl4j() {
-    return this != ZIP_TAGS && this != CONTAINER && this != SHARDED_CONTAINER;
+    return loadedByDl4j;
   }
 
   /** Whether the format is a set of shard files (sdnb-sharded, container-sharded). */
   public boolean sharded() {
-    return this == SHARDED_SDNB || this == SHARDED_CONTAINER;
+    return unsharded != null;
   }
 
-  /** The format for a CLI/env token; {@code sharded} is accepted for {@link #SHARDED_SDNB}. */
-  public static ModelFormat fromToken(String token) {
-    String t = token.toLowerCase(Locale.ROOT);
-    for (ModelFormat f : values()) {
-      if (f.token.equals(t)) {
-        return f;
-      }
-    }
-    if (t.equals("sharded")) {
-      return SHARDED_SDNB;
-    }
-    throw new IllegalArgumentException("unknown format '" + token + "' (expected " + tokens(", ") + ")");
+  /** The one-file format of this format's family: itself, or the format a shard set splits. */
+  public ModelFormat unsharded() {
+    return unsharded == null ? this : unsharded;
   }
 
-  /**
-   * The tokens of every format, in declaration order, joined with {@code separator}
-   * ({@code "fb|sdnb|…"}): the one list help texts and messages show (docs/CLI.md).
-   */
-  public static String tokens(String separator) {
-    return Arrays.stream(values()).map(ModelFormat::token).collect(Collectors.joining(separator));
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ModelFormat f && f.token.equals(token);
   }
 
-  /**
-   * The tokens of the formats {@code which} accepts, for people: {@code "sdz, zip-tags and container"}
-   * with {@code conjunction} "and".
-   */
-  public static String list(Predicate<ModelFormat> which, String conjunction) {
-    List<String> names = Arrays.stream(values()).filter(which).map(ModelFormat::token).toList();
-    return names.size() < 2 ? String.join("", names)
-        : String.join(", ", names.subList(0, names.size() - 1)) + " " + conjunction + " " + names.get(names.size() - 1);
-  }
-
-  /**
-   * The format families that hold several tags, what a model with several tags can be converted
-   * to: {@code "sdz, zip-tags or container"} (a sharded format is its family's).
-   */
-  public static String tagHolders() {
-    return list(f -> f.holdsTags() && !f.sharded(), "or");
-  }
-
-  /** The extensions {@link #fromFileName} knows, for people: {@code ".fb, .sdnb, .sdz, .zip or .sdmc"}. */
-  public static String extensions() {
-    List<String> names = BY_EXTENSION.stream().map(Map.Entry::getKey).toList();
-    return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
-  }
-
-  /** The extension that names a new file of each unsharded format, in the order they are tried. */
-  private static final List<Map.Entry<String, ModelFormat>> BY_EXTENSION = List.of(Map.entry(".fb", FB),
-      Map.entry(".sdnb", SDNB), Map.entry(".sdz", SDZ), Map.entry(".zip", ZIP_TAGS), Map.entry(EXTENSION, CONTAINER));
-
-  /** The format a file name's extension suggests, or {@code null}. */
-  public static ModelFormat fromFileName(String name) {
-    String n = name.toLowerCase(Locale.ROOT);
-    for (Map.Entry<String, ModelFormat> e : BY_EXTENSION) {
-      if (n.endsWith(e.getKey())) {
-        return e.getValue();
-      }
-    }
-    return null;
-  }
-
-  /**
-   * Why a model of this format must not be written under {@code fileName}, or {@code null}: a
-   * name whose extension says another format ({@code m.fb} holding a zip) is loaded by DL4J and
-   * other tools as what the name says. The sharded form of a format goes under its base's
-   * extension, and an SDZ (a zip) may be named {@code .zip}. One rule for every writer: a mount's
-   * {@code format} option, {@code convert}, {@code ModelFiles.writeTags}.
-   */
-  public String nameProblem(String fileName) {
-    ModelFormat named = fromFileName(fileName);
-    if (named == null || named == unsharded() || named == ZIP_TAGS && this == SDZ) {
-      return null;
-    }
-    return fileName + " is named as " + named.token + ", and DL4J and other tools read it as " + named.token
-        + "; a " + token + " model under that name would not load as one — write it under its own extension"
-        + " (modelfs convert " + fileName + " OUT" + extensionOf(this) + ")";
-  }
-
-  private ModelFormat unsharded() {
-    return this == SHARDED_SDNB ? SDNB : this == SHARDED_CONTAINER ? CONTAINER : this;
-  }
-
-  private static String extensionOf(ModelFormat f) {
-    return switch (f.unsharded()) {
-      case FB -> ".fb";
-      case SDNB -> ".sdnb";
-      case SDZ -> ".sdz";
-      case ZIP_TAGS -> ".zip";
-      default -> EXTENSION;
-    };
+  @Override
+  public int hashCode() {
+    return Objects.hash(token);
   }
 
   @Override

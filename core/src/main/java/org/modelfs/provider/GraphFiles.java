@@ -2,12 +2,11 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import org.modelfs.format.Codec;
+import org.modelfs.format.Codecs;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.FbFormat;
 import org.modelfs.format.fb.GraphReader;
-import org.modelfs.format.sdnb.SdnbFormat;
-import org.modelfs.format.sdz.SdzFormat;
-import org.modelfs.format.unified.ContainerReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.SliceSource;
 import org.modelfs.model.GraphRef;
@@ -30,12 +29,16 @@ final class GraphFiles {
    */
   static GraphReader.Content read(GraphRef graph, String path) throws IOException {
     ByteSource src = new SliceSource(graph.source(), graph.source().name(), graph.offset(), graph.length());
-    if (ContainerReader.sniff(src)) {
-      throw wholeModel(path, "a whole ModelFS container model (SAMEDIFF_MODEL)");
-    } else if (SdnbFormat.sniff(src)) {
-      throw wholeModel(path, "a whole SDNB model");
-    } else if (SdzFormat.sniff(src)) {
-      throw wholeModel(path, "a zip (an SDZ or zip-tags model?)");
+    for (Codec c : Codecs.readers(false)) {
+      boolean whole;
+      try {
+        whole = !c.fallback() && c.sniff(src);
+      } catch (ModelFormatException damaged) {
+        whole = true; // its magic matched, and what follows is no model of it either: a graph it is not
+      }
+      if (whole) {
+        throw wholeModel(path, c.wholeModel()); // by its magic: a whole model of a registered format
+      }
     }
     try {
       return GraphReader.read(graph, path);

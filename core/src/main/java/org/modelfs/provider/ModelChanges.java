@@ -1,5 +1,6 @@
 package org.modelfs.provider;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.FileSystemException;
@@ -95,17 +96,12 @@ final class ModelChanges {
     if (lease != null) {
       return;
     }
-    if (fs.options().format() == ModelFormat.SHARDED_CONTAINER
-        && !ModelWriter.canBeShardSet(backing.fileName(), ModelFormat.SHARDED_CONTAINER)) {
-      throw new FileSystemException(fs.container(), null, "format=container-sharded writes"
-          + " <base>.shard<k>-of-<N>.sdmc, the shards of a model named <base>.sdmc, and this model is named"
-          + " otherwise. Convert it instead (modelfs convert MODEL <base>.sdmc --max-shard-bytes N)");
-    }
-    if (fs.options().format() == ModelFormat.SHARDED_SDNB && !ModelWriter.canBeShardSet(backing.fileName(),
-        ModelFormat.SHARDED_SDNB)) {
-      throw new FileSystemException(fs.container(), null, "format=sdnb-sharded writes <base>.shard<k>-of-<N>.sdnb,"
-          + " the shards of a model named <base>.sdnb, and this model is named otherwise: its old file would"
-          + " shadow the new shards. Convert it instead (modelfs convert MODEL <base>.sdnb --max-shard-bytes N)");
+    ModelFormat asked = fs.options().format();
+    if (asked != null && asked.sharded() && !ModelWriter.canBeShardSet(backing.fileName(), asked)) {
+      String ext = asked.extension();
+      throw new FileSystemException(fs.container(), null, "format=" + asked.token() + " writes <base>.shard<k>-of-<N>"
+          + ext + ", the shards of a model named <base>" + ext + ", and this model is named otherwise: its old file"
+          + " would shadow the new shards. Convert it instead (modelfs convert MODEL <base>" + ext + " --max-shard-bytes N)");
     }
     Backing.Lease l = backing.lock();
     try {
@@ -199,7 +195,7 @@ final class ModelChanges {
       MountOptions o = fs.options();
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
       List<String> problems = new ArrayList<>();
-      String named = o.format() == null ? null : o.format().nameProblem(String.valueOf(Path.of(fs.container()).getFileName()));
+      String named = o.format() == null ? null : Codecs.nameProblem(o.format(), String.valueOf(Path.of(fs.container()).getFileName()));
       if (named != null) {
         problems.add("option format=" + o.format().token() + ": " + named); // docs/FILESYSTEM.md, mount options
       }
@@ -208,7 +204,7 @@ final class ModelChanges {
       WriteOptions wo = WriteOptions.of(format).withDeflate(o.deflate());
       if (o.maxShardBytes() > 0) {
         wo = wo.withMaxShardBytes(o.maxShardBytes());
-      } else if (format == ModelFormat.SDZ && fs.model().format() == ModelFormat.SDZ && fs.model().shards() != null) {
+      } else if (Codecs.of(format).shardsInOneFile() && fs.model().format().equals(format) && fs.model().shards() != null) {
         wo = wo.withMaxShardBytes(WriteOptions.DEFAULT_MAX_SHARD_BYTES); // an SDZ read as shards stays shards
       }
       for (Tag t : tags) {

@@ -1,5 +1,6 @@
 package org.modelfs.provider;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.FileChannel;
@@ -135,10 +136,10 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
       Object registryKey, Backing backing) throws IOException {
     backing.checkNew(container);
     ModelFormat format = options.format() != null ? options.format()
-        : ModelFormat.fromFileName(String.valueOf(container.getFileName()));
+        : Codecs.fromFileName(String.valueOf(container.getFileName()));
     if (format == null) {
       throw new IllegalArgumentException(container + ": say the format of the new model (env format="
-          + ModelFormat.tokens("|") + ") or name it " + ModelFormat.extensions());
+          + Codecs.tokens("|") + ") or name it " + Codecs.extensions());
     }
     Tag empty = new Tag(Models.DEFAULT_TAG, null, List.of(), List.of(), null, java.util.Map.of());
     Model model = new Model(container.toString(), format, List.of(empty), null);

@@ -1,8 +1,12 @@
 package org.modelfs.provider;
 
+import org.modelfs.format.Codec;
+import org.modelfs.format.Codecs;
+import org.modelfs.io.ByteSource;
+import org.modelfs.io.ChannelSource;
+
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AccessMode;
@@ -25,8 +29,6 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.HashMap;
-import java.util.Locale;
-import org.modelfs.model.ModelFormat;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
@@ -101,22 +103,23 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     }
   }
 
-  /** Whether {@code path} says it is a model by name or by magic bytes. */
+  /** Whether {@code path} says it is a model by name or by magic bytes (a registered format's: {@code format.Codecs}). */
   private static boolean claimed(Path path) throws IOException {
     Path name = path.getFileName();
-    String n = name == null ? "" : name.toString().toLowerCase(Locale.ROOT);
-    if (n.endsWith(".fb") || n.endsWith(".sdnb") || n.endsWith(".sdz") || n.endsWith(ModelFormat.EXTENSION)) {
+    if (name != null && Codecs.claimsName(name.toString())) {
       return true;
     }
-    try (SeekableByteChannel ch = Files.newByteChannel(path)) {
-      ByteBuffer magic = ByteBuffer.allocate(org.modelfs.format.unified.ContainerLayout.MAGIC.length);
-      while (magic.hasRemaining() && ch.read(magic) > 0) {
-        // fill
+    try (ByteSource src = ChannelSource.of(path.toString(), Files.newByteChannel(path))) {
+      for (Codec c : Codecs.readers(false)) {
+        try {
+          if (!c.fallback() && c.sniff(src)) {
+            return true;
+          }
+        } catch (ModelFormatException e) {
+          return true; // its magic matched, and what follows it is damaged: the format's error is the one to show
+        }
       }
-      byte[] m = magic.array();
-      return m[0] == 'S' && m[1] == 'D' && m[2] == 'N' && m[3] == 'B'
-          || m[0] == 'P' && m[1] == 'K' && m[2] == 3 && m[3] == 4
-          || java.util.Arrays.equals(m, org.modelfs.format.unified.ContainerLayout.MAGIC);
+      return false;
     }
   }
 

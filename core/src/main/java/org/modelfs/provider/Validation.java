@@ -1,5 +1,6 @@
 package org.modelfs.provider;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +31,8 @@ final class Validation {
     if (format.holdsTags()) {
       // sdz, zip-tags and the container hold any number of tags
     } else if (tags.size() != 1) {
-      out.add("/tags: the " + format.token() + " format holds exactly one tag (sdz, zip-tags and container hold several), the tree has "
+      out.add("/tags: the " + format.token() + " format holds exactly one tag ("
+          + Codecs.list(f -> f.holdsTags() && !f.sharded(), "and") + " hold several), the tree has "
           + tags.size());
     } else if (!tags.get(0).name().equals(org.modelfs.container.Models.DEFAULT_TAG)) {
       out.add(TreePath.ofTag(tags.get(0).name()) + ": the " + format.token() + " format keeps no tag name; its one tag is '"

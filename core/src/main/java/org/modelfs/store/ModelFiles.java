@@ -1,5 +1,6 @@
 package org.modelfs.store;
 
+import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class ModelFiles {
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
       java.util.function.LongConsumer progress) throws IOException {
-    String nameProblem = out.getFileName() == null ? null : options.format().nameProblem(out.getFileName().toString());
+    String nameProblem = out.getFileName() == null ? null : Codecs.nameProblem(options.format(), out.getFileName().toString());
     if (nameProblem != null) {
       throw new ModelFormatException(out.toString(), "model to write", -1, nameProblem);
     }
@@ -64,11 +65,11 @@ public final class ModelFiles {
             + " model is several files, named after OUT in its directory: name a file there, or write one file");
       }
       Backing set = Backings.ofShardSet(out);
-      if (options.format() == ModelFormat.SHARDED_CONTAINER
-          && !ModelWriter.canBeShardSet(set.fileName(), ModelFormat.SHARDED_CONTAINER)) {
+      String badName = Codecs.of(options.format()).fileNameProblem(set.fileName());
+      if (badName != null) {
         String base = String.valueOf(out.getFileName()).replaceFirst("\\.[^.]*$", "");
-        throw new ModelFormatException(out.toString(), "model to write", -1, "a sharded container is named"
-            + " <base>.sdmc, its shards <base>.shard<k>-of-<N>.sdmc: name it " + base + ".sdmc");
+        throw new ModelFormatException(out.toString(), "model to write", -1,
+            badName + ": name it " + base + options.format().extension());
       }
       return commit(set, tags, options, progress); // its own transaction, links refused there
     }

@@ -7,6 +7,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
+import org.modelfs.format.Codec;
+import org.modelfs.format.Codecs;
 import org.modelfs.format.sdnb.ShardNames;
 
 /**
@@ -115,14 +117,15 @@ public final class ModelId {
   }
 
   /**
-   * Whether the regular file {@code file} starts as a shard of its family does: the SDNB magic for
-   * {@code .sdnb}, {@code SAMEDIFF_MODEL} for {@code .sdmc}. A file that is too short or holds
-   * something else is no shard, whatever its name.
+   * Whether the regular file {@code file} starts as a shard of its family does (the magic of the
+   * sharded format whose shards are {@code .<ext>}: SDNB for {@code .sdnb}, {@code SAMEDIFF_MODEL}
+   * for {@code .sdmc}). A file that is too short or holds something else is no shard, whatever
+   * its name.
    */
   public static boolean holdsShard(Path file, String ext) throws IOException {
+    Codec family = Codecs.ofShardExtension(ext);
     try (org.modelfs.io.ChannelSource src = org.modelfs.io.ChannelSource.open(file)) {
-      return ext.equals(ShardNames.CONTAINER) ? org.modelfs.format.unified.ContainerReader.sniff(src)
-          : org.modelfs.format.sdnb.SdnbFormat.sniff(src);
+      return family != null && family.sniff(src);
     }
   }
 

@@ -10,6 +10,7 @@ import org.modelfs.format.WriteOptions;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.DType;
+import org.modelfs.format.Codecs;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
@@ -40,7 +41,7 @@ class ProblemPathsTest {
             new Variable("u", VarKind.VARIABLE, DType.QINT16, null, array(DType.QINT16, 8), -1)),
         List.of(new UpdaterState("big/W", Map.of("M", array(DType.FLOAT, HUGE)))), null, Map.of("k", "v"));
     int seen = 0;
-    for (ModelFormat f : ModelFormat.values()) {
+    for (ModelFormat f : Codecs.formats()) {
       for (String p : ModelWriter.problems(List.of(t), WriteOptions.of(f))) {
         seen++;
         assertTrue(p.startsWith("/tags/t/"), f + ": " + p);

@@ -1,5 +1,6 @@
 package org.modelfs.hostile;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.modelfs.testing.JsonTrees.list;
 import static org.modelfs.testing.JsonTrees.object;
@@ -57,7 +58,7 @@ public class GraphJsonReview2Test {
       return fb(name);
     }
     Path d = Files.createDirectories(tmp.resolve(name));
-    ModelFormat f = ModelFormat.fromToken(format);
+    ModelFormat f = Codecs.fromToken(format);
     Path model = d.resolve(f == ModelFormat.CONTAINER ? "m.sdmc" : f == ModelFormat.ZIP_TAGS ? "m.zip"
         : "m." + format.replace("-sharded", ""));
     try (Model m = Models.open(Fixtures.get("mlp_adam.fb"))) {

@@ -1,5 +1,6 @@
 package org.modelfs.hostile;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -369,7 +370,7 @@ class GraphJsonReviewTest {
     Path m;
     try (Model src = Models.open(FIXTURE)) {
       m = org.modelfs.store.ModelFiles.write(src.newest(), dir.resolve("m.sdz"),
-          org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.fromToken("sdz"))).get(0);
+          org.modelfs.format.WriteOptions.of(Codecs.fromToken("sdz"))).get(0);
     }
     try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
       byte[] json = ("{\"variables\":[{\"name\":\"input\",\"kind\":\"PLACEHOLDER\",\"dtype\":\"FLOAT\","

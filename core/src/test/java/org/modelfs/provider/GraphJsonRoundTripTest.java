@@ -1,5 +1,6 @@
 package org.modelfs.provider;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -57,7 +58,7 @@ class GraphJsonRoundTripTest {
     Path model = fixture;
     if (!format.equals("fb")) {
       try (Model m = Models.open(fixture)) {
-        ModelFormat f = ModelFormat.fromToken(format);
+        ModelFormat f = Codecs.fromToken(format);
         WriteOptions o = WriteOptions.of(f);
         if (f == ModelFormat.SHARDED_SDNB) {
           o = o.withMaxShardBytes(1024);

@@ -1,5 +1,6 @@
 package org.modelfs.verify;
 
+import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +51,7 @@ class LargeVerifyTest {
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), count, elements);
     try (var data = synthetic.data()) {
       for (String m : models) {
-        ModelFiles.write(synthetic.tag(), tmp.resolve(m), WriteOptions.of(ModelFormat.fromFileName(m)));
+        ModelFiles.write(synthetic.tag(), tmp.resolve(m), WriteOptions.of(Codecs.fromFileName(m)));
       }
     }
     Files.delete(tmp.resolve("data.bin"));

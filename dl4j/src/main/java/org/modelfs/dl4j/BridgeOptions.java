@@ -1,5 +1,6 @@
 package org.modelfs.dl4j;
 
+import org.modelfs.format.Codecs;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -37,10 +38,10 @@ record BridgeOptions(WriteOptions write, boolean updaterState, boolean trainingC
     ModelFormat format = EnvOptions.format(env, FORMAT);
     if (format == null) {
       Path name = target.getFileName();
-      format = name == null ? null : ModelFormat.fromFileName(name.toString());
+      format = name == null ? null : Codecs.fromFileName(name.toString());
       if (format == null) {
         throw new IllegalArgumentException(target + ": no option format, and the name does not end in "
-            + ModelFormat.extensions());
+            + Codecs.extensions());
       }
     }
     WriteOptions w = WriteOptions.of(format);
