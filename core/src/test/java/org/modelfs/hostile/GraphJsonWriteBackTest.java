@@ -32,11 +32,14 @@ import org.modelfs.model.Tag;
 import org.modelfs.testing.JsonTrees;
 
 /**
- * Hostile review of issue 19 (graph.json writable). Every test here states what the docs
+ * graph.json written back: variable ids keep their arrays through rename chains, edits in one
+ * session show in graph.json, ops and outputs that DL4J could not load are refused, hostile
+ * values give only {@code GraphJsonException}s (first written as the hostile review of
+ * graph.json writes). Every test here states what the docs
  * (GRAPH.md §3, FILESYSTEM.md §7.1) or the promise (nothing lost; Path code works; fast) say,
  * and fails where the code does otherwise.
  */
-class GraphJsonReviewTest {
+class GraphJsonWriteBackTest {
   static final Path FIXTURE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   @TempDir

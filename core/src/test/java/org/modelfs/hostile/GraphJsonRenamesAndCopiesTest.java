@@ -36,11 +36,12 @@ import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.JsonTrees;
 
 /**
- * Second hostile review of issue 19 (graph.json writable), after the fixes of 9c2353c: the
- * renames by id, the hidden graph of a new tag, graph.json shown as rendered, nothing-to-commit,
- * two channels. Each test states what GRAPH.md §3 / FILESYSTEM.md §7.1 or the promise says.
+ * A written graph.json's renames (cycles, tags sharing arrays, training.json's names, updater
+ * states), op ids, copies of a tag file by file and across tags, graph.json and a parameter
+ * written by two threads, size budgets (first written as the second hostile review of
+ * graph.json writes). Each test states what GRAPH.md §3 / FILESYSTEM.md §7.1 or the promise says.
  */
-public class GraphJsonReview2Test {
+public class GraphJsonRenamesAndCopiesTest {
   @TempDir
   Path tmp;
 

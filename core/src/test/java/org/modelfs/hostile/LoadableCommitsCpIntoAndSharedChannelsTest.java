@@ -44,7 +44,8 @@ import org.modelfs.hostile.HostileSupport.Cli;
 import org.modelfs.hostile.HostileSupport.Problems;
 
 /**
- * Issue 20, through the public API and the CLI only.
+ * Commits DL4J can load, {@code cp} into an existing destination, and two write channels on one
+ * parameter — through the public API and the CLI only.
  *
  * <ol>
  *   <li>Commits that would write a model DL4J 1.0.0-M2.1 cannot load are refused, the model left
@@ -58,7 +59,7 @@ import org.modelfs.hostile.HostileSupport.Problems;
  *
  * Each test's comment says how it fails on 2bb93c2.
  */
-public class Issue20HostileTest {
+public class LoadableCommitsCpIntoAndSharedChannelsTest {
   @TempDir Path tmp;
 
   private static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
