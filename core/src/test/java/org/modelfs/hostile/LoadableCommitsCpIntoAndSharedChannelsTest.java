@@ -42,6 +42,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 import org.modelfs.hostile.HostileSupport.Cli;
 import org.modelfs.hostile.HostileSupport.Problems;
+import org.modelfs.testing.Fifos;
 
 /**
  * Commits DL4J can load, {@code cp} into an existing destination, and two write channels on one
@@ -396,9 +397,9 @@ public class LoadableCommitsCpIntoAndSharedChannelsTest {
   @Test
   void item2_cpIntoAFifoFeedsTheReader() throws Exception {
     Path fifo = tmp.resolve("fifo");
-    org.modelfs.testing.Fifos.make(fifo);
+    Fifos.make(fifo);
     AtomicReference<byte[]> got = new AtomicReference<>();
-    Process cat = org.modelfs.testing.Fifos.reader(fifo, got);
+    Process cat = Fifos.reader(fifo, got);
     String from = src();
     AtomicReference<Cli> result = new AtomicReference<>();
     Thread cp = new Thread(() -> result.set(cli("cp", from, fifo.toString())));
@@ -408,7 +409,7 @@ public class LoadableCommitsCpIntoAndSharedChannelsTest {
       cp.join(20_000);
       assertNotNull(result.get(), "cp did not finish within 20 s");
       assertEquals(0, result.get().code(), result.get().toString());
-      assertNotNull(org.modelfs.testing.Fifos.await(cat, got, 10),
+      assertNotNull(Fifos.await(cat, got, 10),
           "the reader got no end of file within 10 s (the FIFO was replaced under it)");
       assertArrayEquals(bias(), got.get(), "the reader gets every byte of the parameter");
       PosixFileAttributes a = Files.readAttributes(fifo, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
