@@ -46,6 +46,7 @@ public final class Main {
       Map.entry("export", new ExportCommand()),
       Map.entry("import", new ImportCommand()),
       Map.entry("verify", new VerifyCommand()),
+      Map.entry("view", new ViewCommand()),
       Map.entry("clean", new CleanCommand()));
 
   private Main() {}

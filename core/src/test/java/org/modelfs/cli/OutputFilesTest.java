@@ -63,7 +63,7 @@ class OutputFilesTest {
       Map.entry("extract", Set.of(Writes.OUTPUT)), Map.entry("export", Set.of(Writes.OUTPUT)),
       Map.entry("rm", Set.of(Writes.MODEL)), Map.entry("meta", Set.of(Writes.MODEL)),
       Map.entry("tag", Set.of(Writes.MODEL)), Map.entry("avg", Set.of(Writes.MODEL)),
-      Map.entry("import", Set.of(Writes.MODEL)));
+      Map.entry("import", Set.of(Writes.MODEL)), Map.entry("view", Set.of(Writes.OUTPUT)));
 
   /** A command writing a user-named file: the extension its name needs, its arguments for DEST. */
   record Output(String label, String ext, boolean anyName, BiFunction<Path, String, String[]> args) {
@@ -88,7 +88,9 @@ class OutputFilesTest {
       new Output("export safetensors", "safetensors", false, (m, d) -> new String[] {"export", m.toString(), d}),
       new Output("convert", "sdnb", true, (m, d) -> new String[] {"convert", m.toString(), d, "--format", "sdnb"}),
       new Output("convert sdz", "sdz", true, (m, d) -> new String[] {"convert", m.toString(), d, "--format", "sdz"}),
-      new Output("extract", "fb", true, (m, d) -> new String[] {"extract", m.toString(), "default", d, "--format", "fb"}));
+      new Output("extract", "fb", true, (m, d) -> new String[] {"extract", m.toString(), "default", d, "--format", "fb"}),
+      new Output("view", "html", true, (m, d) -> new String[] {"view", m.toString(), "-o", d}),
+      new Output("view --json", "json", true, (m, d) -> new String[] {"view", m.toString(), "--json", "-o", d}));
 
   /** The kinds of destination. */
   enum Dest { ABSENT, REGULAR_0600, HARD_LINKED, SYMLINK, DANGLING, FIFO, DEVICE_LINK, DEV_NULL }

@@ -39,6 +39,7 @@ class QuietTest {
     m.put("graph", List.of("graph", sdz));
     m.put("avg", List.of("avg", sdz, "--tags", "default,v2", "--into", "mean"));
     m.put("diff", List.of("diff", sdz + "#default", sdz + "#v2"));
+    m.put("view", List.of("view", sdz + "#default..v2", "-o", tmp.resolve("m.html").toString()));
     m.put("extract", List.of("extract", sdz, "mean", fb));
     m.put("export", List.of("export", fb, tmp.resolve("m.safetensors").toString()));
     m.put("import", List.of("import", tmp.resolve("m.safetensors").toString(), fb));

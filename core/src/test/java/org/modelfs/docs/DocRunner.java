@@ -94,7 +94,7 @@ final class DocRunner {
   record Result(int code, String out, String err) {}
 
   /** A name a command gives a file of its own (input or output): placed in the work directory. */
-  private static final Pattern FILE = Pattern.compile("[\\w.-]+(/[\\w.-]+)*\\.(fb|sdnb|sdz|zip|sdmc|npy|safetensors|json|bin)");
+  private static final Pattern FILE = Pattern.compile("[\\w.-]+(/[\\w.-]+)*\\.(fb|sdnb|sdz|zip|sdmc|npy|safetensors|json|bin|html)");
 
   private final Path work;
 
