@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * and page and rules cannot drift apart: "Layers" (each row's packages and the packages it never
  * depends on) and "Modules" (the core packages and classes each module uses).
  *
- * <p>A layer's "never depends on" cell is {@code —}, "any other package of ours" or "everything
- * else", or a list of {@code `package`} and {@code `package` and above} (that row and every row
+ * <p>A layer's "never depends on" cell is {@code —}, "any other package of ours", "everything
+ * else" or "everything but" a list of packages, or a list of {@code `package`} and {@code `package` and above} (that row and every row
  * above it; "codecs" names the row of the codec packages). A module's "depends on" cell names what
  * it uses of the core in backticks: packages ({@code `model`}), classes ({@code `store.ModelFiles`},
  * siblings as {@code `format.fb.FbFormat`/`GraphWriter`}) or "its public API" (the package
@@ -94,9 +94,12 @@ public final class ArchitecturePage {
     if (cell.equals("—") || cell.equals("-")) {
       return out;
     }
-    if (cell.equals("any other package of ours") || cell.equals("everything else")) {
+    if (cell.equals("any other package of ours") || cell.equals("everything else") || cell.startsWith("everything but ")) {
       out.addAll(packages());
       out.removeAll(layers.get(i).packages());
+      if (cell.startsWith("everything but ")) {
+        out.removeAll(codes(cell)); // "everything but `model`": what it may use, named
+      }
       return out;
     }
     for (String item : cell.split(",\\s*")) {

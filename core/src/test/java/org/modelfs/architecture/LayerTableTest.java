@@ -88,6 +88,11 @@ class LayerTableTest {
     assertEquals(ArchitecturePage.ROOT + ".format", PAGE.identifier("format"), "format's subpackages have rows of their own");
     assertEquals(ArchitecturePage.ROOT + ".io..", PAGE.identifier("io"));
     assertTrue(io >= 0);
+    if (pkgs.contains("view")) {
+      List<String> viewNever = PAGE.never(row("view"));
+      assertFalse(viewNever.contains("model"), "everything but `model`");
+      assertTrue(viewNever.containsAll(List.of("io", "cli", "format", "")));
+    }
   }
 
   private static int row(String pkg) {
