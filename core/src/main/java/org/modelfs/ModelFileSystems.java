@@ -3,6 +3,7 @@ package org.modelfs;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.spi.FileSystemProvider;
@@ -60,7 +61,7 @@ public final class ModelFileSystems {
       if (e.getCause() instanceof IOException io) {
         throw io;
       }
-      throw new java.nio.file.FileSystemException(model.toString(), null, e.getMessage());
+      throw new FileSystemException(model.toString(), null, e.getMessage());
     }
   }
 

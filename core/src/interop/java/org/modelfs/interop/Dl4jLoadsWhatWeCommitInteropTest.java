@@ -193,7 +193,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
 
   /** training.json texts that are not a TrainingConfig DL4J can read (the unit suite's table). */
   static Map<String, String> badTrainingJson() {
-    return org.modelfs.hostile.Issue20HostileTest.badTrainingJson();
+    return org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest.badTrainingJson();
   }
 
   /**
@@ -349,7 +349,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
   }
 
   static byte[] utf8(long[] offsets, String text) {
-    return org.modelfs.hostile.Issue20HostileTest.utf8(offsets, text);
+    return org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest.utf8(offsets, text);
   }
 
   /** UTF8 buffers of shape {2} whose offsets are wrong. */
@@ -365,7 +365,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
   }
 
   static void newUtf8(FileSystem fs, String path, byte[] bytes) throws IOException {
-    org.modelfs.hostile.Issue20HostileTest.newUtf8(fs, path, bytes);
+    org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest.newUtf8(fs, path, bytes);
   }
 
   /** The /graph of a copy of the example without training.json and without updater state. */

@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,14 +19,14 @@ final class Args {
   }
 
   private final List<String> raw;
-  private final java.io.PrintStream err;
+  private final PrintStream err;
 
   Args(List<String> raw) {
     this(raw, null);
   }
 
   /** {@code err} is where progress lines go ({@link Parsed#progress}); {@code null}: nowhere (--quiet). */
-  Args(List<String> raw, java.io.PrintStream err) {
+  Args(List<String> raw, PrintStream err) {
     this.raw = raw;
     this.err = err;
   }
@@ -68,7 +69,7 @@ final class Args {
   }
 
   /** The parsed arguments. */
-  record Parsed(List<String> positional, Map<String, String> options, java.io.PrintStream err) {
+  record Parsed(List<String> positional, Map<String, String> options, PrintStream err) {
     /** Progress of {@code what} on stderr, silent with {@code --quiet}; {@code total} bytes, 0 if unknown. */
     Progress progress(String what, long total) {
       return err == null ? Progress.NONE : Progress.start(err, what, total, false);

@@ -2,6 +2,7 @@ package org.modelfs.cli;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
@@ -73,7 +74,7 @@ final class ArrayMean {
   private static double exactMean(List<SeekableByteChannel> channels, List<Path> sources, DType t, long index)
       throws IOException {
     int w = t.width();
-    ByteBuffer one = ByteBuffer.allocate(w).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer one = ByteBuffer.allocate(w).order(ByteOrder.LITTLE_ENDIAN);
     double[] values = new double[channels.size()];
     for (int s = 0; s < values.length; s++) {
       SeekableByteChannel ch = channels.get(s);

@@ -21,6 +21,9 @@ import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.DType;
+import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ModelFiles;
 
 /**
  * {@code avg MODEL --tags A,B,… --into NEW}: a new newest tag whose floating-point parameters
@@ -63,7 +66,7 @@ final class AvgCommand implements Command {
     }
     String model = p.positional().get(0);
     String into = p.option("into");
-    try (org.modelfs.model.Model m = org.modelfs.store.ModelFiles.open(PathArgs.path(model))) {
+    try (Model m = ModelFiles.open(PathArgs.path(model))) {
       if (!m.format().holdsTags()) {
         throw new FileSystemException(model, null, "the " + m.format().token()
             + " format holds one tag; convert to " + Codecs.tagHolders() + " first (convert " + model + " OUT.sdz)");

@@ -2,6 +2,7 @@ package org.modelfs.cli;
 
 import java.io.PrintStream;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
@@ -37,7 +38,7 @@ final class CatCommand implements Command {
     try (FileSystem fs = Listing.mount(p.positional().get(0))) {
       Path path = Listing.inside(fs, p.positional().get(1));
       if (Files.isDirectory(path)) {
-        throw new java.nio.file.FileSystemException(path.toString(), null, "is a directory");
+        throw new FileSystemException(path.toString(), null, "is a directory");
       }
       Files.copy(path, out);
       out.flush();

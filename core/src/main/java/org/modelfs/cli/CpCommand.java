@@ -1,6 +1,7 @@
 package org.modelfs.cli;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.channels.Channels;
@@ -15,9 +16,13 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongConsumer;
+import org.modelfs.CommitRefusedException;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.DType;
+import org.modelfs.store.ModelId;
+import org.modelfs.store.OutputFile;
 
 /**
  * {@code cp SRC DST}: copies one file between a model ({@code MODEL:PATH}) and the disk or
@@ -116,7 +121,7 @@ final class CpCommand implements Command {
    * links (docs/CLI.md, "Output files").
    */
   static void writeInto(Path from, Path to) throws IOException {
-    org.modelfs.store.OutputFile.write(to, out -> Files.copy(from, Channels.newOutputStream(out)));
+    OutputFile.write(to, out -> Files.copy(from, Channels.newOutputStream(out)));
   }
 
   /** The attributes the options set, checked. */
@@ -175,7 +180,7 @@ final class CpCommand implements Command {
   }
 
   /** Writes standard input to {@code to} of a writable mount, then sets {@code attrs}. */
-  private static void copy(java.io.InputStream in, Path to, Map<String, Object> attrs) throws IOException {
+  private static void copy(InputStream in, Path to, Map<String, Object> attrs) throws IOException {
     if (Files.isDirectory(to)) {
       throw new FileSystemException(to.toString(), null, "is a directory; name the file to write");
     }
@@ -193,7 +198,7 @@ final class CpCommand implements Command {
     Path pa = PathArgs.path(a);
     Path pb = PathArgs.path(b);
     return pa.getFileSystem() == pb.getFileSystem()
-        && org.modelfs.store.ModelId.of(pa).equals(org.modelfs.store.ModelId.of(pb));
+        && ModelId.of(pa).equals(ModelId.of(pb));
   }
 
   /** A change to a writable mount. */
@@ -207,12 +212,12 @@ final class CpCommand implements Command {
    * file stays as it was and the writer lock is released.
    */
   static void edit(Progress progress, String model, Edit edit) throws IOException, Args.UsageException {
-    FileSystem fs = ModelFileSystems.open(PathArgs.path(model), Map.of("progress", (java.util.function.LongConsumer) progress::at));
+    FileSystem fs = ModelFileSystems.open(PathArgs.path(model), Map.of("progress", (LongConsumer) progress::at));
     try {
       edit.apply(fs);
       try {
         ((JournaledFileSystem) fs).commit();
-      } catch (org.modelfs.CommitRefusedException refused) {
+      } catch (CommitRefusedException refused) {
         // the CLI rolls back at once: say so, not "still pending"
         FileSystemException e = new FileSystemException(model, null, "nothing was written: "
             + String.join("; ", refused.problems()));

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import java.util.stream.Stream;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.DType;
 import org.modelfs.model.Shapes;
+import org.modelfs.store.OutputFile;
 import org.modelfs.tree.NameMapping;
 
 /**
@@ -91,7 +93,7 @@ final class Exchange {
 
     /** {@code FLOAT [2, 3]}. */
     String describe() {
-      return attrs.dtype() + " " + java.util.Arrays.toString(attrs.shape());
+      return attrs.dtype() + " " + Arrays.toString(attrs.shape());
     }
   }
 
@@ -144,7 +146,7 @@ final class Exchange {
    * (docs/CLI.md, "Output files"): a failed writer leaves a regular file as it was, a FIFO or
    * device is streamed into, a link followed, the file's mode, owner, group and links kept.
    */
-  static void writeFile(Path out, org.modelfs.store.OutputFile.Writer writer) throws IOException {
-    org.modelfs.store.OutputFile.write(out, writer);
+  static void writeFile(Path out, OutputFile.Writer writer) throws IOException {
+    OutputFile.write(out, writer);
   }
 }

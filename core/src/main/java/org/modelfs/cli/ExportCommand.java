@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,7 +111,7 @@ final class ExportCommand implements Command {
       throws Exception {
     try (FileSystem fs = Listing.mount(ref.model())) {
       Path tag = ref.tagDir(fs);
-      Map<String, Exchange.Array> arrays = new java.util.LinkedHashMap<>(Exchange.arrays(tag, TagArrays.PARAMS));
+      Map<String, Exchange.Array> arrays = new LinkedHashMap<>(Exchange.arrays(tag, TagArrays.PARAMS));
       if (withUpdater) {
         for (Map.Entry<String, Exchange.Array> e : Exchange.arrays(tag, TagArrays.UPDATER).entrySet()) {
           if (arrays.putIfAbsent(e.getKey(), e.getValue()) != null) {

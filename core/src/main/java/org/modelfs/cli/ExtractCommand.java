@@ -2,6 +2,7 @@ package org.modelfs.cli;
 
 import org.modelfs.format.Codecs;
 import java.io.PrintStream;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Set;
 import org.modelfs.model.ModelFormat;
@@ -47,7 +48,7 @@ final class ExtractCommand implements Command {
     try (Model m = ModelFiles.open(PathArgs.path(p.positional().get(0)))) {
       Tag t = m.tag(p.positional().get(1));
       if (t == null) {
-        throw new java.nio.file.NoSuchFileException(p.positional().get(0) + ": no tag '" + p.positional().get(1) + "'");
+        throw new NoSuchFileException(p.positional().get(0) + ": no tag '" + p.positional().get(1) + "'");
       }
       Tag alone = new Tag(Models.DEFAULT_TAG, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata());
       ModelFiles.write(alone, target, WriteOptions.of(format));

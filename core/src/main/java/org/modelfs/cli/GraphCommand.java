@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.modelfs.format.JsonString;
 import org.modelfs.tree.ModelTree;
 
 /**
@@ -172,7 +173,7 @@ final class GraphCommand implements Command {
    */
   static String show(Object v) {
     if (v instanceof String s) {
-      return BARE.matcher(s).matches() ? s : quoted(s);
+      return BARE.matcher(s).matches() ? s : JsonString.quote(s);
     }
     if (v instanceof List<?> l) {
       StringBuilder sb = new StringBuilder("[");
@@ -188,20 +189,5 @@ final class GraphCommand implements Command {
       return sb.append('}').toString();
     }
     return String.valueOf(v);
-  }
-
-  private static String quoted(String s) {
-    StringBuilder sb = new StringBuilder("\"");
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
-      } else if (c < 0x20) {
-        sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    return sb.append('"').toString();
   }
 }

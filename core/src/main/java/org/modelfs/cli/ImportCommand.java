@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -101,7 +102,7 @@ final class ImportCommand implements Command {
     while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
       // short reads
     }
-    return b.position() == 6 && b.get(0) == (byte) 0x93 && new String(b.array(), 1, 5, java.nio.charset.StandardCharsets.US_ASCII).equals("NUMPY");
+    return b.position() == 6 && b.get(0) == (byte) 0x93 && new String(b.array(), 1, 5, StandardCharsets.US_ASCII).equals("NUMPY");
   }
 
   private static void npy(Path inPath, FileChannel in, Exchange.Ref ref, boolean rawBfloat16, Args.Parsed p)

@@ -3,6 +3,7 @@ package org.modelfs.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.modelfs.format.JsonString;
 
 /**
  * The machine-readable output of {@code --json} (docs/CLI.md): values are built as
@@ -35,7 +36,7 @@ final class Json {
     if (v == null) {
       sb.append("null");
     } else if (v instanceof String s) {
-      string(s, sb);
+      JsonString.quote(s, sb);
     } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long) {
       sb.append(v);
     } else if (v instanceof Number n) {
@@ -50,7 +51,7 @@ final class Json {
       int i = 0;
       for (Map.Entry<?, ?> e : m.entrySet()) {
         pad(sb, indent + 2);
-        string(String.valueOf(e.getKey()), sb);
+        JsonString.quote(String.valueOf(e.getKey()), sb);
         sb.append(": ");
         write(e.getValue(), sb, indent + 2);
         sb.append(++i < m.size() ? ",\n" : "\n");
@@ -82,38 +83,5 @@ final class Json {
 
   private static void pad(StringBuilder sb, int n) {
     sb.append(" ".repeat(n));
-  }
-
-  private static void string(String s, StringBuilder sb) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case '\b' -> sb.append("\\b");
-        case '\f' -> sb.append("\\f");
-        default -> {
-          if (c < 0x20 || Character.isSurrogate(c) && !validSurrogate(s, i)) {
-            sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
-  }
-
-  /** Whether the surrogate at {@code i} is half of a pair (an unpaired one is escaped). */
-  private static boolean validSurrogate(String s, int i) {
-    char c = s.charAt(i);
-    if (Character.isHighSurrogate(c)) {
-      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-    }
-    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
   }
 }

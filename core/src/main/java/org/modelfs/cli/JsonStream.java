@@ -2,6 +2,7 @@ package org.modelfs.cli;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.file.FileSystemException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -318,7 +319,7 @@ final class JsonStream {
   }
 
   private IOException error(String what) {
-    return new java.nio.file.FileSystemException(name, null, "not valid JSON at line " + line + ", column "
+    return new FileSystemException(name, null, "not valid JSON at line " + line + ", column "
         + (column + 1) + ": " + what);
   }
 }

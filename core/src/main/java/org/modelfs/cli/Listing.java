@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
@@ -70,7 +72,7 @@ final class Listing {
    */
   static Map<String, Object> entry(Path p) throws IOException {
     SamediffFileAttributes a = Files.readAttributes(p, SamediffFileAttributes.class);
-    Map<String, Object> m = new java.util.LinkedHashMap<>();
+    Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", p.getFileName() == null ? "/" : p.getFileName().toString());
     m.put("path", p.toString());
     m.put("type", a.isDirectory() ? "directory" : "file");
@@ -98,6 +100,6 @@ final class Listing {
       v /= 1024;
       u++;
     }
-    return String.format(java.util.Locale.ROOT, "%.1f %s", v, units[u]);
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 }

@@ -1,10 +1,20 @@
 package org.modelfs.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 
 /**
  * The {@code modelfs} command line: dispatches to one command per verb. Exit codes, as diff(1)
@@ -42,7 +52,7 @@ public final class Main {
   private Main() {}
 
   /** The commands' names (OutputFilesTest checks each is declared by what it writes). */
-  static java.util.Set<String> commandNames() {
+  static Set<String> commandNames() {
     return COMMANDS.keySet();
   }
 
@@ -54,10 +64,10 @@ public final class Main {
    * survives {@code LANG=C} (docs/CLI.md).
    */
   public static void main(String[] args) {
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
-        java.nio.charset.StandardCharsets.UTF_8);
-    PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
-        java.nio.charset.StandardCharsets.UTF_8);
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true,
+        StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
+        StandardCharsets.UTF_8);
     stderr = err;
     int code;
     try {
@@ -78,7 +88,7 @@ public final class Main {
   static boolean canShow(String chars) {
     String enc = System.getProperty("native.encoding", System.getProperty("sun.jnu.encoding", "UTF-8"));
     try {
-      return java.nio.charset.Charset.forName(enc).newEncoder().canEncode(chars);
+      return Charset.forName(enc).newEncoder().canEncode(chars);
     } catch (RuntimeException e) {
       return false;
     }
@@ -150,21 +160,21 @@ public final class Main {
   }
 
   /** Where a command's stderr goes under {@code --quiet}. */
-  private static final PrintStream QUIET = new PrintStream(java.io.OutputStream.nullOutputStream(), true,
-      java.nio.charset.StandardCharsets.UTF_8);
+  private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream(), true,
+      StandardCharsets.UTF_8);
 
   /** The version this build was made as ({@code project.version}), or "unknown". */
   static String version() {
-    try (java.io.InputStream in = Main.class.getResourceAsStream("version.properties")) {
+    try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
       if (in != null) {
-        java.util.Properties p = new java.util.Properties();
+        Properties p = new Properties();
         p.load(in);
         String v = p.getProperty("version");
         if (v != null && !v.startsWith("${")) {
           return v;
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // reported as unknown below
     }
     return "unknown";
@@ -183,7 +193,7 @@ public final class Main {
     s.println();
     s.println("commands:");
     COMMANDS.entrySet().stream().sorted(Map.Entry.comparingByKey())
-        .forEach(e -> s.println(String.format(java.util.Locale.ROOT, "  %-9s %s", e.getKey(), e.getValue().summary())));
+        .forEach(e -> s.println(String.format(Locale.ROOT, "  %-9s %s", e.getKey(), e.getValue().summary())));
     s.println();
     s.println("modelfs help COMMAND (or COMMAND --help) shows its options and an example; modelfs --version");
     s.println("-q, --quiet (with any command): nothing on stderr but the error that ends the command");

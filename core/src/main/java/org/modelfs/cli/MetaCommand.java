@@ -4,6 +4,7 @@ import org.modelfs.format.Codecs;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,7 +53,7 @@ final class MetaCommand implements Command {
           if (a.size() == 3) {
             Path f = file(fs, a.get(2));
             if (!Files.isRegularFile(f)) {
-              throw new java.nio.file.FileSystemException(a.get(1), null, "no metadata key '" + a.get(2) + "'");
+              throw new FileSystemException(a.get(1), null, "no metadata key '" + a.get(2) + "'");
             }
             out.println(Files.readString(f, StandardCharsets.UTF_8));
           } else {
@@ -79,7 +80,7 @@ final class MetaCommand implements Command {
         }
         CpCommand.edit(p.progress("commit", 0), a.get(1), fs -> {
           if (!Files.isRegularFile(file(fs, a.get(2)))) {
-            throw new java.nio.file.FileSystemException(a.get(1), null, "no metadata key '" + a.get(2) + "'");
+            throw new FileSystemException(a.get(1), null, "no metadata key '" + a.get(2) + "'");
           }
           Files.delete(file(fs, a.get(2)));
         });

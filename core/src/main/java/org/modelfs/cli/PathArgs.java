@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.FileSystemNotFoundException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -103,7 +104,7 @@ final class PathArgs {
    * {@code toString()} is the bare key, {@code /dir/m.sdnb}).
    */
   static String shown(Path p) {
-    if (p.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
+    if (p.getFileSystem() == FileSystems.getDefault()) {
       return p.toString();
     }
     URI u = p.toUri();

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,9 +57,9 @@ final class TagCommand implements Command {
         try (FileSystem fs = Listing.mount(a.get(1))) {
           List<Path> tags = Listing.children(fs.getPath("/tags"));
           if (p.flag("json")) {
-            List<Object> list = new java.util.ArrayList<>();
+            List<Object> list = new ArrayList<>();
             for (int i = 0; i < tags.size(); i++) {
-              Map<String, Object> t = new java.util.LinkedHashMap<>();
+              Map<String, Object> t = new LinkedHashMap<>();
               t.put("name", tags.get(i).getFileName().toString());
               t.put("newest", i == tags.size() - 1);
               list.add(t);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.verify.Problem;
@@ -73,7 +74,7 @@ final class VerifyCommand implements Command {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c < 0x20 || c == 0x7F) {
-        sb.append(String.format(java.util.Locale.ROOT, "\\x%02x", (int) c));
+        sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
       } else {
         sb.append(c);
       }

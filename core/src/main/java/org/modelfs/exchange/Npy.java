@@ -99,7 +99,7 @@ public final class Npy {
    * {@code 'fortran_order': False} for it.
    */
   public static boolean orderFree(long[] shape) {
-    return Shapes.elementCount(shape) == 0 || java.util.Arrays.stream(shape).filter(d -> d > 1).count() <= 1;
+    return Shapes.elementCount(shape) == 0 || Arrays.stream(shape).filter(d -> d > 1).count() <= 1;
   }
 
   /**

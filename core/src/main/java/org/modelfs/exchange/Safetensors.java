@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongConsumer;
+import org.modelfs.format.JsonString;
 import org.modelfs.format.JsonText;
 import org.modelfs.model.DType;
 import org.modelfs.model.Shapes;
@@ -144,29 +145,9 @@ public final class Safetensors {
     return b.array();
   }
 
-  /** A JSON string as serde_json writes it: {@code "} and {@code \} escaped, control characters escaped, the rest raw. */
+  /** A JSON string as serde_json writes it ({@link JsonString}). */
   static String string(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case '\b' -> sb.append("\\b");
-        case '\f' -> sb.append("\\f");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    return sb.append('"').toString();
+    return JsonString.quote(s);
   }
 
   /**

@@ -160,7 +160,7 @@ public final class TrainingJson {
         if (inList && depth == 2) {
           Object name = parseString(token);
           String to = name instanceof String n ? renames.get(n) : null;
-          out.append(to == null ? token : quote(to));
+          out.append(to == null ? token : JsonString.quote(to));
         } else {
           out.append(token);
           if (depth == 1) {
@@ -206,21 +206,6 @@ public final class TrainingJson {
     } catch (IllegalArgumentException e) {
       return null;
     }
-  }
-
-  private static String quote(String v) {
-    StringBuilder b = new StringBuilder("\"");
-    for (int i = 0; i < v.length(); i++) {
-      char c = v.charAt(i);
-      if (c == '"' || c == '\\') {
-        b.append('\\').append(c);
-      } else if (c < 0x20) {
-        b.append(String.format("\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    return b.append('"').toString();
   }
 
   /** Reasons DL4J could not read {@code json} as a training configuration; empty if it can. */

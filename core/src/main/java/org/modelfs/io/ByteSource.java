@@ -1,8 +1,10 @@
 package org.modelfs.io;
 
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 
 /**
  * Random access to the bytes of one file (or part of one): positional reads only, so many
@@ -60,7 +62,7 @@ public interface ByteSource extends Closeable {
   }
 
   /** A position in a file channel. */
-  record Mappable(java.nio.channels.FileChannel channel, long position) {}
+  record Mappable(FileChannel channel, long position) {}
 
   /**
    * Reads exactly {@code dst.remaining()} bytes at {@code position}.
@@ -72,7 +74,7 @@ public interface ByteSource extends Closeable {
     while (dst.hasRemaining()) {
       int n = read(dst, pos);
       if (n < 0) {
-        throw new java.io.EOFException(
+        throw new EOFException(
             name() + ": unexpected end of data at offset " + pos + " (" + dst.remaining()
                 + " more bytes expected)");
       }

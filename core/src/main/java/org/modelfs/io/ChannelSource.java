@@ -1,6 +1,7 @@
 package org.modelfs.io;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
@@ -10,6 +11,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.nio.file.StandardOpenOption;
 
@@ -48,7 +51,7 @@ public final class ChannelSource implements ByteSource {
   /** Whether {@link #channel} is the JDK's own {@code FileChannel}: positional reads, shared by all threads. */
   private final boolean positional;
   /** Channels of a non-JDK provider not lent to a read now (guarded by {@code this}). */
-  private final java.util.ArrayDeque<SeekableByteChannel> idle = new java.util.ArrayDeque<>();
+  private final ArrayDeque<SeekableByteChannel> idle = new ArrayDeque<>();
   /** Channels of a non-JDK provider open now, lent or idle (guarded by {@code this}). */
   private int lent;
 
@@ -129,7 +132,7 @@ public final class ChannelSource implements ByteSource {
     try {
       return FileChannel.open(file, StandardOpenOption.READ);
     } catch (UnsupportedOperationException e) {
-      return java.nio.file.Files.newByteChannel(file, StandardOpenOption.READ);
+      return Files.newByteChannel(file, StandardOpenOption.READ);
     }
   }
 
@@ -236,7 +239,7 @@ public final class ChannelSource implements ByteSource {
           wait();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException(name + ": interrupted while waiting for a channel to read with");
+          throw new InterruptedIOException(name + ": interrupted while waiting for a channel to read with");
         }
       }
     }
@@ -345,9 +348,9 @@ public final class ChannelSource implements ByteSource {
         }
       }
       return w.view(m.channel(), size, position, length);
-    } catch (java.nio.channels.ClosedByInterruptException e) {
+    } catch (ClosedByInterruptException e) {
       throw e;
-    } catch (java.nio.channels.ClosedChannelException e) {
+    } catch (ClosedChannelException e) {
       // a pooled descriptor closed by another reader between lending and mapping: no window this
       // time; the caller reads instead (which reopens the file as every pooled read does)
       return null;
@@ -364,7 +367,7 @@ public final class ChannelSource implements ByteSource {
       if (pool != null) {
         pool.discard(this);
       } else if (!positional && file != null) {
-        List<SeekableByteChannel> all = new java.util.ArrayList<>(idle);
+        List<SeekableByteChannel> all = new ArrayList<>(idle);
         idle.clear();
         notifyAll();
         Closer.closeAll(all); // lent ones are closed as they come back
@@ -373,7 +376,7 @@ public final class ChannelSource implements ByteSource {
       }
     } finally {
       if (temporary) {
-        java.nio.file.Files.deleteIfExists(file);
+        Files.deleteIfExists(file);
       }
     }
   }

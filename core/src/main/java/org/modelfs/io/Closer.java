@@ -3,7 +3,9 @@ package org.modelfs.io;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 
 /**
  * Closes a group of resources in reverse order of registration; the first failure is thrown
@@ -20,7 +22,7 @@ public final class Closer implements Closeable {
 
   @Override
   public synchronized void close() throws IOException {
-    java.util.List<Closeable> all = new java.util.ArrayList<>(resources);
+    List<Closeable> all = new ArrayList<>(resources);
     resources.clear();
     closeAll(all);
   }

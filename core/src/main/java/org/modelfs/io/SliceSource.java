@@ -36,7 +36,7 @@ public final class SliceSource implements ByteSource {
   }
 
   @Override
-  public java.nio.ByteBuffer window(long position, int length) throws java.io.IOException {
+  public ByteBuffer window(long position, int length) throws IOException {
     if (position >= this.length) {
       return null;
     }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The rules every stored array must satisfy, shared by the check a commit makes before writing
@@ -197,7 +198,7 @@ public final class ArrayRules {
         for (int i = b.position(); i < b.limit(); i++, index++) {
           int x = b.get(i) & 0xFF;
           if (x > 1) {
-            problem = String.format(java.util.Locale.ROOT,
+            problem = String.format(Locale.ROOT,
                 "BOOL element %d is 0x%02x: DL4J reads a BOOL as 0 or 1 and would not load this byte as written", index, x);
             return;
           }
@@ -206,7 +207,7 @@ public final class ArrayRules {
         for (int i = b.position(); i + 2 <= b.limit(); i += 2, index++) {
           int x = b.getShort(i) & 0xFFFF;
           if ((x & 0x7C00) == 0x7C00 && (x & 0x03FF) != 0 && x != 0x7E00) {
-            problem = String.format(java.util.Locale.ROOT,
+            problem = String.format(Locale.ROOT,
                 "HALF element %d is the NaN 0x%04x: DL4J loads every HALF NaN as 0x7e00; write that one", index, x);
             return;
           }

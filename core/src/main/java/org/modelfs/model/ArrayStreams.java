@@ -146,8 +146,8 @@ public final class ArrayStreams {
    */
   public static void swapCopy(ByteBuffer from, ByteBuffer dst, int width) {
     int k = from.remaining();
-    ByteBuffer to = dst.slice(dst.position(), k).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    ByteBuffer be = from.slice().order(java.nio.ByteOrder.BIG_ENDIAN);
+    ByteBuffer to = dst.slice(dst.position(), k).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer be = from.slice().order(ByteOrder.BIG_ENDIAN);
     switch (width) {
       case 2 -> to.asShortBuffer().put(be.asShortBuffer());
       case 4 -> to.asIntBuffer().put(be.asIntBuffer());

@@ -2,6 +2,7 @@ package org.modelfs.model;
 
 import java.security.SecureRandom;
 import java.util.AbstractList;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -466,7 +467,7 @@ public final class NamedList<T> extends AbstractList<T> implements RandomAccess 
 
     /** The nodes from a lower bound on, in name order, one at a time: O(log n) to start, O(1) amortised per step. */
     static final class Cursor<T> {
-      private final java.util.ArrayDeque<Delta<T>> stack = new java.util.ArrayDeque<>();
+      private final ArrayDeque<Delta<T>> stack = new ArrayDeque<>();
 
       Cursor(Delta<T> root, String from) {
         Delta<T> d = root;

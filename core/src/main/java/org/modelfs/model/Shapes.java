@@ -1,5 +1,8 @@
 package org.modelfs.model;
 
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+
 /** Arithmetic on array shapes, with overflow checks. */
 public final class Shapes {
   /** ND4J's maximum rank; every reader refuses a longer shape. */
@@ -54,11 +57,11 @@ public final class Shapes {
   public static String sizeProblem(long[] shape, int width) {
     for (long d : shape) {
       if (d < 0) {
-        return "shape " + java.util.Arrays.toString(shape) + " has a negative dimension (" + d + ")";
+        return "shape " + Arrays.toString(shape) + " has a negative dimension (" + d + ")";
       }
     }
     return byteLength(shape, width) < 0
-        ? "shape " + java.util.Arrays.toString(shape) + " × " + width + " bytes is 2^63 bytes or more" : null;
+        ? "shape " + Arrays.toString(shape) + " × " + width + " bytes is 2^63 bytes or more" : null;
   }
 
   /**
@@ -67,7 +70,7 @@ public final class Shapes {
    */
   public static String needs(Object dtype, long[] shape, int width) {
     String p = sizeProblem(shape, width);
-    return p != null ? dtype + " " + p : dtype + java.util.Arrays.toString(shape) + " needs " + byteLength(shape, width);
+    return p != null ? dtype + " " + p : dtype + Arrays.toString(shape) + " needs " + byteLength(shape, width);
   }
 
   /** Element strides of a dense array in the given order. */
@@ -90,7 +93,7 @@ public final class Shapes {
 
   /** At most this many distinct shapes are shared; others are copied. */
   private static final int MAX_SHARED = 4096;
-  private static final java.util.concurrent.ConcurrentHashMap<Key, long[]> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Key, long[]> SHARED = new ConcurrentHashMap<>();
 
   /**
    * A copy of {@code shape} that may be shared: a model's arrays have few distinct shapes, so the
@@ -113,12 +116,12 @@ public final class Shapes {
   private record Key(long[] shape) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Key k && java.util.Arrays.equals(k.shape, shape);
+      return o instanceof Key k && Arrays.equals(k.shape, shape);
     }
 
     @Override
     public int hashCode() {
-      return java.util.Arrays.hashCode(shape);
+      return Arrays.hashCode(shape);
     }
   }
 }

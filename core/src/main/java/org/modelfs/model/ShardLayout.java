@@ -1,8 +1,10 @@
 package org.modelfs.model;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
+import org.modelfs.io.ByteSource;
 
 /**
  * Which names each weight shard of a shard set holds, as the files were read: entry k − 1 is
@@ -28,7 +30,7 @@ public record ShardLayout(List<Set<String>> weightShards, boolean graphHoldsArra
       copy.add(Set.copyOf(s));
     }
     weightShards = List.copyOf(copy);
-    files = java.util.Collections.unmodifiableList(new ArrayList<>(files)); // may hold nulls
+    files = Collections.unmodifiableList(new ArrayList<>(files)); // may hold nulls
     stored = List.copyOf(stored);
   }
 
@@ -57,7 +59,7 @@ public record ShardLayout(List<Set<String>> weightShards, boolean graphHoldsArra
    * {@code file}, deflated or not, {@code size} bytes and CRC-32 {@code crc} once inflated;
    * {@code content} reads those {@code size} bytes (inflating where needed).
    */
-  public record Stored(org.modelfs.io.ByteSource file, long offset, long length, boolean deflated, long size, long crc,
-      org.modelfs.io.ByteSource content) {}
+  public record Stored(ByteSource file, long offset, long length, boolean deflated, long size, long crc,
+      ByteSource content) {}
 
 }

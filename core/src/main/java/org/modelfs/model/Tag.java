@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * One tagged version of a model: its graph, its variables with where their arrays live, updater
@@ -27,9 +28,9 @@ public record Tag(
     Map<String, String> metadata) {
 
   /** How {@link #variables} are named. */
-  public static final java.util.function.Function<Variable, String> VARIABLE_NAME = Variable::name;
+  public static final Function<Variable, String> VARIABLE_NAME = Variable::name;
   /** How {@link #updater} states are named. */
-  public static final java.util.function.Function<UpdaterState, String> STATE_NAME = UpdaterState::paramName;
+  public static final Function<UpdaterState, String> STATE_NAME = UpdaterState::paramName;
 
   public Tag {
     Objects.requireNonNull(name, "name");

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.modelfs.model.DType;
+import org.modelfs.model.Shapes;
 import org.modelfs.model.VarKind;
 
 /**
@@ -56,9 +57,9 @@ record ArrayAttributes(DType dtype, long[] shape, char order, VarKind kind) {
       }
       case "shape" -> {
         long[] s = shapeOf(value);
-        if (s.length > org.modelfs.model.Shapes.MAX_RANK) {
+        if (s.length > Shapes.MAX_RANK) {
           throw new IllegalArgumentException("samediff:shape: rank " + s.length + "; ND4J arrays have at most "
-              + org.modelfs.model.Shapes.MAX_RANK + " dimensions");
+              + Shapes.MAX_RANK + " dimensions");
         }
         for (long d : s) {
           if (d < 0) {

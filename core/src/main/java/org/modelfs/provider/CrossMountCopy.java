@@ -2,16 +2,19 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayStreams;
 import org.modelfs.tree.TreePath;
@@ -55,7 +58,7 @@ final class CrossMountCopy {
     try {
       Target t = target.getFileSystem().changes().target(target);
       return t.area() == TreePath.Area.PARAM && Target.fileless(t.tag().variable(t.name()));
-    } catch (java.nio.file.FileSystemException e) {
+    } catch (FileSystemException e) {
       return false; // not a path a file can be written to: the write says why
     }
   }
@@ -116,13 +119,13 @@ final class CrossMountCopy {
       ArrayData a = file.array();
       ArrayData old = dst != null && dst.node() instanceof FileNode f ? f.array() : null;
       if (a != null && !flatOnto(a, old) && !(dst == null && flatIntoFileless(a, target))) {
-        attrs.add(org.modelfs.ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
-        attrs.add(org.modelfs.ModelFileSystems.attribute("shape", a.shape()));
-        attrs.add(org.modelfs.ModelFileSystems.attribute("order", String.valueOf(a.order())));
+        attrs.add(ModelFileSystems.attribute("dtype", a.dtype().nd4jName()));
+        attrs.add(ModelFileSystems.attribute("shape", a.shape()));
+        attrs.add(ModelFileSystems.attribute("order", String.valueOf(a.order())));
         String kind = file.kind();
         if (kind != null && !kind.equals(ModelTree.UPDATER_KIND) && target.toAbsolutePath().normalize().names()
             .contains(ModelTree.PARAMS)) {
-          attrs.add(org.modelfs.ModelFileSystems.attribute("kind", kind));
+          attrs.add(ModelFileSystems.attribute("kind", kind));
         }
       }
       // the bytes are taken in the order the target file shows: swapped when it differs from the source's
@@ -134,7 +137,7 @@ final class CrossMountCopy {
         if (swap) {
           copySwapped(in, out, a.dtype().width());
         } else {
-          java.nio.channels.Channels.newInputStream(in).transferTo(java.nio.channels.Channels.newOutputStream(out));
+          Channels.newInputStream(in).transferTo(Channels.newOutputStream(out));
         }
       }
     }

@@ -2,6 +2,7 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,7 @@ final class Deletions {
    * explains: a used parameter whose file was deleted also "has no array", which only repeats it.
    */
   static List<String> withoutConsequences(List<String> validation, List<String> deletions) {
-    Set<String> refused = new java.util.HashSet<>();
+    Set<String> refused = new HashSet<>();
     for (String d : deletions) {
       int at = d.indexOf(DELETED_BUT);
       if (at > 0) {

@@ -5,6 +5,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.modelfs.format.fb.Dl4jGraphRules;
 import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonException;
@@ -55,7 +56,7 @@ final class GraphJsonWrites {
     }
     Tag t = applied(tag, r, path);
     // what DL4J makes of the new wiring: the rules every commit holds the tag to, refused now with the file's own problems
-    java.util.List<Dl4jGraphRules.Problem> wiring = Dl4jGraphRules.graphProblems(t, path);
+    List<Dl4jGraphRules.Problem> wiring = Dl4jGraphRules.graphProblems(t, path);
     if (!wiring.isEmpty()) {
       throw new GraphJsonException(path, wiring.stream().map(Dl4jGraphRules.Problem::toString).toList());
     }

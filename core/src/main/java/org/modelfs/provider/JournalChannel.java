@@ -8,6 +8,8 @@ import java.nio.channels.FileLock;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import org.modelfs.io.StorageFullException;
 import org.modelfs.store.Journal;
 
 /**
@@ -32,7 +34,7 @@ final class JournalChannel extends FileChannel {
   private final OpenResources resources;
   /** Explains a full device or file size limit met by a write (set once, before the channel is handed out). */
   private Journal journal;
-  private java.nio.file.Path file;
+  private Path file;
   private String what;
   /** The first write, truncate or force that failed: then closing installs nothing. */
   private volatile IOException failure;
@@ -50,7 +52,7 @@ final class JournalChannel extends FileChannel {
    * {@link org.modelfs.io.StorageFullException} saying which journal file of which path and model,
    * how far it got and how much room there is. Returns this channel.
    */
-  JournalChannel explaining(Journal journal, java.nio.file.Path file, String what) {
+  JournalChannel explaining(Journal journal, Path file, String what) {
     this.journal = journal;
     this.file = file;
     this.what = what;
@@ -68,7 +70,7 @@ final class JournalChannel extends FileChannel {
     } catch (IOException | RuntimeException x) {
       size = -1;
     }
-    IOException explained = org.modelfs.io.StorageFullException.explain(e, file, what, size, needed);
+    IOException explained = StorageFullException.explain(e, file, what, size, needed);
     return failed(explained == e ? e : journal.failure(e, file, what, size, needed));
   }
 

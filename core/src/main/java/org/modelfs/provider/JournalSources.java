@@ -7,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.DescriptorPool;
@@ -83,7 +84,7 @@ final class JournalSources {
     long[] arrays = {0};
     // only journal sources are collected (the set stays as small as the journal), and the
     // index is walked in place (no list laid out per sweep)
-    java.util.function.Consumer<ByteSource> use = s -> {
+    Consumer<ByteSource> use = s -> {
       ByteSource r = root(s);
       if (live.containsKey(r)) {
         used.add(r);

@@ -13,7 +13,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.modelfs.format.TrainingJson;
 import org.modelfs.io.ChannelSource;
+import org.modelfs.io.StorageFullException;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.DType;
 import org.modelfs.model.GraphRef;
@@ -21,6 +27,7 @@ import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
+import org.modelfs.tree.ArrayContent;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.ModelTree;
@@ -40,7 +47,7 @@ final class JournalWrites {
    * path shares the first one's journal file, as two descriptors of one POSIX file do, so both
    * writes land (guarded by the change lock).
    */
-  private final java.util.Map<String, Shared> writing = new java.util.HashMap<>();
+  private final Map<String, Shared> writing = new HashMap<>();
 
   private static final long MAX_TEXT_BYTES = 64L << 20;
 
@@ -73,10 +80,10 @@ final class JournalWrites {
       Target t = changes.target(path);
       String key = t.tag().name() + '\0' + t.area() + '\0' + t.name() + '\0' + t.key();
       Shared shared = writing.get(key);
-      Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(java.util.Locale.ROOT), path.toString());
+      Path data = shared != null ? shared.data : changes.journal().newFile(t.area().name().toLowerCase(Locale.ROOT), path.toString());
       // bytes are taken in the order the file shows (samediff:byteOrder); a new file is little-endian
       boolean shows = found != null && found.node() instanceof FileNode f
-          && f.content() instanceof org.modelfs.tree.ArrayContent c && c.showsBigEndian();
+          && f.content() instanceof ArrayContent c && c.showsBigEndian();
       if (shared != null && shared.bigEndian != shows) {
         // a channel opened before a commit changed the order the file shows (byteOrder=stored):
         // one file cannot take bytes in two orders
@@ -99,7 +106,7 @@ final class JournalWrites {
             copyContent((FileNode) found.node(), ch);
           } catch (IOException e) {
             // only a full device or size limit is explained; a read fault of the old content stays as it is
-            throw org.modelfs.io.StorageFullException.explain(e, data, "copying the current content of " + path
+            throw StorageFullException.explain(e, data, "copying the current content of " + path
                 + " into a new file of the " + changes.journal(), -1, -1);
           }
           ch.position(options.append() ? ch.size() : 0);
@@ -281,7 +288,7 @@ final class JournalWrites {
         }
         case TRAINING -> {
           String json = text(data, size, path);
-          java.util.List<String> problems = org.modelfs.format.TrainingJson.problems(json);
+          List<String> problems = TrainingJson.problems(json);
           if (!problems.isEmpty()) {
             throw new FileSystemException(path, null, "DL4J could not read this training configuration: "
                 + String.join("; ", problems));

@@ -1,12 +1,19 @@
 package org.modelfs.provider;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.modelfs.io.Closer;
+import org.modelfs.tree.ArrayContent;
 import org.modelfs.tree.Content;
 
 /**
@@ -30,7 +37,9 @@ final class MapCache {
   static final int MAX_COPIES = 8;
 
   /** By array (the tree is rebuilt on every change, its contents with it) or by content; least recently used first. */
-  private final Map<Object, FileChannel> files = new java.util.LinkedHashMap<>(16, 0.75f, true); // guarded by this
+  private final Map<Object, FileChannel> files = new LinkedHashMap<>(16, 0.75f, true); // guarded by this
+  /** Counts {@link #clear}s, so that a copy made across one is not kept for keys that are gone. Guarded by this. */
+  private long clears;
   private final OpenResources resources;
   private final String container;
 
@@ -39,41 +48,63 @@ final class MapCache {
     this.container = container;
   }
 
-  /** A read-only channel over a little-endian copy of {@code content}, made on first use. */
-  synchronized FileChannel channel(Content content, String path) throws IOException {
-    Object key = content instanceof org.modelfs.tree.ArrayContent a ? a.array() : content;
-    FileChannel ch = files.get(key);
-    if (ch == null || !ch.isOpen()) {
-      ch = copy(content, path);
-      files.put(key, ch);
-      java.util.List<FileChannel> evicted = new java.util.ArrayList<>();
-      for (var it = files.values().iterator(); files.size() - evicted.size() > MAX_COPIES && it.hasNext(); ) {
-        FileChannel old = it.next();
-        if (old != ch) {
-          evicted.add(old);
+  /**
+   * A read-only channel over a little-endian copy of {@code content}, made on first use. The copy
+   * is made outside this monitor (it reads the content, and registers the copy with {@link
+   * OpenResources}: this monitor takes no other lock): two threads asking for the same new copy may both make
+   * one, and the one that comes second keeps the first's and closes its own.
+   */
+  FileChannel channel(Content content, String path) throws IOException {
+    Object key = content instanceof ArrayContent a ? a.array() : content;
+    long seen;
+    synchronized (this) {
+      FileChannel ch = files.get(key);
+      if (ch != null && ch.isOpen()) {
+        return ch;
+      }
+      seen = clears;
+    }
+    FileChannel made = copy(content, path);
+    List<FileChannel> released = new ArrayList<>();
+    FileChannel kept = made;
+    synchronized (this) {
+      FileChannel there = files.get(key);
+      if (there != null && there.isOpen()) {
+        kept = there; // another thread's copy came first
+        released.add(made);
+      } else if (clears != seen) {
+        released.add(made); // a commit cleared the cache meanwhile: closed, so the caller asks again
+      } else {
+        files.put(key, made);
+        for (Iterator<FileChannel> it = files.values().iterator(); files.size() > MAX_COPIES && it.hasNext(); ) {
+          FileChannel old = it.next();
+          if (old != made) {
+            released.add(old);
+            it.remove();
+          }
         }
       }
-      files.values().removeAll(evicted);
-      release(evicted);
     }
-    return ch;
+    release(released);
+    return kept;
   }
 
   /** Closes every copy (a commit swapped in a new generation: the keys are gone from the tree). */
   void clear() throws IOException {
-    java.util.List<FileChannel> all;
+    List<FileChannel> all;
     synchronized (this) {
-      all = new java.util.ArrayList<>(files.values());
+      all = new ArrayList<>(files.values());
       files.clear();
+      clears++;
     }
     release(all);
   }
 
-  private void release(java.util.List<FileChannel> copies) throws IOException {
+  private void release(List<FileChannel> copies) throws IOException {
     for (FileChannel c : copies) {
       resources.remove(c);
     }
-    org.modelfs.io.Closer.closeAll(copies);
+    Closer.closeAll(copies);
   }
 
   private FileChannel copy(Content content, String path) throws IOException {
@@ -90,7 +121,7 @@ final class MapCache {
         buf.clear();
         int n = content.read(buf, pos);
         if (n < 0) {
-          throw new java.io.EOFException(container + "!" + path + ": content ended at byte " + pos
+          throw new EOFException(container + "!" + path + ": content ended at byte " + pos
               + " of " + size + " while making a mappable copy");
         }
         buf.flip();

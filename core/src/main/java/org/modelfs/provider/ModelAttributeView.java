@@ -3,6 +3,7 @@ package org.modelfs.provider;
 import java.io.IOException;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.SamediffFileAttributes;
 
@@ -46,7 +47,7 @@ final class ModelAttributeView implements SamediffFileAttributeView {
   }
 
   /** The basic attributes {@link #setTimes} takes by name. */
-  static final java.util.List<String> TIMES = java.util.List.of("lastModifiedTime", "lastAccessTime", "creationTime");
+  static final List<String> TIMES = List.of("lastModifiedTime", "lastAccessTime", "creationTime");
 
   /** Sets time {@code name} (one of {@link #TIMES}) as {@code Files.setAttribute} does: a {@link FileTime} or a {@link ClassCastException}. */
   void setTime(String name, Object value) throws IOException {

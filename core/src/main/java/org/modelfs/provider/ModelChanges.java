@@ -2,6 +2,7 @@ package org.modelfs.provider;
 
 import org.modelfs.format.Codecs;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import org.modelfs.CommitRefusedException;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
@@ -214,7 +216,7 @@ final class ModelChanges {
         }
       }
       if (!problems.isEmpty()) {
-        throw new org.modelfs.CommitRefusedException(fs.container(), problems, true);
+        throw new CommitRefusedException(fs.container(), problems, true);
       }
       begin();
       // a shard set keeps the weight shards this commit did not change (docs/FILESYSTEM.md §7.4);
@@ -224,7 +226,7 @@ final class ModelChanges {
         plan = ModelWriter.plan(tags, backing.fileName(), wo, backing.keepsUnchangedFiles() ? fs.model() : null,
             o.maxShardBytes() > 0);
       } catch (ModelWriter.Refused r) {
-        throw new org.modelfs.CommitRefusedException(fs.container(), r.problems(), true);
+        throw new CommitRefusedException(fs.container(), r.problems(), true);
       }
       backing.commit(lease, fs.generation(), plan, o.progress());
       // committed: from here on the pending changes are the model, whatever happens next
@@ -270,7 +272,7 @@ final class ModelChanges {
       discard();
       fs.journalSources().sweep(fs.tags()); // the discarded journal files go
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     } finally {
       lock.unlock();
     }

@@ -3,6 +3,7 @@ package org.modelfs.provider;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -10,6 +11,7 @@ import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ReadCheck;
 import org.modelfs.tree.Content;
 
 /**
@@ -27,7 +29,7 @@ final class ModelFileChannel extends FileChannel {
   /** The {@link Lifetimes} tick this channel keeps alive: what was current when it was opened. */
   private final long pin;
   /** This channel's check of checksummed bytes it reads (docs/FORMATS.md §13.6), or {@code null}. */
-  private final org.modelfs.io.ReadCheck check;
+  private final ReadCheck check;
   private long position; // guarded by this
 
   ModelFileChannel(ModelFileSystem fs, Content content, String path, long pin) {
@@ -107,7 +109,7 @@ final class ModelFileChannel extends FileChannel {
         check.passed(read, pos);
       }
       return n;
-    } catch (java.nio.channels.ClosedByInterruptException e) {
+    } catch (ClosedByInterruptException e) {
       close();
       throw e;
     }
@@ -206,7 +208,7 @@ final class ModelFileChannel extends FileChannel {
     ensureOpen();
     long length = content.size();
     if (pos + size > length) {
-      throw new java.io.IOException(fs.container() + "!" + path + ": cannot map bytes " + pos + ".."
+      throw new IOException(fs.container() + "!" + path + ": cannot map bytes " + pos + ".."
           + (pos + size) + " of a " + length + "-byte read-only file");
     }
     // a pooled journal descriptor or a map() copy may be closed between being handed out and
@@ -222,7 +224,7 @@ final class ModelFileChannel extends FileChannel {
           }
         }
         return fs.mapCache().channel(content, path).map(MapMode.READ_ONLY, pos, size);
-      } catch (java.nio.channels.ClosedByInterruptException e) {
+      } catch (ClosedByInterruptException e) {
         close();
         throw e;
       } catch (ClosedChannelException e) {

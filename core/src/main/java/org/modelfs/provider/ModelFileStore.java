@@ -2,6 +2,9 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.FileStoreAttributeView;
@@ -39,17 +42,17 @@ final class ModelFileStore extends FileStore {
    */
   private FileStore backing() throws IOException {
     fs.ensureOpen();
-    java.nio.file.Path at;
+    Path at;
     try {
       at = fs.containerFile();
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       at = fs.containerPath().toAbsolutePath().getParent();
       if (at == null) {
         return null;
       }
     }
     try {
-      return java.nio.file.Files.getFileStore(at);
+      return Files.getFileStore(at);
     } catch (UnsupportedOperationException e) {
       return null;
     }

@@ -20,12 +20,15 @@ import java.nio.file.PathMatcher;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.UserPrincipalLookupService;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
@@ -53,7 +56,7 @@ import org.modelfs.tree.TagOverlay;
  * ({@link JournalSources}); {@code map()} copies are bounded and dropped at each commit
  * ({@link MapCache}).
  */
-final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledFileSystem {
+final class ModelFileSystem extends FileSystem implements JournaledFileSystem {
   private final ModelFileSystemProvider provider;
   private final Path containerPath;
   private final URI containerUri;
@@ -141,9 +144,9 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
       throw new IllegalArgumentException(container + ": say the format of the new model (env format="
           + Codecs.tokens("|") + ") or name it " + Codecs.extensions());
     }
-    Tag empty = new Tag(Models.DEFAULT_TAG, null, List.of(), List.of(), null, java.util.Map.of());
+    Tag empty = new Tag(Models.DEFAULT_TAG, null, List.of(), List.of(), null, Map.of());
     Model model = new Model(container.toString(), format, List.of(empty), null);
-    java.nio.file.attribute.FileTime now = java.nio.file.attribute.FileTime.from(java.time.Instant.now());
+    FileTime now = FileTime.from(Instant.now());
     ModelFileSystem fs = new ModelFileSystem(provider, container, registryKey, options, backing, model,
         Generation.NONE, new NodeAttributes.ContainerTimes(now, now, now));
     fs.swap(fs.tags, Map.of(Models.DEFAULT_TAG, TagOverlay.NEW_TAG)); // empty until something is written
@@ -167,7 +170,7 @@ final class ModelFileSystem extends FileSystem implements org.modelfs.JournaledF
 
   /** The stored model's times: the backing's where it knows them (an object's), else its file's. */
   static NodeAttributes.ContainerTimes times(Backing backing, Path container) throws IOException {
-    java.nio.file.attribute.FileTime m = backing.modified();
+    FileTime m = backing.modified();
     return m != null ? new NodeAttributes.ContainerTimes(m, m, m) : times(container);
   }
 

@@ -18,7 +18,6 @@ import java.nio.file.FileSystemAlreadyExistsException;
 import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
@@ -29,18 +28,24 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.HashMap;
+import java.util.Locale;
+import org.modelfs.model.ModelFormat;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.format.ModelFormatException;
-import org.modelfs.container.Models;
+import org.modelfs.store.Backing;
+import org.modelfs.store.Backings;
+import org.modelfs.store.LocalBacking;
 
 /**
  * The {@code samediff} file system provider, registered in {@code META-INF/services}.
  *
  * <p>Registry rules (like {@code jar:}): {@code newFileSystem(URI, env)} mounts the container
- * and registers it under its real path; a second {@code newFileSystem(URI)} of the same file
+ * and registers it under the model's identity ({@code store.ModelId}: every spelling of one
+ * model, a shard set's base, single file and shards alike, is one entry; {@link MountRegistry},
+ * which opens the model outside any lock); a second {@code newFileSystem(URI)} of the same file
  * while the first is open throws {@link FileSystemAlreadyExistsException};
  * {@code getFileSystem(URI)} and {@code Path.of(URI)} find only registered, open file systems
  * ({@link FileSystemNotFoundException} otherwise) and never mount one implicitly; closing
@@ -49,8 +54,8 @@ import org.modelfs.container.Models;
  * that every provider instance (one per class loader that loads this class) shares it.
  */
 public final class ModelFileSystemProvider extends FileSystemProvider {
-  /** Guarded by itself. */
-  private static final Map<Path, ModelFileSystem> REGISTRY = new HashMap<>();
+  /** Static, so that every provider instance shares it. */
+  private static final MountRegistry REGISTRY = new MountRegistry();
 
   /** Made by {@link java.util.ServiceLoader} (or {@code ModelFileSystems}). */
   public ModelFileSystemProvider() {}
@@ -67,15 +72,8 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     ModelUris.Parts parts = ModelUris.parse(uri);
     MountOptions options = MountOptions.parse(env);
     Path container = Path.of(parts.container());
-    Path key = key(container);
-    synchronized (REGISTRY) {
-      if (REGISTRY.containsKey(key)) {
-        throw new FileSystemAlreadyExistsException(ModelUris.SCHEME + ":" + parts.container());
-      }
-      ModelFileSystem fs = ModelFileSystem.mount(this, container, options, key, org.modelfs.store.Backings.of(container));
-      REGISTRY.put(key, fs);
-      return fs;
-    }
+    return REGISTRY.mount(MountRegistry.key(container), parts.container().toString(),
+        key -> ModelFileSystem.mount(this, container, options, key, Backings.of(container)));
   }
 
   /**
@@ -88,9 +86,9 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   @Override
   public ModelFileSystem newFileSystem(Path path, Map<String, ?> env) throws IOException {
     MountOptions options = MountOptions.parse(env);
-    org.modelfs.store.Backing backing = org.modelfs.store.Backings.of(path);
+    Backing backing = Backings.of(path);
     // (an object store's backing knows its keys are objects: no request to the provider here)
-    if (backing instanceof org.modelfs.store.LocalBacking && Files.isDirectory(path)) {
+    if (backing instanceof LocalBacking && Files.isDirectory(path)) {
       throw new UnsupportedOperationException(path + " is a directory, not a model file");
     }
     try {
@@ -126,20 +124,18 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   @Override
   public ModelFileSystem getFileSystem(URI uri) {
     ModelUris.Parts parts = ModelUris.parse(uri);
-    Path key;
+    Object key;
     try {
-      key = key(Path.of(parts.container()));
+      key = MountRegistry.key(Path.of(parts.container()));
     } catch (IOException e) {
       throw new FileSystemNotFoundException(uri + ": " + e.getMessage());
     }
-    synchronized (REGISTRY) {
-      ModelFileSystem fs = REGISTRY.get(key);
-      if (fs == null) {
-        throw new FileSystemNotFoundException("no open samediff file system for " + parts.container()
-            + " (mount it with FileSystems.newFileSystem(uri, env))");
-      }
-      return fs;
+    ModelFileSystem fs = REGISTRY.find(key);
+    if (fs == null) {
+      throw new FileSystemNotFoundException("no open samediff file system for " + parts.container()
+          + " (mount it with FileSystems.newFileSystem(uri, env))");
     }
+    return fs;
   }
 
   @Override
@@ -147,27 +143,14 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     return getFileSystem(uri).getPath(ModelUris.parse(uri).path());
   }
 
-  /**
-   * The registry key of a container: its real path; for a shard set opened by its base name
-   * (which does not exist as a file), the real path of its directory plus the base name.
-   */
-  private static Path key(Path container) throws IOException {
-    try {
-      return container.toRealPath();
-    } catch (NoSuchFileException e) {
-      if (Models.findShards(container).isEmpty()) {
-        throw e;
-      }
-      Path abs = container.toAbsolutePath();
-      return abs.getParent().toRealPath().resolve(abs.getFileName().toString());
-    }
+  /** The registry every provider instance shares (tests hold a mount open in it). */
+  static MountRegistry registry() {
+    return REGISTRY;
   }
 
   void unregister(ModelFileSystem fs) {
     if (fs.registryKey() != null) {
-      synchronized (REGISTRY) {
-        REGISTRY.remove(fs.registryKey(), fs);
-      }
+      REGISTRY.remove(fs.registryKey(), fs);
     }
   }
 

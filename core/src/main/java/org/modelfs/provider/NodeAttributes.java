@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.ArrayData;
+import org.modelfs.tree.ArrayContent;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
 import org.modelfs.tree.Node;
@@ -112,7 +113,7 @@ final class NodeAttributes implements SamediffFileAttributes {
 
   @Override
   public String byteOrder() {
-    return node instanceof FileNode f && f.content() instanceof org.modelfs.tree.ArrayContent c
+    return node instanceof FileNode f && f.content() instanceof ArrayContent c
         ? (c.showsBigEndian() ? "big" : "little") : null;
   }
 

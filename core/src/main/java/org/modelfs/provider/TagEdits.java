@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.modelfs.format.TrainingJson;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.GraphRef;
@@ -194,7 +195,7 @@ final class TagEdits {
    * (the placeholders it feeds data to, the loss variables): DL4J maps training data by them.
    */
   private static String training(Tag tag, Map<String, String> renames) {
-    return tag.trainingConfig() == null ? null : org.modelfs.format.TrainingJson.renamed(tag.trainingConfig(), renames);
+    return tag.trainingConfig() == null ? null : TrainingJson.renamed(tag.trainingConfig(), renames);
   }
 
   /** {@code tag} with metadata keys renamed as {@code renames} says (old key → new key). */

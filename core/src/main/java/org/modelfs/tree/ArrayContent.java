@@ -2,6 +2,7 @@ package org.modelfs.tree;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.modelfs.io.ReadCheck;
 import org.modelfs.model.ArrayStreams;
 import org.modelfs.io.ByteSource;
 import org.modelfs.model.ArrayData;
@@ -52,12 +53,12 @@ public final class ArrayContent implements Content {
   }
 
   @Override
-  public org.modelfs.io.ReadCheck newCheck() {
+  public ReadCheck newCheck() {
     // the file's bytes are the source's, position for position, only when nothing is converted
     return !asStored() ? null : shifted(array.source().newCheck(), array.offset());
   }
 
-  private static org.modelfs.io.ReadCheck shifted(org.modelfs.io.ReadCheck c, long offset) {
+  private static ReadCheck shifted(ReadCheck c, long offset) {
     return c == null || offset == 0 ? c : (bytes, position) -> c.passed(bytes, offset + position);
   }
 

@@ -3,6 +3,7 @@ package org.modelfs.tree;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ReadCheck;
 
 /**
  * The bytes of one regular file of the tree, read by position so that many channels can read
@@ -32,7 +33,7 @@ public interface Content {
    * A check for one reader of this file (a channel), fed what it reads at file positions, when
    * the file's bytes carry checksums ({@link ByteSource#newCheck}); {@code null} otherwise.
    */
-  default org.modelfs.io.ReadCheck newCheck() {
+  default ReadCheck newCheck() {
     return null;
   }
 }

@@ -2,6 +2,7 @@ package org.modelfs.tree;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,7 +53,7 @@ public final class Dir implements Node {
   static Dir fixed(String tag, Object key, LinkedHashMap<String, Node> children, boolean caseInsensitive) {
     Map<String, String> folded = null;
     if (caseInsensitive) {
-      folded = new java.util.HashMap<>();
+      folded = new HashMap<>();
       for (String c : children.keySet()) {
         folded.putIfAbsent(c.toLowerCase(Locale.ROOT), c);
       }

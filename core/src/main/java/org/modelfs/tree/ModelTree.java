@@ -1,5 +1,7 @@
 package org.modelfs.tree;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -180,11 +182,11 @@ public final class ModelTree {
    * The {@code graph} file: the FlatGraph of shard 0 of a sharded SDNB, with its tail (op
    * arguments such as scalars, re-encoded from a legacy graph, live after the builder's bytes).
    */
-  private static byte[] stubGraph(Tag t, String file) throws java.io.IOException {
+  private static byte[] stubGraph(Tag t, String file) throws IOException {
     // the training configuration has its own file, training.json (docs/FILESYSTEM.md §3)
     Tag structure = new Tag(t.name(), t.graph(), t.variables(), t.updater(), null, t.metadata());
     GraphWriter.Built b = GraphWriter.build(structure, GraphWriter.Mode.SHARD_GRAPH, Set.of(), Map.of(), file);
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) b.flatBufferLength());
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) b.flatBufferLength());
     FlatBufferOut.write(b, new CountingOutput(out), false);
     return out.toByteArray();
   }

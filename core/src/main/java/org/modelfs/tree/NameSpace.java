@@ -1,9 +1,13 @@
 package org.modelfs.tree;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.modelfs.model.NamedList;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -200,7 +204,7 @@ final class NameSpace {
       }
       List<String> out = order.sortedBy(segs);
       // the kept directories after the leaves, in name order, each where it would be if it held a file
-      java.util.Set<String> shown = new java.util.HashSet<>(dirAt.keySet());
+      Set<String> shown = new HashSet<>(dirAt.keySet());
       kept.range(top ? "" : prefix + "/", top ? null : prefix + "0", (k, x) -> {
         List<String> s = segments(k);
         if (s.size() > depth) {
@@ -328,7 +332,7 @@ final class NameSpace {
           s = sorted;
           o = order;
         }
-        int i = java.util.Collections.binarySearch(s, from);
+        int i = Collections.binarySearch(s, from);
         for (i = i < 0 ? -i - 1 : i; i < s.size(); i++) {
           String n = s.get(i);
           if (to != null && n.compareTo(to) >= 0 || !visit.name(n, o.get(n))) {
@@ -353,7 +357,7 @@ final class NameSpace {
 
     void add(long v) {
       if (n == a.length) {
-        a = java.util.Arrays.copyOf(a, n * 2);
+        a = Arrays.copyOf(a, n * 2);
       }
       a[n++] = v;
     }
@@ -372,7 +376,7 @@ final class NameSpace {
       for (int i = 0; i < n; i++) {
         idx[i] = i;
       }
-      java.util.Arrays.sort(idx, (x, y) -> Long.compare(a[x], a[y]));
+      Arrays.sort(idx, (x, y) -> Long.compare(a[x], a[y]));
       List<String> out = new ArrayList<>(n + 4);
       for (Integer i : idx) {
         out.add(names.get(i));

@@ -1,7 +1,9 @@
 package org.modelfs.tree;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.modelfs.model.NamedList;
 import java.util.Set;
 import java.util.TreeMap;
@@ -26,7 +28,7 @@ import java.util.TreeSet;
  *     the graph the write made, docs/GRAPH.md §3.2)
  */
 public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>> keptDirs, boolean graphJsonAbsent) {
-  private static final java.util.function.Function<String, String> SELF = k -> k;
+  private static final Function<String, String> SELF = k -> k;
 
   /** A tag as it was committed: every area, no kept directory, graph.json as rendered. */
   public static final TagOverlay NONE = new TagOverlay(Set.of(), Map.of(), false);
@@ -63,14 +65,14 @@ public record TagOverlay(Set<String> absentAreas, Map<String, NamedList<String>>
   }
 
   /** This overlay with the kept directories of {@code area} replaced. */
-  public TagOverlay withKept(String area, java.util.Collection<String> names) {
+  public TagOverlay withKept(String area, Collection<String> names) {
     Map<String, NamedList<String>> k = new TreeMap<>(keptDirs);
     k.put(area, NamedList.of(new TreeSet<>(names), SELF));
     return new TagOverlay(absentAreas, k, graphJsonAbsent);
   }
 
   /** This overlay also keeping {@code names} in {@code area}: O(log n) each. */
-  public TagOverlay withKeptAdded(String area, java.util.Collection<String> names) {
+  public TagOverlay withKeptAdded(String area, Collection<String> names) {
     NamedList<String> kept = kept(area);
     for (String n : names) {
       kept = kept.with(n);

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongConsumer;
+import org.modelfs.io.ReadCheck;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayRules;
 import org.modelfs.model.ArrayStreams;
@@ -66,7 +67,7 @@ final class ArrayCheck {
     boolean count = countNonFinite && t.isFloatingPoint();
     long[] nonFinite = new long[3];
     long len = a.length();
-    org.modelfs.io.ReadCheck check = a.source().newCheck();
+    ReadCheck check = a.source().newCheck();
     long done = 0;
     String unreadable = null;
     while (done < len && unreadable == null) {

@@ -13,10 +13,12 @@ import java.nio.channels.Channels;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -185,8 +187,8 @@ class ArrayMeanTest {
         } else {
           Files.createDirectory(tag);
         }
-        try (var ch = Files.newByteChannel(tag.resolve("params/w"), java.util.Set.of(
-            java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE),
+        try (var ch = Files.newByteChannel(tag.resolve("params/w"), Set.of(
+            StandardOpenOption.CREATE, StandardOpenOption.WRITE),
             ModelFileSystems.attribute("dtype", "DOUBLE"), ModelFileSystems.attribute("shape", new long[] {3}))) {
           ch.write(encode(DType.DOUBLE, tags[k]));
         }

@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.model.DType;
 import org.modelfs.model.Float16;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.testing.Fixtures;
+import org.modelfs.testing.Sidecars;
 
 /**
  * {@code avg} and {@code diff} through {@link Main#run}: the averaged tag checked against means
@@ -159,7 +161,7 @@ class AvgDiffCommandsTest {
       means[i] = mb.getDouble(8 * i);
     }
     // DOUBLE: within 2 ulps of the exact mean (a naive double sum is not, where values cancel)
-    ArrayMeanTest.assertWithinTwoUlps(org.modelfs.model.DType.DOUBLE, bs, means, "layer0/b");
+    ArrayMeanTest.assertWithinTwoUlps(DType.DOUBLE, bs, means, "layer0/b");
     ByteBuffer mh = readLe(model, "/params/h");
     for (int i = 0; i < 5; i++) {
       double sum = (double) Float16.halfToFloat(h[0].getShort(2 * i)) + Float16.halfToFloat(h[1].getShort(2 * i))
@@ -245,7 +247,7 @@ class AvgDiffCommandsTest {
     byte[] original = Files.readAllBytes(fb);
     refused(fb, original, 2, "the fb format holds one tag; convert to sdz, zip-tags or container first",
         "avg", fb.toString(), "--tags", "default,default", "--into", "mean");
-    assertEquals(List.of(), org.modelfs.testing.Sidecars.journals(fb), "no journal left behind");
+    assertEquals(List.of(), Sidecars.journals(fb), "no journal left behind");
     // a tag listed twice counts twice; in an SDZ that is a copy of its arrays
     Path sdz = tmp.resolve("m.sdz");
     ok("convert", fb.toString(), sdz.toString());

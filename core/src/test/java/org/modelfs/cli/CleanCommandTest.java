@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.store.ModelId;
@@ -47,7 +48,7 @@ class CleanCommandTest {
     MainTest.Result again = MainTest.run("clean", model.toString(), "--json");
     assertEquals(0, again.code(), again.err());
     Object doc = JsonText.parse(again.out(), 8, true);
-    assertEquals(java.util.Map.of("model", model.toString(), "removed", List.of()), doc);
+    assertEquals(Map.of("model", model.toString(), "removed", List.of()), doc);
   }
 
   @Test

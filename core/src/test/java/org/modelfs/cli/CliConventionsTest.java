@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -236,7 +237,7 @@ class CliConventionsTest {
     assertTrue(!text.contains(" of ") && !text.contains("%"), text);
   }
 
-  private static String capture(java.util.function.Consumer<PrintStream> f) {
+  private static String capture(Consumer<PrintStream> f) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     f.accept(new PrintStream(b, true, StandardCharsets.UTF_8));
     return b.toString(StandardCharsets.UTF_8);

@@ -5,13 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.CommitRefusedException;
+import org.modelfs.JournaledFileSystem;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.Fixtures;
 
 /**
@@ -94,7 +105,7 @@ class CliMessagesTest {
       assertEquals("modelfs avg: " + m + ": '" + bad + "' " + rule,
           failure("avg", m.toString(), "--tags", "default,b", "--into", bad));
     }
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(m)));
     assertEquals("default\nb\n", MainTest.run("tag", "list", m.toString()).out());
   }
 
@@ -104,13 +115,13 @@ class CliMessagesTest {
     Path m = copy("mlp_adam.fb");
     String json = "{\"layer0/W\":{\"dtype\":\"F32\",\"shape\":[4611686018427387904,8],\"data_offsets\":[0,128]}}";
     byte[] header = json.getBytes(StandardCharsets.UTF_8);
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + header.length + 128).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(8 + header.length + 128).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(header.length).put(header);
     Path st = Files.write(tmp.resolve("w.safetensors"), b.array());
     byte[] before = Files.readAllBytes(m);
     String err = failure("import", st.toString(), m.toString());
     assertEquals(true, err.endsWith("F32 shape [4611686018427387904, 8] × 4 bytes is 2^63 bytes or more"), err);
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(m)));
   }
 
   /** Arguments whose bytes are not UTF-8 are refused, naming the argument and the byte offset (they became U+FFFD). */
@@ -124,8 +135,8 @@ class CliMessagesTest {
     assertEquals("argument 3 ('/params/a\uFFFDb') is not valid UTF-8: byte 0xFF at byte offset 9 of it;"
         + " names in a model are UTF-8", e.getMessage());
     byte[] good = "java\0ls\0m.fb\0/params/\u00c3\u00bcx\0".getBytes(StandardCharsets.ISO_8859_1); // ü in UTF-8
-    assertEquals(java.util.List.of("ls", "m.fb", "/params/\u00fcx"),
-        java.util.List.of(Utf8Args.decode(good, new String[] {"ls", "m.fb", "/params/\uFFFD\uFFFDx"})));
+    assertEquals(List.of("ls", "m.fb", "/params/\u00fcx"),
+        List.of(Utf8Args.decode(good, new String[] {"ls", "m.fb", "/params/\uFFFD\uFFFDx"})));
     assertEquals(-1, Utf8Args.firstInvalid("\uFFFD literally".getBytes(StandardCharsets.UTF_8)));
   }
 
@@ -153,7 +164,7 @@ class CliMessagesTest {
     byte[] before = Files.readAllBytes(m);
     assertEquals("modelfs rm: " + m + ": nothing was written: /tags/default/params/layer0/W: deleted, but op matmul"
         + " uses it — write a new array there, or keep it", failure("rm", m.toString(), "/params/layer0/W"));
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(m)));
   }
 
   /** One rule for MODEL:PATH and PATH arguments: a bare parameter name is the parameter, for cat, ls, rm, cp as for export. */
@@ -195,7 +206,7 @@ class CliMessagesTest {
       h.append(' ');
     }
     h.append('\n');
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(10 + h.length() + rows * cols * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(10 + h.length() + rows * cols * 8).order(ByteOrder.LITTLE_ENDIAN);
     b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0).putShort((short) h.length());
     b.put(h.toString().getBytes(StandardCharsets.US_ASCII));
     while (b.hasRemaining()) {
@@ -215,13 +226,13 @@ class CliMessagesTest {
         failure("import", npy.toString(), adam + ":layer0/W"));
     String state = failure("import", npy.toString(), adam + ":layer0/W", "--change-dtype");
     assertTrue(state.contains("layer0/W: becomes DOUBLE, but its updater state updater/layer0/W/M is FLOAT"), state);
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(adam)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(adam)));
 
     // the same through safetensors
     Path st = tmp.resolve("w.safetensors");
     String json = "{\"layer0/W\":{\"dtype\":\"F64\",\"shape\":[4,8],\"data_offsets\":[0,256]}}";
     byte[] header = json.getBytes(StandardCharsets.UTF_8);
-    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 + header.length + 256).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(8 + header.length + 256).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(header.length).put(header);
     Files.write(st, b.array());
     String sa = failure("import", st.toString(), adam.toString());
@@ -229,7 +240,7 @@ class CliMessagesTest {
         + " asked (--change-dtype)"), sa);
     String sb = failure("import", st.toString(), adam.toString(), "--change-dtype");
     assertTrue(sb.contains("layer0/W: becomes DOUBLE, but its updater state updater/layer0/W/M is FLOAT"), sb);
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(adam)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(adam)));
 
     // asked for, on a parameter without updater state: changed, by either door
     Path plain = copy("mlp_noupdater.fb");
@@ -259,12 +270,12 @@ class CliMessagesTest {
     assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), sdnb.toString()).code());
     assertEquals("modelfs cp: /tags/default/graph: this is a whole SDNB model" + advice,
         failure("cp", sdnb.toString(), m + ":/tags/default/graph"));
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(m)));
     // the library's door is the same: Files.copy into the mount
-    try (java.nio.file.FileSystem fs = org.modelfs.ModelFileSystems.open(m, java.util.Map.of("commitOnClose", false))) {
-      java.nio.file.FileSystemException e = org.junit.jupiter.api.Assertions.assertThrows(java.nio.file.FileSystemException.class,
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("commitOnClose", false))) {
+      FileSystemException e = org.junit.jupiter.api.Assertions.assertThrows(FileSystemException.class,
           () -> Files.copy(Fixtures.get("mlp_adam.fb"), fs.getPath("/tags/default/graph"),
-              java.nio.file.StandardCopyOption.REPLACE_EXISTING));
+              StandardCopyOption.REPLACE_EXISTING));
       assertTrue(e.getMessage().contains("this is a whole DL4J .fb model (16 variables, 6 with arrays), not a graph"),
           e.getMessage());
     }
@@ -281,15 +292,15 @@ class CliMessagesTest {
     assertEquals("modelfs meta: " + m + ": nothing was written: /tags/default/metadata/nd4j.format.type: the sdnb format"
         + " writes this key itself ('APPENDED_BLOB'); 'hello' would not be stored",
         failure("meta", "set", m.toString(), "nd4j.format.type", "hello"));
-    try (java.nio.file.FileSystem fs = org.modelfs.ModelFileSystems.open(m, java.util.Map.of("commitOnClose", false))) {
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("commitOnClose", false))) {
       Files.writeString(fs.getPath("/metadata/nd4j.format.type"), "hello");
-      org.modelfs.CommitRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(
-          org.modelfs.CommitRefusedException.class, () -> ((org.modelfs.JournaledFileSystem) fs).commit());
-      assertEquals(java.util.List.of("/tags/default/metadata/nd4j.format.type: the sdnb format writes this key itself"
+      CommitRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(
+          CommitRefusedException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertEquals(List.of("/tags/default/metadata/nd4j.format.type: the sdnb format writes this key itself"
           + " ('APPENDED_BLOB'); 'hello' would not be stored"), e.problems());
-      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      ((JournaledFileSystem) fs).rollback();
     }
-    assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(m)));
+    assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(m)));
     assertEquals(0, MainTest.run("meta", "set", m.toString(), "nd4j.format.type", "APPENDED_BLOB").code(), "its own value");
     Path zip = tmp.resolve("k.zip");
     assertEquals(0, MainTest.run("convert", m.toString(), zip.toString()).code(), "a conversion drops them without a word");

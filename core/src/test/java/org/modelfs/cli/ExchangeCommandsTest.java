@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +73,7 @@ class ExchangeCommandsTest {
       for (Path p : (Iterable<Path>) s.filter(Files::isRegularFile)::iterator) {
         SamediffFileAttributes a = Files.readAttributes(p, SamediffFileAttributes.class);
         if (a.dtype() != null) {
-          out.put(p.toString(), a.dtype() + " " + java.util.Arrays.toString(a.shape()) + " " + a.order() + " "
+          out.put(p.toString(), a.dtype() + " " + Arrays.toString(a.shape()) + " " + a.order() + " "
               + HexFormat.of().formatHex(Files.readAllBytes(p)));
         }
       }

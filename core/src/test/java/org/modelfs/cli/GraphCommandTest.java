@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,6 +18,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -160,7 +162,7 @@ class GraphCommandTest {
     assertTrue(old.contains("softmax  softmax(dimension=1)  logits -> output\n"), old);
     assertArrayEquals(mounted(sdz, "default"), stdout("graph", sdz + "#DEFAULT", "--json"));
     assertArrayEquals(mounted(sdz, "v2"), stdout("graph", sdz.toString(), "--json"));
-    assertFalse(java.util.Arrays.equals(mounted(sdz, "default"), mounted(sdz, "v2")));
+    assertFalse(Arrays.equals(mounted(sdz, "default"), mounted(sdz, "v2")));
   }
 
   @Test
@@ -258,7 +260,7 @@ class GraphCommandTest {
         }
       }
     };
-    GraphCommand.summarize(new JsonStream(new java.io.BufferedReader(doc, 8192), "big"), new PrintStream(counting, true,
+    GraphCommand.summarize(new JsonStream(new BufferedReader(doc, 8192), "big"), new PrintStream(counting, true,
         StandardCharsets.UTF_8));
     assertEquals(ops + 3, lines[0]);
     assertEquals("op0  add(iArgs=[7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, … (25 more)], alpha=NaN)  x, y -> op0",

@@ -1,5 +1,7 @@
 package org.modelfs.cli;
 
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -86,7 +88,7 @@ class LargeConvertTest {
     StringBuilder sb = new StringBuilder();
     try (Model m = Models.open(model)) {
       for (Variable v : m.newest().arrays()) {
-        var md = java.security.MessageDigest.getInstance("SHA-256");
+        var md = MessageDigest.getInstance("SHA-256");
         try (InputStream in = ArrayStreams.littleEndianStream(v.array())) {
           byte[] buf = new byte[1 << 16];
           int n;
@@ -94,7 +96,7 @@ class LargeConvertTest {
             md.update(buf, 0, n);
           }
         }
-        sb.append(v.name()).append(' ').append(java.util.HexFormat.of().formatHex(md.digest())).append('\n');
+        sb.append(v.name()).append(' ').append(HexFormat.of().formatHex(md.digest())).append('\n');
       }
     }
     assertEquals(arrays, sb.toString().lines().count(), "arrays of " + model.getFileName());

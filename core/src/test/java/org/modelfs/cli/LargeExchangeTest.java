@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,7 +105,7 @@ class LargeExchangeTest {
     try (FileChannel in = FileChannel.open(tmp.resolve("big.safetensors"))) {
       Safetensors.Header h = Safetensors.read(in, "big.safetensors");
       ByteBuffer e = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-      java.util.Random r = new java.util.Random(1);
+      Random r = new Random(1);
       for (int s = 0; s < 2000; s++) {
         long i = s < 4 ? (s % 2) * (rows - 1) : r.nextInt(rows);
         long j = s < 4 ? (s / 2) * (cols - 1) : r.nextInt(cols);
@@ -139,7 +141,7 @@ class LargeExchangeTest {
           md.update(buf, 0, k);
         }
       }
-      return v.name() + " " + v.array().dtype() + java.util.Arrays.toString(v.array().shape()) + v.array().order() + " "
+      return v.name() + " " + v.array().dtype() + Arrays.toString(v.array().shape()) + v.array().order() + " "
           + HexFormat.of().formatHex(md.digest());
     }
   }

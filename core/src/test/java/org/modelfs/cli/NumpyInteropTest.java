@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.exchange.Npy;
+import org.modelfs.exchange.Safetensors;
 import org.modelfs.model.DType;
 import org.modelfs.model.Shapes;
 import org.modelfs.testing.Fixtures;
@@ -149,7 +150,7 @@ class NumpyInteropTest {
         long[] shape = a.size() == 0 && Shapes.elementCount(a.shape()) != 0 ? new long[] {0} : a.shape();
         char order = a.order().charAt(0);
         boolean fortran = order == 'f' && Arrays.stream(shape).filter(d -> d > 1).count() >= 2;
-        String descr = npyNames ? Npy.descr(t, true, "x") : org.modelfs.exchange.Safetensors.dtypeName(t);
+        String descr = npyNames ? Npy.descr(t, true, "x") : Safetensors.dtypeName(t);
         String dims = Arrays.stream(shape).mapToObj(Long::toString).collect(Collectors.joining(","));
         String name = p.toString().substring(1);
         out.put(npyNames ? name : name.startsWith("params/") ? name.substring(7) : name,

@@ -11,11 +11,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -208,7 +211,7 @@ class OutputFilesTest {
         assertEquals(0600, (Integer) Files.getAttribute(target, "unix:mode") & 07777, what);
       }
       case FIFO -> {
-        assertTrue(Files.readAttributes(dest, java.nio.file.attribute.BasicFileAttributes.class,
+        assertTrue(Files.readAttributes(dest, BasicFileAttributes.class,
             LinkOption.NOFOLLOW_LINKS).isOther(), "still a FIFO: " + what);
         assertNotNull(fed, what);
         same(o, ref, fed, "the FIFO's reader got the bytes: " + what);
@@ -217,7 +220,7 @@ class OutputFilesTest {
         if (kind == Dest.DEVICE_LINK) {
           assertEquals(devNull, Files.readSymbolicLink(dest), what);
         }
-        assertTrue(Files.readAttributes(devNull, java.nio.file.attribute.BasicFileAttributes.class,
+        assertTrue(Files.readAttributes(devNull, BasicFileAttributes.class,
             LinkOption.NOFOLLOW_LINKS).isOther(), devNull + " is still a device: " + what);
         assertEquals(devBefore, names(devNull.getParent()), "nothing left beside the device: " + what);
       }
@@ -294,7 +297,7 @@ class OutputFilesTest {
     MainTest.Result r = MainTest.run(e.args().apply(named, work));
     String what = e + " on " + kind + ": " + r.err();
     assertEquals(0, r.code(), what);
-    assertFalse(java.util.Arrays.equals(old, Files.readAllBytes(real)), "committed: " + what);
+    assertFalse(Arrays.equals(old, Files.readAllBytes(real)), "committed: " + what);
     Map<String, Object> after = Files.readAttributes(real, "unix:*", LinkOption.NOFOLLOW_LINKS);
     for (String a : List.of("mode", "uid", "gid")) {
       assertEquals(before.get(a), after.get(a), a + " kept: " + what);
@@ -349,7 +352,7 @@ class OutputFilesTest {
         "--max-shard-bytes", "100");
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains("is a FIFO or device"), r.err());
-    assertTrue(Files.readAttributes(fifo, java.nio.file.attribute.BasicFileAttributes.class,
+    assertTrue(Files.readAttributes(fifo, BasicFileAttributes.class,
         LinkOption.NOFOLLOW_LINKS).isOther());
     assertEquals(Set.of("m.sdnb"), names(dir));
   }
@@ -374,7 +377,7 @@ class OutputFilesTest {
     try {
       Process p = new ProcessBuilder("mknod", "-m", "666", node.toString(), "c", "1", "3").redirectErrorStream(true)
           .start();
-      if (p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0) {
+      if (p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0) {
         return node;
       }
     } catch (IOException e) {

@@ -23,6 +23,8 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.VerifyModels;
 import org.modelfs.testing.VerifyModels.Format;
+import org.modelfs.verify.Report;
+import org.modelfs.verify.Verifier;
 
 /**
  * {@code modelfs verify} through {@link Main#run}: sound models exit 0 and print nothing, each
@@ -69,7 +71,7 @@ class VerifyCommandTest {
     assertEquals(List.of("model", "problems", "arrays", "bytes"), List.copyOf(j.keySet()));
     assertEquals(m.toString(), j.get("model"));
     assertEquals(List.of(), j.get("problems"));
-    org.modelfs.verify.Report lib = org.modelfs.verify.Verifier.verify(m, org.modelfs.verify.Verifier.Options.defaults());
+    Report lib = Verifier.verify(m, Verifier.Options.defaults());
     assertTrue(lib.arrays() > 0 && lib.bytes() > 0, lib.toString());
     assertEquals(lib.arrays(), ((Number) j.get("arrays")).longValue(), j.toString());
     assertEquals(lib.bytes(), ((Number) j.get("bytes")).longValue(), j.toString());

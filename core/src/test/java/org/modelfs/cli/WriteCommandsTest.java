@@ -1,5 +1,8 @@
 package org.modelfs.cli;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -27,6 +30,7 @@ import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.testing.Fixtures;
+import org.modelfs.testing.Sidecars;
 
 /**
  * The writing commands {@code cp}, {@code rm}, {@code meta}: results checked through a fresh
@@ -121,7 +125,7 @@ class WriteCommandsTest {
         assertArrayEquals(before.get(p), after.get(p), p);
       }
     }
-    assertEquals(java.util.List.of(), org.modelfs.testing.Sidecars.journals(model), "no journal left behind");
+    assertEquals(List.of(), Sidecars.journals(model), "no journal left behind");
   }
 
   @Test
@@ -181,7 +185,7 @@ class WriteCommandsTest {
     assertArrayEquals(pattern(128), read(b, "/params/copy/W"));
     // onto itself (through the tag's own path): nothing to commit, the file is not rewritten
     byte[] bytes = Files.readAllBytes(b);
-    java.nio.file.attribute.FileTime time = Files.getLastModifiedTime(b);
+    FileTime time = Files.getLastModifiedTime(b);
     ok("cp", b + ":/params/copy/W", b + ":/tags/default/params/copy/W");
     assertArrayEquals(bytes, Files.readAllBytes(b));
     assertEquals(time, Files.getLastModifiedTime(b));
@@ -225,7 +229,7 @@ class WriteCommandsTest {
     assertTrue(all.contains("author = Ada Lovelace\n"), all);
     assertTrue(all.contains("run/id = 42 – ü\n"), all);
     assertTrue(all.contains("nd4j.format.type = "), all);
-    assertArrayEquals("Ada Lovelace".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+    assertArrayEquals("Ada Lovelace".getBytes(StandardCharsets.UTF_8),
         read(model, "/metadata/author"));
     ok("meta", "set", m, "author", "Grace Hopper");
     assertEquals("Grace Hopper\n", ok("meta", "get", m, "author").out());

@@ -5,13 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,7 +66,7 @@ class DocCliTest {
     assertEquals(cli, shown, "README.md's command list (" + readme.where(list.line()) + ") against `modelfs help`");
 
     // each command's options there are its usage's (--quiet: "every command", said once)
-    java.util.Map<String, Set<String>> listed = new java.util.TreeMap<>();
+    Map<String, Set<String>> listed = new TreeMap<>();
     String current = null;
     for (String l : list.lines()) {
       Matcher c = Pattern.compile("^java -jar " + Pattern.quote(DocRunner.cliJar()) + " (\\w+)").matcher(l);
@@ -146,9 +152,9 @@ class DocCliTest {
    * whose jar runs another main class must declare them so.
    */
   static Set<String> ownVerbs(DocRunner.Jar jar) {
-    java.nio.file.Path source = java.nio.file.Path.of(jar.module(), "src", "main", "java", jar.mainClass().replace('.', '/') + ".java");
+    Path source = Path.of(jar.module(), "src", "main", "java", jar.mainClass().replace('.', '/') + ".java");
     try {
-      Matcher m = Pattern.compile("\\bVERBS\\s*=\\s*List\\.of\\(([^)]*)\\)").matcher(java.nio.file.Files.readString(source));
+      Matcher m = Pattern.compile("\\bVERBS\\s*=\\s*List\\.of\\(([^)]*)\\)").matcher(Files.readString(source));
       if (!m.find()) {
         throw new AssertionError(source + " declares no VERBS = List.of(…): the commands its jar adds to the core's");
       }
@@ -158,8 +164,8 @@ class DocCliTest {
         verbs.add(v.group(1));
       }
       return verbs;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

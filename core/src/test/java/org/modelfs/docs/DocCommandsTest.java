@@ -3,7 +3,10 @@ package org.modelfs.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -14,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -134,7 +138,7 @@ class DocCommandsTest {
     assertEquals(notRun.keySet(), used, "every notRun() pattern still names a documented command");
     assertEquals(notRunBlocks.keySet(), usedBlocks, "every notRunBlocks() entry still names a block of commands");
     for (String reason : notRunBlocks.values()) {
-      java.util.regex.Matcher test = Pattern.compile("\\((\\w+/src/test/java/\\S+\\.java)\\)").matcher(reason);
+      Matcher test = Pattern.compile("\\((\\w+/src/test/java/\\S+\\.java)\\)").matcher(reason);
       assertTrue(test.find() && Files.isRegularFile(Path.of(test.group(1))), "the test that runs the block exists: " + reason);
     }
     assertTrue(run >= 10, run + " commands run");
@@ -182,8 +186,8 @@ class DocCommandsTest {
         }
         String[] args = step.stream().map(a -> a.contains(".") && !a.startsWith("examples/") ? work.resolve(a).toString() : a)
             .toArray(String[]::new);
-        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        java.io.PrintStream sink = new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream sink = new PrintStream(err, true, StandardCharsets.UTF_8);
         assertEquals(0, Main.run(args, sink, sink), "stand-in " + s.getKey() + ": " + err);
       }
     }

@@ -15,7 +15,9 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.Deflater;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -91,7 +93,7 @@ class DocPathsTest {
 
   @Test
   void everyJarPathIsTheOneTheBuildWrites() {
-    Set<String> real = DocRunner.jars().values().stream().map(DocRunner.Jar::path).collect(java.util.stream.Collectors.toSet());
+    Set<String> real = DocRunner.jars().values().stream().map(DocRunner.Jar::path).collect(Collectors.toSet());
     Pattern jarPath = Pattern.compile("[\\w./-]*/modelfs[\\w.-]*\\.jar");
     List<String> wrong = new ArrayList<>();
     for (Docs.Page page : Docs.pages()) {
@@ -120,7 +122,7 @@ class DocPathsTest {
         + stated + ")"), "examples/README.md gives mlp.fb's size as " + stated);
     Path table = Path.of("core/src/main/resources/org/modelfs/format/fb/op-descriptors.tsv");
     byte[] tsv = Files.readAllBytes(table);
-    java.util.zip.Deflater deflater = new java.util.zip.Deflater(java.util.zip.Deflater.DEFAULT_COMPRESSION, true);
+    Deflater deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
     deflater.setInput(tsv);
     deflater.finish();
     long deflated = 0;
@@ -143,7 +145,7 @@ class DocPathsTest {
   void noPageGivesAJarsSize() {
     Pattern jar = Pattern.compile(DocRunner.jars().values().stream()
         .map(j -> Pattern.quote(Path.of(j.path()).getFileName().toString()))
-        .collect(java.util.stream.Collectors.joining("|")) + "|CRT client");
+        .collect(Collectors.joining("|")) + "|CRT client");
     Pattern figure = Pattern.compile("\\d+(\\.\\d+)? ?[KM]i?B\\b");
     for (Docs.Page page : Docs.pages()) {
       String prose = page.text().replaceAll("(?ms)^\\s*```.*?^\\s*```", "").replaceAll("\\s+", " ");

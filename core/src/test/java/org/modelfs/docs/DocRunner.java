@@ -3,13 +3,16 @@ package org.modelfs.docs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.modelfs.cli.Main;
@@ -47,8 +50,8 @@ final class DocRunner {
    * module, in the pom's order: {@code core → core/target/modelfs.jar}, … A new module's jar is
    * known here without a change.
    */
-  static java.util.Map<String, Jar> jars() {
-    java.util.Map<String, Jar> jars = new java.util.LinkedHashMap<>();
+  static Map<String, Jar> jars() {
+    Map<String, Jar> jars = new LinkedHashMap<>();
     for (String module : modules()) {
       String pom = read(Path.of(module, "pom.xml"));
       Matcher out = Pattern.compile("<outputFile>\\$\\{project\\.build\\.directory}/([^<]+\\.jar)</outputFile>").matcher(pom);
@@ -83,7 +86,7 @@ final class DocRunner {
     try {
       return Files.readString(file);
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -288,7 +289,7 @@ class ExamplesTest {
       }
     }
     // an existing file is not overwritten
-    assertThrows(java.nio.file.FileAlreadyExistsException.class,
+    assertThrows(FileAlreadyExistsException.class,
         () -> run(AverageCheckpoints::main, a.toString(), a.toString(), b.toString()));
     assertArrayEquals(Files.readAllBytes(MODEL), Files.readAllBytes(a));
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -12,6 +13,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.modelfs.model.Shapes;
+import org.modelfs.testing.ForwardingFileChannel;
 
 /**
  * The streamed element copies: swaps, and f ↔ c transposes against a naive in-memory transpose,
@@ -81,7 +84,7 @@ class ArrayCopyTest {
     "'9', 4", "'3,5,1,4,2', 4", "'17,13', 8",
   })
   void fToCMatchesTheNaiveTransposeForEverySlabSize(String dims, int width) throws IOException {
-    long[] shape = dims.isEmpty() ? new long[0] : java.util.Arrays.stream(dims.split(",")).mapToLong(Long::parseLong).toArray();
+    long[] shape = dims.isEmpty() ? new long[0] : Arrays.stream(dims.split(",")).mapToLong(Long::parseLong).toArray();
     int n = (int) Shapes.elementCount(shape);
     byte[] data = random(n * width, n * 31L + width);
     byte[] expected = naiveFToC(data, shape, width);
@@ -126,13 +129,13 @@ class ArrayCopyTest {
   @Test
   void aShortFileIsAnError() throws IOException {
     try (FileChannel in = file(new byte[0], new byte[10])) {
-      org.junit.jupiter.api.Assertions.assertThrows(java.io.EOFException.class,
+      org.junit.jupiter.api.Assertions.assertThrows(EOFException.class,
           () -> run(out -> ArrayCopy.copy(in, 0, 16, 4, false, out, x -> { })));
     }
   }
 
   /** A file channel whose {@code map} is unsupported (as on some providers): positional reads only. */
-  static final class NoMap extends org.modelfs.testing.ForwardingFileChannel {
+  static final class NoMap extends ForwardingFileChannel {
     NoMap(FileChannel d) {
       super(d);
     }

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,7 +68,7 @@ class NpyTest {
     "UINT64   ; 12345678901234,2 ; c ; {'descr': '<u8', 'fortran_order': False, 'shape': (12345678901234, 2), }",
   })
   void headerDictPaddingAndAlignment(DType t, String dims, char order, String dict) throws IOException {
-    long[] shape = dims.isEmpty() ? new long[0] : java.util.Arrays.stream(dims.split(",")).mapToLong(Long::parseLong).toArray();
+    long[] shape = dims.isEmpty() ? new long[0] : Arrays.stream(dims.split(",")).mapToLong(Long::parseLong).toArray();
     byte[] h = Npy.header(t, shape, order, false, "w");
     String s = text(h);
     assertTrue(s.startsWith("\u0093NUMPY\u0001\u0000"), s);
@@ -143,7 +144,7 @@ class NpyTest {
             try (WritableByteChannel o = Channels.newChannel(got)) {
               Npy.copyData(in, h, o, x -> { });
             }
-            assertArrayEquals(data, got.toByteArray(), t + " " + java.util.Arrays.toString(shape) + " " + order);
+            assertArrayEquals(data, got.toByteArray(), t + " " + Arrays.toString(shape) + " " + order);
           }
         }
       }
@@ -165,7 +166,7 @@ class NpyTest {
     }
     b.put(h).put(data);
     Path p = Files.createTempFile(tmp, "h", ".npy");
-    Files.write(p, java.util.Arrays.copyOf(b.array(), b.position()));
+    Files.write(p, Arrays.copyOf(b.array(), b.position()));
     return p;
   }
 
@@ -244,10 +245,10 @@ class NpyTest {
     Path big = npy(2, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }" + " ".repeat(20_000), new byte[8]);
     assertTrue(assertThrows(ExchangeException.class, () -> read(big)).getMessage().contains("at most 10000"));
     Path cut = tmp.resolve("cut.npy");
-    Files.write(cut, java.util.Arrays.copyOf(Files.readAllBytes(npy("{'descr': '<f4'}", new byte[0])), 9));
+    Files.write(cut, Arrays.copyOf(Files.readAllBytes(npy("{'descr': '<f4'}", new byte[0])), 9));
     assertTrue(assertThrows(ExchangeException.class, () -> read(cut)).getMessage().contains("preamble"));
     Path shortHeader = tmp.resolve("short.npy");
-    Files.write(shortHeader, java.util.Arrays.copyOf(Files.readAllBytes(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", new byte[0])), 30));
+    Files.write(shortHeader, Arrays.copyOf(Files.readAllBytes(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", new byte[0])), 30));
     assertTrue(assertThrows(ExchangeException.class, () -> read(shortHeader)).getMessage().contains("ends inside the .npy header"));
     Path badUtf8 = tmp.resolve("u.npy");
     byte[] b = Files.readAllBytes(npy(3, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", new byte[8]));

@@ -16,6 +16,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -175,7 +176,7 @@ class ArrayValuesRoutesTest {
   private static int indexOf(byte[] in, byte[] what) {
     int found = -1;
     for (int i = 0; i + what.length <= in.length; i++) {
-      if (java.util.Arrays.equals(in, i, i + what.length, what, 0, what.length)) {
+      if (Arrays.equals(in, i, i + what.length, what, 0, what.length)) {
         assertEquals(-1, found, "the array's bytes occur once in the file");
         found = i;
       }

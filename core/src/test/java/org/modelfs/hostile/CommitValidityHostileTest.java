@@ -21,6 +21,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -240,7 +241,7 @@ class CommitValidityHostileTest {
    */
   @Test
   void fault4f_convertTo1200ShardsIsRefusedOrComplete() throws Exception {
-    Map<String, byte[]> ps = new java.util.LinkedHashMap<>();
+    Map<String, byte[]> ps = new LinkedHashMap<>();
     for (int i = 0; i < 1200; i++) {
       ps.put("p" + i, fill(1, i));
     }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.hostile.HostileSupport.Problems;
+import org.modelfs.testing.SlowRuns;
 
 /**
  * A child JVM commits a sharded model again and again (commit k writes the value k into every
@@ -185,7 +186,7 @@ class CrashHostileTest {
     int params = 8; // 9 shards: 200 commits of 33 shards would take ~30 s
     Path m = HostileSupport.sharded(tmp, params, FLOATS, 0f);
     // 60 commits by default (about a third of the opens of a 200-commit run), 200 under -Pslow
-    String commits = Integer.toString(org.modelfs.testing.SlowRuns.count("hostile.commits", 60, 200));
+    String commits = Integer.toString(SlowRuns.count("hostile.commits", 60, 200));
     Process child = HostileSupport.child("loop", m.toString(), commits, Long.toString(SHARD));
     List<String> lines = new ArrayList<>();
     Thread reader = HostileSupport.collectLines(child, lines);

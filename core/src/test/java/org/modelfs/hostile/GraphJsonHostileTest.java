@@ -17,12 +17,18 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -205,7 +211,7 @@ public class GraphJsonHostileTest {
   // ---- op arrays of every data type ---------------------------------------------------------
 
   static Stream<Arguments> everyDtype() {
-    Map<String, List<Object>> values = new java.util.LinkedHashMap<>();
+    Map<String, List<Object>> values = new LinkedHashMap<>();
     values.put("BOOL", listOf(true, false, true));
     values.put("FLOAT8", listOf(-128L, 0L, 127L));
     values.put("HALF", listOf(1.5, -0.0, 65504.0, 5.9604645E-8, "Infinity", "NaN"));
@@ -223,7 +229,7 @@ public class GraphJsonHostileTest {
     values.put("QINT16", listOf(-32768L, 32767L));
     values.put("BFLOAT16", listOf(1.0, -2.5, 3.3895314E38, "-Infinity"));
     values.put("UTF8", listOf("héllo", "日本語", "", "😀", "quote \" backslash \\ tab \t"));
-    List<Arguments> out = new java.util.ArrayList<>();
+    List<Arguments> out = new ArrayList<>();
     for (String format : new String[] {"fb", "sdz"}) {
       values.forEach((t, v) -> out.add(Arguments.of(format, t, v)));
     }
@@ -438,24 +444,24 @@ public class GraphJsonHostileTest {
       Path to = fs.getPath("/tags/v2");
       Files.createDirectory(to);
       Files.copy(from.resolve("graph.json"), to.resolve("graph.json"));
-      Files.walkFileTree(from, new java.nio.file.SimpleFileVisitor<>() {
+      Files.walkFileTree(from, new SimpleFileVisitor<>() {
         @Override
-        public java.nio.file.FileVisitResult preVisitDirectory(Path dir, java.nio.file.attribute.BasicFileAttributes a)
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a)
             throws IOException {
           Path target = to.resolve(from.relativize(dir).toString());
           if (!dir.equals(from)) {
             Files.copy(dir, target);
           }
-          return java.nio.file.FileVisitResult.CONTINUE;
+          return FileVisitResult.CONTINUE;
         }
 
         @Override
-        public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a)
+        public FileVisitResult visitFile(Path file, BasicFileAttributes a)
             throws IOException {
           if (!file.equals(from.resolve("graph.json"))) {
             Files.copy(file, to.resolve(from.relativize(file).toString()));
           }
-          return java.nio.file.FileVisitResult.CONTINUE;
+          return FileVisitResult.CONTINUE;
         }
       });
     }
@@ -469,7 +475,7 @@ public class GraphJsonHostileTest {
   }
 
   private static Map<String, byte[]> relative(Map<String, byte[]> files, String root) {
-    Map<String, byte[]> out = new java.util.TreeMap<>();
+    Map<String, byte[]> out = new TreeMap<>();
     files.forEach((p, b) -> out.put(p.substring(root.length()), b));
     return out;
   }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -300,12 +301,12 @@ class GraphRulesRoutesTest {
         e.getMessage());
   }
 
-  private GraphJsonException graphJsonRefused(java.util.function.Consumer<Map<String, Object>> edit) throws IOException {
+  private GraphJsonException graphJsonRefused(Consumer<Map<String, Object>> edit) throws IOException {
     return graphJsonRefused(tmp, edit);
   }
 
   /** A graph.json of {@code mlp_adam.fb} edited by {@code edit}, refused when written; the model unchanged. */
-  static GraphJsonException graphJsonRefused(Path tmp, java.util.function.Consumer<Map<String, Object>> edit) throws IOException {
+  static GraphJsonException graphJsonRefused(Path tmp, Consumer<Map<String, Object>> edit) throws IOException {
     Path m = model(tmp, Format.FB);
     Map<String, byte[]> before = files(m);
     GraphJsonException e;

@@ -2,8 +2,10 @@ package org.modelfs.hostile;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.function.Executable;
 import org.modelfs.ModelFileSystems;
@@ -96,7 +100,7 @@ final class HostileSupport {
   /** The shard files {@code <base>.shard*-of-*.sdnb} in {@code dir}, sorted. */
   static List<Path> shards(Path dir, String base) throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.filter(p -> p.getFileName().toString().matches(java.util.regex.Pattern.quote(base) + "\\.shard\\d+-of-\\d+\\.sdnb"))
+      return s.filter(p -> p.getFileName().toString().matches(Pattern.quote(base) + "\\.shard\\d+-of-\\d+\\.sdnb"))
           .sorted().toList();
     }
   }
@@ -140,7 +144,7 @@ final class HostileSupport {
   static String sha(byte[] b) {
     try {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
   }
@@ -235,8 +239,8 @@ final class HostileSupport {
   /** Starts a thread that adds every line {@code child} prints to {@code lines} (synchronized on it). */
   static Thread collectLines(Process child, List<String> lines) {
     Thread reader = new Thread(() -> {
-      try (java.io.BufferedReader r = new java.io.BufferedReader(
-          new java.io.InputStreamReader(child.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+      try (BufferedReader r = new BufferedReader(
+          new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
         for (String l; (l = r.readLine()) != null; ) {
           synchronized (lines) {
             lines.add(l);

@@ -11,8 +11,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -53,7 +56,7 @@ class InterruptHostileTest {
         }
       } // B commits: m.fb is replaced
       CountDownLatch reading = new CountDownLatch(1);
-      Future<?> f = pool.submit((java.util.concurrent.Callable<Void>) () -> {
+      Future<?> f = pool.submit((Callable<Void>) () -> {
         ByteBuffer buf = ByteBuffer.allocate(1 << 16);
         try (FileChannel ch = FileChannel.open(a.getPath("/params/x"))) {
           long size = ch.size();
@@ -69,7 +72,7 @@ class InterruptHostileTest {
       f.cancel(true);
       try {
         f.get(10, TimeUnit.SECONDS);
-      } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      } catch (ExecutionException | CancellationException e) {
         // cancelled or ClosedByInterruptException: expected
       }
       Future<byte[]> y = pool.submit(() -> Files.readAllBytes(a.getPath("/params/y")));
@@ -80,7 +83,7 @@ class InterruptHostileTest {
         assertTrue(e.getCause() instanceof IOException, "not an IOException: " + e.getCause());
         return; // an IOException is allowed
       }
-      boolean isB = java.util.Arrays.equals(got, pattern(FLOATS, 10 + 'y'));
+      boolean isB = Arrays.equals(got, pattern(FLOATS, 10 + 'y'));
       assertArrayEquals(params.get("y"), got, "A read y after the interrupt: not A's old bytes of y"
           + (isB ? " but B's new bytes of y" : ""));
     } finally {

@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.Sidecars;
 
 /**
  * An interrupt at any moment of a commit (the committing thread is interrupted while it writes,
@@ -72,7 +73,7 @@ class InterruptedCommitTest {
         }
         assertEquals(1, values.size(), kind + " commit " + k + ": one generation, found " + values);
       }
-      assertEquals(List.of(), org.modelfs.testing.Sidecars.of(m), kind + " commit " + k + ": nothing left beside it");
+      assertEquals(List.of(), Sidecars.of(m), kind + " commit " + k + ": nothing left beside it");
     }
     try (FileSystem fs = ModelFileSystems.open(m)) {
       Files.write(fs.getPath("/params/w0"), HostileSupport.fill(FLOATS, 99f)); // the lock is free

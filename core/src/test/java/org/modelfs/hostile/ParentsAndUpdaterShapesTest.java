@@ -14,6 +14,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 
@@ -42,7 +43,7 @@ class ParentsAndUpdaterShapesTest {
       assertThrows(NotDirectoryException.class,
           () -> Files.write(fs.getPath("/tags/default/params/layer0/b/x/y"), new byte[4]));
       Files.write(fs.getPath("/params/layer0/new"), new byte[4]); // beside a file: fine
-      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      ((JournaledFileSystem) fs).rollback();
     }
     assertArrayEquals(before, Files.readAllBytes(m));
   }

@@ -22,6 +22,7 @@ import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -216,7 +217,7 @@ class PlantedFilesHostileTest {
   @Test
   void fault2_commitTemporariesAreNamedModelfsRandom() throws Exception {
     Path dir = modelDir();
-    Map<String, byte[]> params = new java.util.LinkedHashMap<>();
+    Map<String, byte[]> params = new LinkedHashMap<>();
     for (int i = 0; i < 4; i++) {
       params.put("w" + i, HostileSupport.pattern(1_000_000, i)); // 4 MB each
     }

@@ -21,6 +21,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -237,7 +238,7 @@ class TransactionHostileTest {
           try (FileSystem fs = ModelFileSystems.open(m)) {
             if (how.equals("shape33")) {
               long[] shape = new long[33];
-              java.util.Arrays.fill(shape, 1);
+              Arrays.fill(shape, 1);
               Files.write(fs.getPath("/params/w0"), fill(1, 5f));
               Files.setAttribute(fs.getPath("/params/w0"), "samediff:shape", shape);
             } else if (how.equals("odd-bytes")) {

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.AbstractExecutorService;
@@ -94,7 +95,7 @@ class ParallelDeflaterTest {
         n += k;
       }
       assertEquals(0, inf.getRemaining(), "nothing after the final block");
-      return java.util.Arrays.copyOf(out, n);
+      return Arrays.copyOf(out, n);
     } finally {
       inf.end();
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.testing.SlowRuns;
 
 /**
  * window() of a pooled source whose descriptor another reader closes: no window, never an error
@@ -45,7 +46,7 @@ class PooledWindowTest {
     int failures = 0;
     Throwable first = null;
     // 3 s of racing by default, 20 s under -Pslow
-    long end = System.nanoTime() + org.modelfs.testing.SlowRuns.count("race.seconds", 3, 20) * 1_000_000_000L;
+    long end = System.nanoTime() + SlowRuns.count("race.seconds", 3, 20) * 1_000_000_000L;
     long calls = 0;
     while (System.nanoTime() < end && failures < 3) {
       for (long w = 0; w < windows; w++) {

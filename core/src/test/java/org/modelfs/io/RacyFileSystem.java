@@ -11,6 +11,7 @@ import java.nio.file.CopyOption;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -267,7 +268,7 @@ final class RacyFileSystem extends FileSystem {
 
     @Override
     public boolean isSameFile(Path path, Path path2) throws IOException {
-      return java.nio.file.Files.isSameFile(unwrap(path), unwrap(path2));
+      return Files.isSameFile(unwrap(path), unwrap(path2));
     }
 
     @Override
@@ -293,12 +294,12 @@ final class RacyFileSystem extends FileSystem {
     @Override
     public <A extends BasicFileAttributes> A readAttributes(Path path, Class<A> type, LinkOption... options)
         throws IOException {
-      return java.nio.file.Files.readAttributes(unwrap(path), type, options);
+      return Files.readAttributes(unwrap(path), type, options);
     }
 
     @Override
     public Map<String, Object> readAttributes(Path path, String attributes, LinkOption... options) throws IOException {
-      return java.nio.file.Files.readAttributes(unwrap(path), attributes, options);
+      return Files.readAttributes(unwrap(path), attributes, options);
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.modelfs.io;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -22,7 +23,7 @@ class WindowGrowTest {
     Files.write(f, new byte[1_500_000]);
     try (ChannelSource src = ChannelSource.open(f)) {
       ByteBuffer w = src.window(0, 1 << 20);
-      try (var ch = java.nio.channels.FileChannel.open(f, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+      try (var ch = FileChannel.open(f, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
         ch.write(ByteBuffer.wrap(new byte[1_500_000]));
       }
       ByteBuffer w2 = src.window(2L << 20, 1 << 20); // the file holds 3,000,000 bytes now

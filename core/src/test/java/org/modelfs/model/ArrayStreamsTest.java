@@ -1,5 +1,8 @@
 package org.modelfs.model;
 
+import java.io.EOFException;
+import java.io.FilterOutputStream;
+import java.io.OutputStream;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.SliceSource;
 import org.modelfs.io.ChannelSource;
@@ -136,7 +139,7 @@ class ArrayStreamsTest {
     try (ChannelSource s = ChannelSource.open(src)) {
       for (boolean bigEndian : new boolean[] {false, true}) { // kernel transfer, then the buffer path
         ArrayData a = array(s, 0, array.length + 4096, DType.FLOAT, bigEndian);
-        java.io.EOFException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.EOFException.class,
+        EOFException e = org.junit.jupiter.api.Assertions.assertThrows(EOFException.class,
             () -> copyInto(tmp.resolve("out"), a, false));
         org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("short.bin")
             && e.getMessage().contains("offset 200000"), e.getMessage());
@@ -178,7 +181,7 @@ class ArrayStreamsTest {
     byte[] data = random(3 * (1 << 20) + 3, 9);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     int[] calls = {0};
-    java.io.OutputStream counting = new java.io.FilterOutputStream(bytes) {
+    OutputStream counting = new FilterOutputStream(bytes) {
       @Override
       public void write(byte[] b, int off, int len) {
         calls[0]++;

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -124,7 +127,7 @@ class NamedListTest {
     }
     NamedList<Item> nl = NamedList.of(items, NAME);
     nl.byName("w1"); // warm
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     long before = mx.getCurrentThreadAllocatedBytes();
     for (int i = 0; i < 1000; i++) {
       nl = nl.with(new Item("new" + i, i)).with(new Item("w" + i, -i));
@@ -153,7 +156,7 @@ class NamedListTest {
       names.add(sb.toString());
     }
     assertEquals(1, names.stream().map(String::hashCode).distinct().count(), "the names collide in String.hashCode");
-    java.util.Set<Integer> salted = new java.util.HashSet<>();
+    Set<Integer> salted = new HashSet<>();
     names.forEach(n -> salted.add(NamedList.hash(n)));
     assertTrue(salted.size() > 4000, "salted hashes: " + salted.size() + " distinct of 4096");
     NamedList<Item> nl = NamedList.of(items, NAME);

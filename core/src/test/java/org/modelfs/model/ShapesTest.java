@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -31,11 +32,11 @@ class ShapesTest {
         exact = exact.multiply(BigInteger.valueOf(d));
       }
       boolean fits = exact.bitLength() < 64;
-      assertEquals(fits ? exact.longValue() : -1, Shapes.byteLength(shape, width), java.util.Arrays.toString(shape));
+      assertEquals(fits ? exact.longValue() : -1, Shapes.byteLength(shape, width), Arrays.toString(shape));
       if (fits) {
         assertNull(Shapes.sizeProblem(shape, width));
       } else {
-        assertEquals("shape " + java.util.Arrays.toString(shape) + " × " + width + " bytes is 2^63 bytes or more",
+        assertEquals("shape " + Arrays.toString(shape) + " × " + width + " bytes is 2^63 bytes or more",
             Shapes.sizeProblem(shape, width));
       }
     }

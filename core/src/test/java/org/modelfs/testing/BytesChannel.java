@@ -1,6 +1,7 @@
 package org.modelfs.testing;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 
 /** A read-only in-memory {@link SeekableByteChannel} over a byte array (test input). */
@@ -26,7 +27,7 @@ public final class BytesChannel implements SeekableByteChannel {
 
   @Override
   public int write(ByteBuffer src) {
-    throw new java.nio.channels.NonWritableChannelException();
+    throw new NonWritableChannelException();
   }
 
   @Override
@@ -47,7 +48,7 @@ public final class BytesChannel implements SeekableByteChannel {
 
   @Override
   public SeekableByteChannel truncate(long size) {
-    throw new java.nio.channels.NonWritableChannelException();
+    throw new NonWritableChannelException();
   }
 
   @Override

@@ -1,5 +1,7 @@
 package org.modelfs.testing;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -148,7 +150,7 @@ public final class HandArrays {
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     long[] offs = new long[strings.length + 1];
     for (int i = 0; i < strings.length; i++) {
-      text.writeBytes(strings[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      text.writeBytes(strings[i].getBytes(StandardCharsets.UTF_8));
       offs[i + 1] = text.size();
     }
     ByteBuffer b = ByteBuffer.allocate((older ? 8 : 0) + 8 * offs.length + text.size())
@@ -175,8 +177,8 @@ public final class HandArrays {
    * an older-layout UTF8 scalar, an SDNB with a chunked array. Seeds of the bad-input suite and
    * the fuzz corpus.
    */
-  public static java.util.Map<String, byte[]> samples() {
-    return java.util.Map.of(
+  public static Map<String, byte[]> samples() {
+    return Map.of(
         "chunked.fb", fb(List.of(
             new Var("w", FLOAT, VARIABLE, null, array(shapeInfo(8192, 2, 3), FLOAT, 1, null,
                 shuffledChunks(floats(6, ByteOrder.BIG_ENDIAN)), 24L, 0, 0)),

@@ -103,13 +103,13 @@ public final class JsonTrees {
   public static void addSoftmaxOps(Map<String, Object> doc, int n, boolean ids) {
     Map<String, Object> proto = op(doc, "softmax");
     for (int i = 0; i < n; i++) {
-      Map<String, Object> op = new java.util.LinkedHashMap<>(proto);
+      Map<String, Object> op = new LinkedHashMap<>(proto);
       op.put("name", "s" + i);
       op.put("id", 1000L + i);
       op.put("inputs", List.of("logits"));
       op.put("outputs", List.of("s" + i));
       list(doc, "ops").add(op);
-      Map<String, Object> v = new java.util.LinkedHashMap<>();
+      Map<String, Object> v = new LinkedHashMap<>();
       v.put("name", "s" + i);
       v.put("kind", "ARRAY");
       v.put("dtype", "FLOAT");

@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ArrayData;
@@ -18,6 +20,7 @@ import org.modelfs.model.DType;
 import org.modelfs.model.Tag;
 import org.modelfs.model.VarKind;
 import org.modelfs.model.Variable;
+import org.modelfs.store.ModelFiles;
 
 /**
  * Builds large models without DL4J: FLOAT parameters whose bytes are generated into a data file
@@ -73,8 +76,8 @@ public final class SyntheticModels {
     Path data = model.resolveSibling(model.getFileName() + ".data");
     Synthetic s = floats(data, count, 1);
     try (ChannelSource src = s.data()) {
-      org.modelfs.store.ModelFiles.write(s.tag(), model,
-          org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.SDNB));
+      ModelFiles.write(s.tag(), model,
+          WriteOptions.of(ModelFormat.SDNB));
     }
     Files.delete(data);
     return model;

@@ -1,6 +1,8 @@
 package org.modelfs.testing;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,7 +89,7 @@ public final class TreeTsv {
     if (seg.equals("%")) {
       return "";
     }
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int i = 0; i < seg.length(); i++) {
       char c = seg.charAt(i);
       if (c == '%' && i + 2 < seg.length() && Character.digit(seg.charAt(i + 1), 16) >= 0
@@ -95,14 +97,14 @@ public final class TreeTsv {
         out.write(Integer.parseInt(seg.substring(i + 1, i + 3), 16));
         i += 2;
       } else {
-        byte[] b = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] b = String.valueOf(c).getBytes(StandardCharsets.UTF_8);
         if (Character.isHighSurrogate(c) && i + 1 < seg.length()) {
-          b = seg.substring(i, i + 2).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          b = seg.substring(i, i + 2).getBytes(StandardCharsets.UTF_8);
           i++;
         }
         out.write(b, 0, b.length);
       }
     }
-    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    return out.toString(StandardCharsets.UTF_8);
   }
 }

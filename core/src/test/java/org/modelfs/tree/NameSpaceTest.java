@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ArrayData;
@@ -79,7 +80,7 @@ class NameSpaceTest {
       check(ModelTree.of(List.of(tag), Map.of("t", overlay), "m"), ModelTree.PARAMS, names, kept,
           "round " + round + " " + names + " kept " + kept);
       // the same names as metadata keys (a map, not the index)
-      Map<String, String> metadata = new java.util.TreeMap<>();
+      Map<String, String> metadata = new TreeMap<>();
       names.forEach(k -> metadata.put(k, "v"));
       Tag meta = new Tag("t", null, List.of(), List.of(), null, metadata);
       check(ModelTree.of(List.of(meta), Map.of("t", TagOverlay.NONE.withKept(ModelTree.METADATA, kept)), "m"),

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
+import java.util.Arrays;
 import org.bytedeco.javacpp.BytePointer;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayStreams;
@@ -71,7 +72,7 @@ final class NdArrays {
     long bytes = arr.length() * a.dtype().width();
     if (bytes != a.length()) {
       throw new IOException(name + ": stored array of " + a.length() + " bytes, but " + a.dtype() + " "
-          + java.util.Arrays.toString(a.shape()) + " needs " + bytes);
+          + Arrays.toString(a.shape()) + " needs " + bytes);
     }
     NativeWriter out = new NativeWriter(new BytePointer(arr.data().addressPointer()), bytes);
     if (NATIVE_BIG_ENDIAN) {

@@ -1,11 +1,12 @@
 package org.modelfs.format.fb;
 
 import java.nio.charset.StandardCharsets;
+import org.modelfs.format.JsonString;
 import org.modelfs.format.ModelFormatException;
 
 /**
  * A minimal pretty-printing JSON writer (2-space indentation, scalar arrays on one line) that
- * escapes strings per RFC 8259, writes non-finite doubles as strings and refuses to grow past a
+ * escapes strings per RFC 8259 ({@link JsonString}), writes non-finite doubles as strings and refuses to grow past a
  * size limit, so that hostile input sharing one structure many times cannot exhaust the heap.
  */
 final class JsonOut {
@@ -51,7 +52,7 @@ final class JsonOut {
   /** Writes an object key; the next call writes its value. */
   JsonOut key(String name) throws ModelFormatException {
     separate();
-    quote(name);
+    JsonString.quote(name, sb);
     sb.append(": ");
     afterKey = true;
     return this;
@@ -63,7 +64,7 @@ final class JsonOut {
     if (s == null) {
       sb.append("null");
     } else {
-      quote(s);
+      JsonString.quote(s, sb);
     }
     return check();
   }
@@ -157,21 +158,6 @@ final class JsonOut {
     for (int i = 0; i < depth; i++) {
       sb.append("  ");
     }
-  }
-
-  private void quote(String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char ch = s.charAt(i);
-      if (ch == '"' || ch == '\\') {
-        sb.append('\\').append(ch);
-      } else if (ch < 0x20) {
-        sb.append(String.format("\\u%04x", (int) ch));
-      } else {
-        sb.append(ch);
-      }
-    }
-    sb.append('"');
   }
 
   private JsonOut check() throws ModelFormatException {

@@ -68,15 +68,10 @@ public final class ContainerReader {
     return tags(List.of(p));
   }
 
-  /** Reads the files of a sharded container, shard 0 first. */
-  public static List<Tag> readShards(List<ByteSource> shards) throws IOException {
-    return readShardSet(shards).tags();
-  }
-
   /** A container shard set read: its tags, and which names each weight shard holds. */
   public record ShardSet(List<Tag> tags, ShardLayout layout) {}
 
-  /** Reads a container shard set as {@link #readShards} does, with what each weight shard holds. */
+  /** Reads the files of a sharded container, shard 0 first, with what each weight shard holds. */
   public static ShardSet readShardSet(List<ByteSource> shards) throws IOException {
     List<Parsed> parsed = new ArrayList<>();
     for (int k = 0; k < shards.size(); k++) {

@@ -19,7 +19,7 @@ import org.modelfs.testing.JsonTrees;
  * benchmark's largest, {@code GraphJsonWriteMain}) takes about a third of
  * {@link GraphJsonReader#MAX_HEAP} once parsed — within a third, not within a quarter — so every
  * graph that size is read back with room to spare. (That megabytes of empty objects are refused
- * before they exhaust the heap: {@code GraphJsonReview2Test}.)
+ * before they exhaust the heap: {@code GraphJsonRenamesAndCopiesTest}.)
  */
 class GraphJsonReaderBudgetTest {
 

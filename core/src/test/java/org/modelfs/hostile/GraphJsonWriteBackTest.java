@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
@@ -16,28 +17,38 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.container.Models;
 import org.modelfs.format.JsonText;
 import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.WriteOptions;
 import org.modelfs.format.fb.GraphJson;
 import org.modelfs.format.fb.GraphJsonException;
 import org.modelfs.format.fb.GraphJsonReader;
 import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
+import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.JsonTrees;
+import org.modelfs.testing.SlowRuns;
 
 /**
- * Hostile review of issue 19 (graph.json writable). Every test here states what the docs
+ * graph.json written back: variable ids keep their arrays through rename chains, edits in one
+ * session show in graph.json, ops and outputs that DL4J could not load are refused, hostile
+ * values give only {@code GraphJsonException}s (first written as the hostile review of
+ * graph.json writes). Every test here states what the docs
  * (GRAPH.md §3, FILESYSTEM.md §7.1) or the promise (nothing lost; Path code works; fast) say,
  * and fails where the code does otherwise.
  */
-class GraphJsonReviewTest {
+class GraphJsonWriteBackTest {
   static final Path FIXTURE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
 
   @TempDir
@@ -132,7 +143,7 @@ class GraphJsonReviewTest {
     Path m = model();
     byte[] sdVar = read(m, "/params/sd_var");
     byte[] scale = read(m, "/params/const/scale");
-    assertFalse(java.util.Arrays.equals(sdVar, scale), "the two constants differ");
+    assertFalse(Arrays.equals(sdVar, scale), "the two constants differ");
     byte[] before = Files.readAllBytes(m);
     try {
       editGraph(m, g -> {
@@ -190,8 +201,8 @@ class GraphJsonReviewTest {
       // whatever the rule, after the write each name has exactly one file and the values are the two originals
       byte[] a = Files.readAllBytes(fs.getPath("/params/sd_var"));
       byte[] b = Files.readAllBytes(fs.getPath("/params/const/scale"));
-      assertFalse(java.util.Arrays.equals(a, b), "two distinct values stay two distinct values");
-      assertTrue(java.util.Arrays.equals(a, sdVar) || java.util.Arrays.equals(a, scale));
+      assertFalse(Arrays.equals(a, b), "two distinct values stay two distinct values");
+      assertTrue(Arrays.equals(a, sdVar) || Arrays.equals(a, scale));
       fs.provider().getClass(); // keep the mount; close commits
     }
   }
@@ -265,7 +276,7 @@ class GraphJsonReviewTest {
       }
       boolean kept = false;
       for (String p : List.of("/params/sd_var", "/params/k")) {
-        if (Files.exists(fs.getPath(p)) && java.util.Arrays.equals(sdVar, Files.readAllBytes(fs.getPath(p)))) {
+        if (Files.exists(fs.getPath(p)) && Arrays.equals(sdVar, Files.readAllBytes(fs.getPath(p)))) {
           kept = true;
         }
       }
@@ -275,7 +286,7 @@ class GraphJsonReviewTest {
       } finally {
         fs.provider().getClass();
         try {
-          ((java.io.Closeable) fs).close();
+          ((Closeable) fs).close();
         } catch (IOException expected) {
           // the commit at close refuses (k has no array)
         }
@@ -369,10 +380,10 @@ class GraphJsonReviewTest {
   void graphJsonWrittenThenDeletedInANewTagLeavesNoGraph() throws IOException {
     Path m;
     try (Model src = Models.open(FIXTURE)) {
-      m = org.modelfs.store.ModelFiles.write(src.newest(), dir.resolve("m.sdz"),
-          org.modelfs.format.WriteOptions.of(Codecs.fromToken("sdz"))).get(0);
+      m = ModelFiles.write(src.newest(), dir.resolve("m.sdz"),
+          WriteOptions.of(Codecs.fromToken("sdz"))).get(0);
     }
-    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
+    try (FileSystem fs = ModelFileSystems.open(m)) {
       byte[] json = ("{\"variables\":[{\"name\":\"input\",\"kind\":\"PLACEHOLDER\",\"dtype\":\"FLOAT\","
           + "\"shape\":[-1,4]}],\"ops\":[],\"placeholders\":[\"input\"]}").getBytes(StandardCharsets.UTF_8);
       Files.createDirectory(fs.getPath("/tags/v2"));
@@ -381,7 +392,7 @@ class GraphJsonReviewTest {
       assertFalse(Files.exists(fs.getPath("/tags/v2/graph")));
       assertFalse(Files.exists(fs.getPath("/tags/v2/graph.json")));
     }
-    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
+    try (FileSystem fs = ModelFileSystems.open(m)) {
       // a committed tag always has a FlatGraph (an empty one here): what must not come back is the
       // deleted graph.json's variables and ops
       Map<String, Object> g = parse(Files.readString(fs.getPath("/tags/v2/graph.json")));
@@ -498,7 +509,7 @@ class GraphJsonReviewTest {
       collect(doc, new ArrayList<>(), paths);
       // every value at every path under -Pslow; by default a quarter of the pairs, every value
       // and every path among them (value j at path i when (i + j) % 4 == 0)
-      int stride = org.modelfs.testing.SlowRuns.full() ? 1 : 4;
+      int stride = SlowRuns.full() ? 1 : 4;
       for (int i = 0; i < paths.size(); i++) {
         List<Object> p = paths.get(i);
         for (int j = 0; j < hostile.length; j++) {
@@ -617,7 +628,7 @@ class GraphJsonReviewTest {
       Path g = fs.getPath("/graph.json");
       String compact = json(parse(Files.readString(g)));
       Files.writeString(g, compact);
-      assertFalse(((org.modelfs.JournaledFileSystem) fs).hasPendingChanges());
+      assertFalse(((JournaledFileSystem) fs).hasPendingChanges());
     }
     assertArrayEquals(before, Files.readAllBytes(m));
   }

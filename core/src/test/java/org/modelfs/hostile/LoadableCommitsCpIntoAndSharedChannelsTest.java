@@ -42,9 +42,11 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 import org.modelfs.hostile.HostileSupport.Cli;
 import org.modelfs.hostile.HostileSupport.Problems;
+import org.modelfs.testing.Fifos;
 
 /**
- * Issue 20, through the public API and the CLI only.
+ * Commits DL4J can load, {@code cp} into an existing destination, and two write channels on one
+ * parameter — through the public API and the CLI only.
  *
  * <ol>
  *   <li>Commits that would write a model DL4J 1.0.0-M2.1 cannot load are refused, the model left
@@ -58,7 +60,7 @@ import org.modelfs.hostile.HostileSupport.Problems;
  *
  * Each test's comment says how it fails on 2bb93c2.
  */
-public class Issue20HostileTest {
+public class LoadableCommitsCpIntoAndSharedChannelsTest {
   @TempDir Path tmp;
 
   private static final Path EXAMPLE = Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb");
@@ -395,9 +397,9 @@ public class Issue20HostileTest {
   @Test
   void item2_cpIntoAFifoFeedsTheReader() throws Exception {
     Path fifo = tmp.resolve("fifo");
-    org.modelfs.testing.Fifos.make(fifo);
+    Fifos.make(fifo);
     AtomicReference<byte[]> got = new AtomicReference<>();
-    Process cat = org.modelfs.testing.Fifos.reader(fifo, got);
+    Process cat = Fifos.reader(fifo, got);
     String from = src();
     AtomicReference<Cli> result = new AtomicReference<>();
     Thread cp = new Thread(() -> result.set(cli("cp", from, fifo.toString())));
@@ -407,7 +409,7 @@ public class Issue20HostileTest {
       cp.join(20_000);
       assertNotNull(result.get(), "cp did not finish within 20 s");
       assertEquals(0, result.get().code(), result.get().toString());
-      assertNotNull(org.modelfs.testing.Fifos.await(cat, got, 10),
+      assertNotNull(Fifos.await(cat, got, 10),
           "the reader got no end of file within 10 s (the FIFO was replaced under it)");
       assertArrayEquals(bias(), got.get(), "the reader gets every byte of the parameter");
       PosixFileAttributes a = Files.readAttributes(fifo, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);

@@ -14,8 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.modelfs.CommitRefusedException;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.format.fb.GraphJsonException;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
@@ -37,11 +44,12 @@ import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.JsonTrees;
 
 /**
- * Second hostile review of issue 19 (graph.json writable), after the fixes of 9c2353c: the
- * renames by id, the hidden graph of a new tag, graph.json shown as rendered, nothing-to-commit,
- * two channels. Each test states what GRAPH.md §3 / FILESYSTEM.md §7.1 or the promise says.
+ * A written graph.json's renames (cycles, tags sharing arrays, training.json's names, updater
+ * states), op ids, copies of a tag file by file and across tags, graph.json and a parameter
+ * written by two threads, size budgets (first written as the second hostile review of
+ * graph.json writes). Each test states what GRAPH.md §3 / FILESYSTEM.md §7.1 or the promise says.
  */
-public class GraphJsonReview2Test {
+public class GraphJsonRenamesAndCopiesTest {
   @TempDir
   Path tmp;
 
@@ -142,7 +150,7 @@ public class GraphJsonReview2Test {
       }
     }
     try (FileSystem fs = ModelFileSystems.open(m)) {
-      org.modelfs.format.fb.GraphJsonException e = assertThrows(org.modelfs.format.fb.GraphJsonException.class,
+      GraphJsonException e = assertThrows(GraphJsonException.class,
           () -> writeGraphJson(fs, tag, renaming(new LinkedHashMap<>(Map.of("layer0/W", "layer0/b", "layer0/b",
               "layer1/W", "layer1/W", "layer0/W", "relu", "act")))));
       assertTrue(e.getMessage().contains("shape: expected"), e.getMessage());
@@ -303,7 +311,7 @@ public class GraphJsonReview2Test {
       for (Object o : list(g, "ops")) {
         ids.add(((Map<?, ?>) o).get("id"));
       }
-      assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), "op ids are unique: " + ids);
+      assertEquals(ids.size(), new HashSet<>(ids).size(), "op ids are unique: " + ids);
     }
   }
 
@@ -356,11 +364,11 @@ public class GraphJsonReview2Test {
   static List<String> ordered(List<String> rel, String order) {
     List<String> l = new ArrayList<>(rel);
     switch (order) {
-      case "reverse" -> java.util.Collections.reverse(l);
-      case "graphJsonFirst" -> l.sort(java.util.Comparator.comparing(s -> s.equals("/graph.json") ? 0 : 1));
-      case "paramsFirst" -> l.sort(java.util.Comparator.comparing(s -> s.startsWith("/params/") ? 0
+      case "reverse" -> Collections.reverse(l);
+      case "graphJsonFirst" -> l.sort(Comparator.comparing(s -> s.equals("/graph.json") ? 0 : 1));
+      case "paramsFirst" -> l.sort(Comparator.comparing(s -> s.startsWith("/params/") ? 0
           : s.startsWith("/updater/") ? 1 : s.equals("/graph.json") ? 2 : 3));
-      case "graphJsonLast" -> l.sort(java.util.Comparator.comparing(s -> s.equals("/graph.json") ? 1 : 0));
+      case "graphJsonLast" -> l.sort(Comparator.comparing(s -> s.equals("/graph.json") ? 1 : 0));
       default -> { }
     }
     return l;
@@ -430,7 +438,7 @@ public class GraphJsonReview2Test {
       w = Files.readAllBytes(fs.getPath("/params/layer1/W"));
     }
     int n = 40;
-    List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     byte[][] last = new byte[1][];
     try (FileSystem fs = ModelFileSystems.open(m)) {
       Thread a = new Thread(() -> {
@@ -503,7 +511,7 @@ public class GraphJsonReview2Test {
       // Known gap (RELIABILITY.md "Known gaps", older than issue 19): an empty array of shape []
       // copied as a 0-byte file is not taken as empty (a written 0-byte file is empty only where the
       // shape has no elements, ArrayRules), so the copy is refused at the commit — nothing is lost
-      org.modelfs.CommitRefusedException e = assertThrows(org.modelfs.CommitRefusedException.class,
+      CommitRefusedException e = assertThrows(CommitRefusedException.class,
           () -> ((JournaledFileSystem) fs).commit());
       assertTrue(e.getMessage().contains("holds 0 bytes, but"), e.getMessage());
       ((JournaledFileSystem) fs).rollback();
@@ -554,7 +562,7 @@ public class GraphJsonReview2Test {
           "const/scale").get("id"), "v2 numbers const/scale 16");
       assertArrayEquals(seven, Files.readAllBytes(fs.getPath("/tags/v2/params/const/scale")));
       Files.copy(fs.getPath("/tags/" + tag + "/" + file), fs.getPath("/tags/v2/" + file),
-          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          StandardCopyOption.REPLACE_EXISTING);
       assertArrayEquals(seven, Files.readAllBytes(fs.getPath("/tags/v2/params/const/scale")),
           "copying " + file + " keeps v2's const/scale value");
       assertArrayEquals(nine, Files.readAllBytes(fs.getPath("/tags/v2/params/sd_var")),
@@ -587,7 +595,7 @@ public class GraphJsonReview2Test {
     for (byte c : "{}],\"ops\":[]}".getBytes(StandardCharsets.US_ASCII)) {
       json[at++] = c;
     }
-    byte[] exact = java.util.Arrays.copyOf(json, at);
+    byte[] exact = Arrays.copyOf(json, at);
     json = null;
     try (FileSystem fs = ModelFileSystems.open(m)) {
       try {
@@ -619,7 +627,7 @@ public class GraphJsonReview2Test {
     }
     try (FileSystem fs = ModelFileSystems.open(m)) {
       Path g = fs.getPath("/graph.json");
-      Files.copy(local, g, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(local, g, StandardCopyOption.REPLACE_EXISTING);
       // the documented departure (GRAPH.md §3.2): graph.json shows the graph the write made, in its
       // canonical form — not the compact text copied in — so a byte comparison reports a difference,
       // while the JSON values are the same
@@ -674,7 +682,7 @@ public class GraphJsonReview2Test {
       // layer0/W renamed enc/W, and a new placeholder named layer0/W: the old name stays in the
       // document, so this is no rename (GRAPH.md §3.2) — layer0/W keeps its array, which a
       // placeholder cannot hold: refused, naming it
-      org.modelfs.format.fb.GraphJsonException e = assertThrows(org.modelfs.format.fb.GraphJsonException.class,
+      GraphJsonException e = assertThrows(GraphJsonException.class,
           () -> writeGraphJson(fs, "default", g -> {
             renaming(Map.of("layer0/W", "enc/W")).accept(g);
             Map<String, Object> ph = JsonTrees.copy(variable(g, "input"));

@@ -1,0 +1,12 @@
+package org.modelfs.dl4j;
+
+import org.junit.jupiter.api.Test;
+import org.modelfs.architecture.ModuleRules;
+
+/** The dl4j module uses nothing of the core but what its row of docs/ARCHITECTURE.md's "Modules" table names. */
+class ModuleRulesTest {
+  @Test
+  void usesOnlyWhatItsRowOfTheArchitecturePageNames() {
+    ModuleRules.check("dl4j");
+  }
+}
