@@ -178,10 +178,14 @@ final class HdfsBacking implements Backing {
     if (look().records().isEmpty()) {
       return;
     }
-    try (Lease l = lock()) {
-      recover(l);
+    Lease l;
+    try {
+      l = lock();
     } catch (FileSystemException held) {
-      // a writer holds the lock: it finishes the install itself
+      return; // a writer holds the lock: it finishes the install itself
+    }
+    try (l) {
+      recover(l);
     }
   }
 

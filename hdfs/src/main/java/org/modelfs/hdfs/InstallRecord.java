@@ -71,24 +71,23 @@ record InstallRecord(Map<String, String> renames, List<String> deletes) {
     } catch (IOException e) {
       throw HdfsErrors.nio(e, at.uri(), "reading the install record " + name);
     }
+    if (!text.endsWith("\n" + END + "\n") && !text.equals(END + "\n")) {
+      return null; // written only in part: the writer died before its hsync, so it renamed nothing
+    }
     Map<String, String> renames = new LinkedHashMap<>();
     List<String> deletes = new ArrayList<>();
-    String[] lines = text.split("\n", -1);
-    for (String line : lines) {
-      if (line.equals(END)) {
-        return new InstallRecord(renames, deletes);
-      }
+    for (String line : text.substring(0, text.length() - END.length() - 1).split("\n")) {
       String[] f = line.split("\t", -1);
       if (f.length == 3 && f[0].equals("rename") && ownFile(at, f[2]) && f[2].equals(SidecarNames.tempTarget(f[1]))) {
         renames.put(f[1], f[2]);
       } else if (f.length == 2 && f[0].equals("delete") && ownFile(at, f[1])) {
         deletes.add(f[1]);
       } else if (!line.isEmpty()) {
-        throw new java.nio.file.FileSystemException(at.uri(), null, "the install record " + name + " names "
-            + line.replace('\t', ' ') + ", which is not a file of this model: it was left as it is");
+        throw new java.nio.file.FileSystemException(at.uri(), null, "the install record " + name + " names '"
+            + line.replace('\t', ' ') + "', which is not a step on this model's files: it was left as it is");
       }
     }
-    return null;
+    return new InstallRecord(renames, deletes);
   }
 
   /** The key lock and record names are made from: the file name, or {@code <base>.sdnb} of a shard set. */

@@ -28,7 +28,9 @@ final class HdfsTestCluster {
       conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.toString());
       conf.set("dfs.namenode.rpc-bind-host", "127.0.0.1");
       conf.setBoolean("dfs.permissions.enabled", true);
+      long t0 = System.nanoTime();
       cluster = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+      System.err.println("cluster up in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
       cluster.waitActive();
       admin = cluster.getFileSystem();
       Runtime.getRuntime().addShutdownHook(new Thread(() -> cluster.shutdown(true)));
