@@ -40,8 +40,8 @@ import org.modelfs.store.Snapshot;
  */
 final class HdfsBacking implements Backing {
   private static final Map<String, Lease> HELD = new ConcurrentHashMap<>();
-  /** How often an open looks again while a commit installs its files. */
-  private static final int OPEN_TRIES = 50;
+  /** How often an open starts again when a commit replaced the model while it was being opened. */
+  private static final int OPEN_TRIES = 5;
 
   private final HdfsModel at;
   private final boolean shardSet;
@@ -63,64 +63,34 @@ final class HdfsBacking implements Backing {
 
   // ---- reading ------------------------------------------------------------------------------
 
-  /** One listing of the model's directory: the model file or its plain shard set, and install records. */
-  record Stored(List<FileStatus> files, List<String> records) {
-    Generation generation() {
-      return new Generation(files.stream().map(HdfsModel::stamp).toList());
-    }
-
-    boolean single() {
-      return files.size() == 1 && ShardNames.parse(files.get(0).getPath().getName()) == null;
-    }
-  }
-
   Stored look() throws IOException {
-    List<FileStatus> all = at.siblings();
-    List<String> records = new ArrayList<>();
-    FileStatus base = null;
-    List<FileStatus> shards = new ArrayList<>();
-    String setBase = ShardNames.base(at.name()) + ".shard";
-    boolean sdnbKey = at.name().equals(ShardNames.base(at.name()) + "." + ShardNames.SDNB);
-    for (FileStatus s : all) {
-      String n = s.getPath().getName();
-      if (SidecarNames.isRecord(InstallRecord.key(at), n)) {
-        records.add(n);
-      } else if (s.isFile() && n.equals(at.name())) {
-        base = s;
-      } else if (s.isFile() && sdnbKey && n.startsWith(setBase)) {
-        shards.add(s);
-      }
-    }
-    if (base != null) {
-      return new Stored(List.of(base), records);
-    }
-    if (shards.isEmpty()) {
-      return new Stored(List.of(), records);
-    }
-    return new Stored(ShardNames.completeSet(ShardNames.base(at.name()), shards, s -> s.getPath().getName(),
-        at::shown), records);
+    return Stored.of(at);
   }
 
+  /**
+   * Opens the current model: the files of one listing ({@link Stored}), each opened by its inode,
+   * accepted when a second listing shows the same generation (else a commit installed meanwhile:
+   * again, up to {@value #OPEN_TRIES} times).
+   */
   @Override
   public Snapshot open() throws IOException {
     for (int attempt = 1; ; attempt++) {
       Stored s = look();
-      if (s.records().isEmpty()) {
-        Snapshot snap = openFiles(s);
-        Stored after = look();
-        if (after.records().isEmpty() && after.generation().equals(s.generation())) {
-          return snap;
-        }
+      Snapshot snap = openFiles(s);
+      Generation after;
+      try {
+        after = current();
+      } catch (IOException | RuntimeException e) {
         snap.model().close();
-      } else if (attempt == 1) {
-        recoverIfIdle();
-        continue;
+        throw e;
       }
+      if (after.equals(s.generation())) {
+        return snap;
+      }
+      snap.model().close();
       if (attempt == OPEN_TRIES) {
-        throw new FileSystemException(at.uri(), null, "a commit kept installing new files while the model was"
-            + " being opened (or a crashed writer's install record is left: any write or modelfs clean finishes it)");
+        throw new FileSystemException(at.uri(), null, "commits kept replacing the model while it was being opened");
       }
-      HdfsLock.pause(100);
     }
   }
 
@@ -128,14 +98,13 @@ final class HdfsBacking implements Backing {
     if (s.files().isEmpty()) {
       throw new NoSuchFileException(at.uri(), null, "no model file, and no shard files of this base name");
     }
-    FileStatus newest = s.files().stream().max(java.util.Comparator.comparingLong(FileStatus::getModificationTime))
-        .orElseThrow();
-    opened = java.nio.file.attribute.FileTime.fromMillis(newest.getModificationTime());
+    long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
+    opened = java.nio.file.attribute.FileTime.fromMillis(newest);
     List<ByteSource> sources = new ArrayList<>();
     try {
-      for (FileStatus f : s.files()) {
-        sources.add(HdfsSource.open(at.fs(), f.getPath(), HdfsModel.fileId(f), f.getLen(),
-            at.shown(f.getPath().getName())));
+      for (Stored.File f : s.files()) {
+        sources.add(HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()),
+            f.status().getLen(), at.shown(f.name())));
       }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
           : Models.openShardSources(at.uri(), sources), s.generation());
@@ -166,8 +135,8 @@ final class HdfsBacking implements Backing {
   @Override
   public List<java.nio.file.Path> files() throws IOException {
     List<java.nio.file.Path> out = new ArrayList<>();
-    for (FileStatus f : look().files()) {
-      out.add(at.path().getParent().resolve(f.getPath().getName()));
+    for (Stored.File f : look().files()) {
+      out.add(at.path().getParent().resolve(f.name()));
     }
     return out;
   }

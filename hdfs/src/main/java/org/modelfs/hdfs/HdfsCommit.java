@@ -57,7 +57,7 @@ final class HdfsCommit {
     this.progress = progress;
   }
 
-  void run(HdfsBacking.Stored before, LastCheck check) throws IOException {
+  void run(Stored before, LastCheck check) throws IOException {
     if (plan.keepsFiles()) {
       throw new IllegalArgumentException("an HDFS commit writes every file; the plan keeps some: " + at.uri());
     }
@@ -65,7 +65,7 @@ final class HdfsCommit {
     Map<String, String> temps = new LinkedHashMap<>();
     try {
       long written = 0;
-      FileStatus old = before.files().isEmpty() ? null : before.files().get(0);
+      FileStatus old = before.files().isEmpty() ? null : before.files().get(0).status();
       for (ContainerPlan.PlannedFile f : plan.files()) {
         Path t = local.resolve(f.name());
         written += writeLocally(f, t, written);
@@ -77,9 +77,9 @@ final class HdfsCommit {
       verify(new ArrayList<>(temps.keySet()));
       check.run();
       List<String> deletes = new ArrayList<>();
-      for (FileStatus s : before.files()) {
-        if (!temps.containsValue(s.getPath().getName())) {
-          deletes.add(s.getPath().getName());
+      for (Stored.File s : before.files()) {
+        if (!temps.containsValue(s.name())) {
+          deletes.add(s.name());
         }
       }
       if (temps.size() == 1 && deletes.isEmpty()) {

@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.ipc.RemoteException;
 import org.modelfs.hdfs.nio.HdfsErrors;
 
@@ -25,15 +26,16 @@ import org.modelfs.hdfs.nio.HdfsErrors;
  *       not hold, and {@code recoverLease} (which would end a live lease) is never called;
  *   <li>releasing: the holder deletes the file while still holding it (no one else can have
  *       taken it), then closes its stream;
- *   <li>{@link #fence()} before a commit's rename: one byte written and {@code hsync}ed — fails if
- *       the NameNode gave the lease away (a writer paused past the soft limit), so that writer
+ *   <li>{@link #fence()} before a commit's rename: an {@code hsync} with {@code UPDATE_LENGTH} of
+ *       the empty lock file — the NameNode's {@code fsync}, which checks the lease: it fails if the
+ *       NameNode gave the lease away (a writer paused past the soft limit), so that writer
  *       renames nothing. What remains: a pause between the fence and the rename itself
  *       (docs/OBJECT-STORES.md §HDFS).
  * </ul>
  */
 final class HdfsLock implements AutoCloseable {
   /** How often taking a lock whose lease is being recovered is tried. */
-  private static final int RECOVERY_TRIES = 20;
+  private static final int RECOVERY_TRIES = 20; // about 18 s of pauses: a DataNode may take some heartbeats to recover a block
 
   private final FileSystem fs;
   private final Path file;
@@ -56,6 +58,14 @@ final class HdfsLock implements AutoCloseable {
       } catch (FileAlreadyExistsException exists) {
         // held, or left closed: try to take it over
       } catch (IOException e) {
+        // the file exists under a lease: live (refused), or expired and being recovered (again)
+        if (remote(e, "RecoveryInProgressException") && attempt < RECOVERY_TRIES) {
+          pause(250L * Math.min(attempt, 4));
+          continue;
+        }
+        if (remote(e, "AlreadyBeingCreatedException") || remote(e, "RecoveryInProgressException")) {
+          throw held(e, model, file);
+        }
         throw refused(e, model, file, "creating the lock file");
       }
       try {
@@ -69,11 +79,7 @@ final class HdfsLock implements AutoCloseable {
           continue;
         }
         if (recovering || remote(e, "AlreadyBeingCreatedException")) {
-          FileSystemException held = new FileSystemException(model, null, "another writer has the model open for"
-              + " writing (it holds the HDFS lease of the lock file " + file.getName() + "; a writer that died"
-              + " frees it once its lease expires, 60 s by default)");
-          held.initCause(e);
-          throw held;
+          throw held(e, model, file);
         }
         throw refused(e, model, file, "taking over the lock file");
       }
@@ -88,6 +94,14 @@ final class HdfsLock implements AutoCloseable {
   private static boolean remote(IOException e, String simpleName) {
     String name = e instanceof RemoteException r ? r.getClassName() : e.getClass().getName();
     return name.endsWith("." + simpleName);
+  }
+
+  private static FileSystemException held(IOException e, String model, Path file) {
+    FileSystemException held = new FileSystemException(model, null, "another writer has the model open for"
+        + " writing (it holds the HDFS lease of the lock file " + file.getName() + "; a writer that died"
+        + " frees it once its lease expires, 60 s by default)");
+    held.initCause(e);
+    return held;
   }
 
   private static IOException refused(IOException e, String model, Path file, String doing) {
@@ -110,8 +124,11 @@ final class HdfsLock implements AutoCloseable {
   /** Proves the lease is still this client's (see the class comment); throws if it is not. */
   void fence() throws IOException {
     try {
-      out.write('.');
-      out.hsync();
+      if (out instanceof HdfsDataOutputStream h) {
+        h.hsync(java.util.EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH)); // the NameNode's fsync
+      } else {
+        out.hsync();
+      }
     } catch (IOException e) {
       held = false;
       FileSystemException lost = new FileSystemException(model, null, "commit refused: this writer lost the HDFS"

@@ -2,7 +2,6 @@ package org.modelfs.hdfs;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -72,23 +71,6 @@ record HdfsModel(HdfsPath path, FileSystem fs, Path dir, String name, String uri
     } catch (IOException e) {
       throw HdfsErrors.nio(e, uri, "listing its directory");
     }
-  }
-
-  /** The complete plain shard set {@code <base>.shard<k>-of-<N>.sdnb} beside the model, shard 0 first; empty if none. */
-  List<FileStatus> plainShards() throws IOException {
-    String base = ShardNames.base(name);
-    List<FileStatus> candidates = new ArrayList<>();
-    for (FileStatus s : siblings()) {
-      if (s.isFile() && s.getPath().getName().startsWith(base + ".shard")) {
-        candidates.add(s);
-      }
-    }
-    return ShardNames.completeSet(base, candidates, s -> s.getPath().getName(), this::shown);
-  }
-
-  /** {@code name@<inode id>:<length>:<mtime>}: one version of one stored file. */
-  static String stamp(FileStatus s) {
-    return s.getPath().getName() + "@" + fileId(s) + ":" + s.getLen() + ":" + s.getModificationTime();
   }
 
   /** HDFS's inode id of the file, or -1 off HDFS. */
