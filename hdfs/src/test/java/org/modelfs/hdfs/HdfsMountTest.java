@@ -67,4 +67,43 @@ class HdfsMountTest {
     Path local = Files.write(tmp.resolve("m.fb"), HdfsTestCluster.bytes("/edit/m.fb"));
     assertArrayEquals(zeros, w(local), "the committed file is a model the local reader takes");
   }
+
+  /** The JDK's own entry points: {@code samediff:hdfs://…!/} mounts, and the provider's own file system by URI. */
+  @Test
+  void theSamediffUriFormAndTheProvidersFileSystem() throws Exception {
+    HdfsTestCluster.upload(FIXTURES.resolve("mlp_adam.fb"), "/uri/m.fb");
+    java.net.URI mount = java.net.URI.create("samediff:" + HdfsTestCluster.uri("/uri/m.fb") + "!/");
+    try (FileSystem fs = java.nio.file.FileSystems.newFileSystem(mount, Map.of("readOnly", "true"))) {
+      assertArrayEquals(w(FIXTURES.resolve("mlp_adam.fb")), Files.readAllBytes(fs.getPath("/params/layer0/W")));
+    }
+    Path file = HdfsTestCluster.path("/uri/m.fb");
+    assertSame(file.getFileSystem(), java.nio.file.FileSystems.getFileSystem(HdfsTestCluster.uri("/")));
+    assertEquals(Files.size(FIXTURES.resolve("mlp_adam.fb")), Files.size(file));
+    assertTrue(Files.isDirectory(file.getParent()));
+    try (var list = Files.list(file.getParent())) {
+      assertEquals(List.of(file), list.toList());
+    }
+    assertArrayEquals(Files.readAllBytes(FIXTURES.resolve("mlp_adam.fb")), Files.readAllBytes(file));
+  }
+
+  /** A plain DL4J shard set is mounted by its base name and by a shard's name. */
+  @Test
+  void aPlainShardSetMountsByBaseAndShardName() throws Exception {
+    Path local = VersionedModel.local(tmp, "m.sdnb", org.modelfs.model.ModelFormat.SHARDED_SDNB, 6, 16 * 1024, 40 * 1024);
+    int shards = 0;
+    try (var files = Files.list(tmp)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.getFileName().toString().matches("m\\.shard\\d+-of-\\d+\\.sdnb")) {
+          HdfsTestCluster.upload(p, "/plain/" + p.getFileName());
+          shards++;
+        }
+      }
+    }
+    assertTrue(shards > 1, "a shard set");
+    for (String name : List.of("m.sdnb", "m.shard0-of-" + shards + ".sdnb")) {
+      try (FileSystem fs = ModelFileSystems.open(HdfsTestCluster.path("/plain/" + name), Map.of("readOnly", "true"))) {
+        assertEquals(0, VersionedModel.version(fs), name);
+      }
+    }
+  }
 }
