@@ -77,11 +77,21 @@ public final class Models {
    * the model owns them as {@link #open(String, ByteSource)} owns its source.
    */
   public static Model openShardSources(String location, List<ByteSource> shards) throws IOException {
+    return openShardSources(location, shards, List.of());
+  }
+
+  /**
+   * {@link #openShardSources(String, List)} of shards that are files named {@code files} beside
+   * the model (in shard order; the model's {@code ShardLayout#files}), so that a commit can keep
+   * its unchanged shards where a backing installs beside them (the hdfs module's).
+   */
+  public static Model openShardSources(String location, List<ByteSource> shards, List<String> files)
+      throws IOException {
     return closingOnFailure(closer -> {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return shardSet(location, shards, List.of(), closer);
+      return shardSet(location, shards, files, closer);
     });
   }
 

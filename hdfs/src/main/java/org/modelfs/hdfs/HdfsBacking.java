@@ -107,7 +107,8 @@ final class HdfsBacking implements Backing {
             f.status().getLen(), at.shown(f.name())));
       }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
-          : Models.openShardSources(at.uri(), sources), s.generation());
+          : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
+          s.generation());
     } catch (IOException | RuntimeException e) {
       org.modelfs.io.Closer.closeAll(sources);
       throw e;
@@ -218,6 +219,12 @@ final class HdfsBacking implements Backing {
   public Journal newJournal(Backing.Lease lease) throws IOException {
     own(lease);
     return Journal.createLocal(at.path());
+  }
+
+  /** A shard set's unchanged weight shards stay as they are: HDFS installs beside them, by rename. */
+  @Override
+  public boolean keepsUnchangedFiles() {
+    return true;
   }
 
   @Override

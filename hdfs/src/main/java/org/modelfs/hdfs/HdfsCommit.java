@@ -39,7 +39,9 @@ import org.modelfs.store.SidecarNames;
  *   <li>one file replacing the same name: one atomic rename ({@code OVERWRITE}); otherwise an
  *       {@link InstallRecord} first, then the renames and deletes.
  * </ol>
- * A failure before the rename or record deletes the temporaries: the old model is intact.
+ * Files the plan keeps (a shard set's unchanged weight shards, {@code container.ShardReuse}) are
+ * neither written nor renamed nor deleted: a small change of a shard set uploads the changed
+ * shards only. A failure before the rename or record deletes the temporaries: the old model is intact.
  */
 final class HdfsCommit {
   /** The caller's check just before the first rename. */
@@ -58,27 +60,40 @@ final class HdfsCommit {
   }
 
   void run(Stored before, LastCheck check) throws IOException {
-    if (plan.keepsFiles()) {
-      throw new IllegalArgumentException("an HDFS commit writes every file; the plan keeps some: " + at.uri());
-    }
+    Map<String, FileStatus> stored = new LinkedHashMap<>();
+    before.files().forEach(f -> stored.put(f.name(), f.status()));
     Path local = privateTempDirectory();
     Map<String, String> temps = new LinkedHashMap<>();
+    List<Object> reread = new ArrayList<>(); // the new model's files in the plan's order: a temporary's name, or a kept file's status
     try {
       long written = 0;
       FileStatus old = before.files().isEmpty() ? null : before.files().get(0).status();
       for (ContainerPlan.PlannedFile f : plan.files()) {
+        if (!InstallRecord.ownFile(at, f.name())) {
+          throw new IllegalArgumentException(f.name() + " is not a file of " + at.uri());
+        }
+        if (f.kept()) {
+          // an unchanged weight shard: the file the mounted generation read, left exactly as it is
+          FileStatus k = stored.get(f.name());
+          if (!plan.sharded() || k == null) {
+            throw new IllegalArgumentException("the plan keeps " + f.name() + ", which " + at.uri() + " does not store");
+          }
+          reread.add(k);
+          continue;
+        }
         Path t = local.resolve(f.name());
         written += writeLocally(f, t, written);
         String temp = SidecarNames.newTemp(f.name());
         temps.put(temp, f.name());
         upload(t, temp, old);
         Files.delete(t);
+        reread.add(temp);
       }
-      verify(new ArrayList<>(temps.keySet()));
+      verify(reread);
       check.run();
       List<String> deletes = new ArrayList<>();
       for (Stored.File s : before.files()) {
-        if (!temps.containsValue(s.name())) {
+        if (!temps.containsValue(s.name()) && reread.stream().noneMatch(r -> r == s.status())) {
           deletes.add(s.name());
         }
       }
@@ -140,14 +155,17 @@ final class HdfsCommit {
     }
   }
 
-  /** Step 3: the temporaries read back from HDFS, pinned to their inodes, and compared with the plan. */
-  private void verify(List<String> temps) throws IOException {
+  /**
+   * Step 3: the new model's files — the temporaries, and the files the plan keeps — read back
+   * from HDFS, pinned to their inodes, and compared with the plan.
+   */
+  private void verify(List<Object> files) throws IOException {
     List<ByteSource> sources = new ArrayList<>();
     List<String> problems;
     try {
-      for (String t : temps) {
-        FileStatus s = at.fs().getFileStatus(at.beside(t));
-        sources.add(HdfsSource.open(at.fs(), s.getPath(), HdfsModel.fileId(s), s.getLen(), at.shown(t)));
+      for (Object f : files) {
+        FileStatus s = f instanceof FileStatus kept ? kept : at.fs().getFileStatus(at.beside((String) f));
+        sources.add(HdfsSource.open(at.fs(), s.getPath(), HdfsModel.fileId(s), s.getLen(), at.shown(s.getPath().getName())));
       }
       try (Model m = plan.sharded() ? Models.openShardSources(at.uri(), sources)
           : Models.open(at.uri(), sources.get(0))) {
