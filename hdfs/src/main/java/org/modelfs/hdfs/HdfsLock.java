@@ -42,6 +42,7 @@ final class HdfsLock implements AutoCloseable {
   private final String model;
   private final FSDataOutputStream out;
   private volatile boolean held = true;
+  private volatile boolean closed;
 
   private HdfsLock(FileSystem fs, Path file, String model, FSDataOutputStream out) {
     this.fs = fs;
@@ -139,20 +140,29 @@ final class HdfsLock implements AutoCloseable {
     }
   }
 
-  /** Deletes the lock file while holding it, then closes the stream (whose file is gone by then). */
+  /**
+   * Deletes the lock file while holding it, then closes the stream (whose file is gone by then).
+   * A lock whose lease was lost ({@link #fence()} failed) is not deleted — it is another
+   * writer's now — and only its dead stream is closed.
+   */
   @Override
   public void close() throws IOException {
-    if (!held) {
+    if (closed) {
       return;
     }
+    closed = true;
+    boolean mine = held;
     held = false;
     try {
-      fs.delete(file, false);
+      if (mine) {
+        fs.delete(file, false);
+      }
     } finally {
       try {
         out.close();
-      } catch (FileNotFoundException | RemoteException expected) {
-        // the stream's file was deleted above, by its holder: nothing was lost
+      } catch (IOException expected) {
+        // the stream's file was deleted above by its holder, or its lease is another writer's
+        // (the commit that found that out reported it): nothing of ours is lost
       }
     }
   }
