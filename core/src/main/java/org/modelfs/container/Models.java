@@ -81,17 +81,18 @@ public final class Models {
   }
 
   /**
-   * {@link #openShardSources(String, List)} of shards that are files named {@code files} beside
-   * the model (in shard order; the model's {@code ShardLayout#files}), so that a commit can keep
-   * its unchanged shards where a backing installs beside them (the hdfs module's).
+   * {@link #openShardSources(String, List)}, each shard stored under the file name
+   * {@code names.get(k)} ({@code m.shard1-of-4.sdnb}; an object store's key without its
+   * directory): a commit of the model may then keep a shard that it did not change
+   * ({@code model.ShardLayout#readFrom}). Empty when the shards have no such names.
    */
-  public static Model openShardSources(String location, List<ByteSource> shards, List<String> files)
+  public static Model openShardSources(String location, List<ByteSource> shards, List<String> names)
       throws IOException {
     return closingOnFailure(closer -> {
       for (ByteSource s : shards) {
         closer.register(s);
       }
-      return shardSet(location, shards, files, closer);
+      return shardSet(location, shards, names, closer);
     });
   }
 

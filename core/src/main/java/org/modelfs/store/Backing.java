@@ -16,7 +16,10 @@ import org.modelfs.container.ContainerPlan;
  * <p>The transaction, whatever the backing: {@link #lock} → {@link #recover} → the generation
  * read at {@link #open} still current → {@link #commit}: write every file of the plan where no
  * reader sees it, force it, read it back with the format's reader and check it, then make it the
- * model in one step; {@link #open} again to see it.
+ * model in one step; {@link #open} again to see it. Those steps are written once, in
+ * {@link CommitSteps}; a backing's {@link #commit} runs them with its own {@link CommitStorage}
+ * (where temporaries go, how the new set is installed), and its tests extend
+ * {@code BackingContractTest} (core's test jar): docs/ARCHITECTURE.md "A new backing".
  */
 public interface Backing {
   /**

@@ -1,9 +1,6 @@
 package org.modelfs.store;
 
-import org.modelfs.format.sdnb.ShardNames;
-
 import java.io.IOException;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +14,9 @@ import org.modelfs.model.Model;
 
 /**
  * A model kept as files in a directory (any {@code java.nio.file} provider: the default one,
- * jimfs, …). This class is the transaction: every step of a commit, in order, is in
- * {@link #commit}; the files it makes are named by {@link SidecarNames}; the lock is
- * {@link ModelLock}; crash leftovers go through {@link Recovery}.
+ * jimfs, …). Its commit is {@link CommitSteps} with the directory's steps ({@link LocalCommit});
+ * the files it makes are named by {@link SidecarNames}; the lock is {@link ModelLock}; crash
+ * leftovers go through {@link Recovery}.
  */
 public final class LocalBacking implements Backing {
   /** How long a reader waits for a commit that is installing its files. */
@@ -210,185 +207,21 @@ public final class LocalBacking implements Backing {
   }
 
   /**
-   * The transaction. Under the lock: (1) the stored generation must still be {@code expected};
-   * (2) every file of the plan is written to a new temporary beside its target
-   * ({@code CREATE_NEW}, random name) and forced; (3) the temporaries are opened with the
-   * format's reader, with the files the plan keeps as they are (unchanged weight shards of a
-   * shard set: never written, renamed, backed up or deleted), and checked against the plan
-   * ({@link ContainerPlan#verify}) — a model ModelFS could not read back never replaces anything; (4) each
-   * temporary replacing an existing file is given its owner, group and mode
-   * ({@link OwnerAndMode#keep}; the commit is refused when it cannot be); a single new file with nothing else to
-   * remove is renamed over its target; otherwise each old file a rename will replace is hard-linked
-   * to a backup name (the way back), a {@link CommitRecord} is written and forced, the
-   * temporaries renamed in order, the files of the old model that the new one does not reuse
-   * (old shards, the single file a shard set replaces, or the reverse) deleted, the backups and the
-   * record removed; (5) the directory is forced. A failure before the record leaves the old model and
-   * deletes the temporaries; a failure after it is finished by {@link Recovery} at once if it can
-   * be, else at the next open.
+   * The transaction: {@link CommitSteps} with this directory's steps ({@link LocalCommit}). Under
+   * the lock: (1) the stored generation must still be {@code expected}; (2) every file of the plan
+   * is written to a new temporary beside its target ({@code CREATE_NEW}, random name) and forced;
+   * (3) the temporaries are read back with the format's reader, with the files the plan keeps as
+   * they are (unchanged weight shards of a shard set: never written, renamed, backed up or
+   * deleted), and checked against the plan — a model ModelFS could not read back never replaces
+   * anything; (4) installed by renames ({@link LocalCommit#install}: owner and mode kept,
+   * {@code .old} backups and a {@link CommitRecord} when several files change). A failure before
+   * the record leaves the old model and deletes the temporaries; a failure after it is finished by
+   * {@link Recovery} at once if it can be, else at the next open.
    */
   @Override
   public void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
       throws IOException {
-    ModelLock lock = own(lease);
-    if (id.shardBase() != null) {
-      Recovery.finishRecords(lock); // a commit of this writer that an interrupt stopped after its record
-    }
-    Generation now = current();
-    if (!now.equals(expected)) {
-      throw new ModelChangedException(spelling.toString(), expected, now);
-    }
-    Path dir = id.dir();
-    List<Path> temps = new ArrayList<>();
-    List<String> targets = new ArrayList<>();
-    boolean recorded = false;
-    boolean installed = false; // the record is removed: every new file is in place
-    long written = 0;
-    for (String n : SafeDir.names(dir)) {
-      ShardNames.Shard linked = ShardNames.parseAny(n);
-      if (id.shardBase() != null && id.isModelFile(n) && Files.isSymbolicLink(dir.resolve(n))
-          && (linked == null || !Files.isRegularFile(dir.resolve(n)) || !ModelId.holdsShard(dir.resolve(n), linked.ext()))) {
-        // a shard set is files of one directory, installed by renames there: a link at a shard's
-        // name is never followed (its target may be anywhere). A link to a shard (a frozen shard
-        // shared between checkpoints) is a shard of this model: a commit that rewrites it puts a
-        // file of the model in the link's place, the shared file untouched; one that keeps it
-        // keeps the link. A link to anything else is not silently replaced.
-        throw new FileSystemException(dir.resolve(n).toString(), null, "commit refused: a symbolic link named like a"
-            + " shard of the model " + id.dir().resolve(id.key()) + "; a shard set is written as regular files of one"
-            + " directory. Remove the link, or write the shard set where it points; nothing was written");
-      }
-      ShardNames.Shard s = ShardNames.parseAny(n);
-      if (s != null && id.shardBase() != null && id.isModelFile(n)
-          && Files.isRegularFile(dir.resolve(n), java.nio.file.LinkOption.NOFOLLOW_LINKS)
-          && !ModelId.holdsShard(dir.resolve(n), s.ext())) {
-        throw new FileSystemException(dir.resolve(n).toString(), null, "commit refused: named like a shard of the"
-            + " model " + id.dir().resolve(id.key()) + " but it is not one (no " + s.ext() + " shard starts like it);"
-            + " this commit would replace or delete it. Move it away; nothing was written");
-      }
-    }
-    List<String> kept = new ArrayList<>(); // files of the model the new one keeps as they are
-    List<Path> reread = new ArrayList<>(); // the new model's files, in the plan's order
-    try {
-      for (ContainerPlan.PlannedFile f : plan.files()) {
-        if (!id.isModelFile(f.name())) {
-          throw new IllegalArgumentException(f.name() + " is not a file of " + id);
-        }
-        if (f.kept()) {
-          // an unchanged weight shard: the file the mounted generation read (checked above), left
-          // exactly as it is — not written, renamed, backed up or deleted
-          if (!plan.sharded()) {
-            throw new IllegalArgumentException("the plan keeps " + f.name() + ", but " + id + " is written as one file");
-          }
-          if (!Files.isRegularFile(dir.resolve(f.name()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            throw new FileSystemException(dir.resolve(f.name()).toString(), null, "commit refused: this unchanged"
-                + " shard of the model " + id.dir().resolve(id.key()) + " was to be kept as it is, but it is no longer a"
-                + " regular file here (moved, deleted or replaced by a link since the model was mounted); nothing was"
-                + " replaced");
-          }
-          kept.add(f.name());
-          reread.add(dir.resolve(f.name()));
-          continue;
-        }
-        Path t = dir.resolve(SidecarNames.newTemp(f.name()));
-        try (SeekableByteChannel ch = Durable.createNew(t)) {
-          temps.add(t);
-          if (Files.isRegularFile(dir.resolve(f.name()), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            OwnerAndMode.restrictLike(t, dir.resolve(f.name()));
-          }
-          written += PlannedFiles.write(plan, f, ch, t, spelling.toString(), written, progress);
-        }
-        targets.add(f.name());
-        reread.add(t);
-      }
-      PlannedFiles.verify(plan, reread, spelling.toString());
-      for (int i = 0; i < temps.size(); i++) {
-        // an existing file keeps its owner, group and mode (OutputFile, docs/CLI.md "Output files")
-        if (Files.isRegularFile(dir.resolve(targets.get(i)), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          OwnerAndMode.keep(temps.get(i), dir.resolve(targets.get(i)));
-        }
-      }
-      List<String> remove = new ArrayList<>();
-      for (String n : SafeDir.names(dir)) {
-        if (id.isModelFile(n) && !targets.contains(n) && !kept.contains(n) && Files.isRegularFile(dir.resolve(n),
-            java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          remove.add(n);
-        }
-      }
-      if (temps.size() == 1 && remove.isEmpty()) {
-        Durable.rename(temps.get(0), dir.resolve(targets.get(0)));
-        Durable.forceDirectory(dir);
-        return;
-      }
-      List<CommitRecord.Rename> renames = new ArrayList<>();
-      for (int i = 0; i < temps.size(); i++) {
-        Durable.Stamp s = Durable.stamp(temps.get(i));
-        renames.add(new CommitRecord.Rename(temps.get(i).getFileName().toString(), targets.get(i),
-            s == null ? null : s.key()));
-      }
-      // the way back: a hard link to every old file a rename will replace, made before the record
-      List<CommitRecord.Backup> backups = new ArrayList<>();
-      for (String target : targets) {
-        if (Files.isRegularFile(dir.resolve(target), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          String b = SidecarNames.newBackup(target);
-          try {
-            Files.createLink(dir.resolve(b), dir.resolve(target));
-            backups.add(new CommitRecord.Backup(b, target));
-          } catch (UnsupportedOperationException | IOException e) {
-            // no hard links here: the commit goes on without its way back (the record says which)
-          }
-        }
-      }
-      Path record;
-      try {
-        record = CommitRecord.write(id, new CommitRecord.Content(renames, backups, remove));
-      } catch (IOException | RuntimeException e) {
-        for (CommitRecord.Backup b : backups) {
-          SafeDir.deleteRegularFile(dir, b.backup());
-        }
-        throw e;
-      }
-      recorded = true;
-      try {
-        for (int i = 0; i < temps.size(); i++) {
-          Durable.rename(temps.get(i), dir.resolve(targets.get(i)));
-        }
-        for (String n : remove) {
-          SafeDir.deleteRegularFile(dir, n);
-        }
-        Durable.forceDirectory(dir);
-        for (CommitRecord.Backup b : backups) {
-          SafeDir.deleteRegularFile(dir, b.backup());
-        }
-        CommitRecord.remove(record);
-        installed = true;
-        Durable.forceDirectory(dir);
-      } catch (IOException | RuntimeException e) {
-        // roll the recorded commit forward now; an interrupt that stopped it must not stop this
-        // too (it is kept for the caller)
-        boolean interrupted = Thread.interrupted();
-        try {
-          if (!Recovery.finishRecords(lock) && !installed) {
-            // Recovery rolled it back (a new file was gone): the model is the old one
-            throw e;
-          }
-        } catch (IOException | RuntimeException again) {
-          if (again == e) {
-            throw e;
-          }
-          e.addSuppressed(again);
-          throw e;
-        } finally {
-          if (interrupted) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      }
-    } finally {
-      if (!recorded) {
-        for (Path t : temps) {
-          Files.deleteIfExists(t);
-        }
-      }
-    }
+    CommitSteps.run(new LocalCommit(this, id, spelling.toString(), own(lease)), expected, plan, progress);
   }
 
   private ModelLock own(Lease lease) {

@@ -14,7 +14,7 @@ import org.modelfs.model.Model;
 /**
  * The two steps of a commit that make and check a model's new files before anything is replaced:
  * a planned file streamed by its codec into a temporary and forced, and the temporaries read back
- * with ModelFS's readers and compared with the plan. Shared by {@link LocalBacking#commit} and
+ * with ModelFS's readers and compared with the plan. Shared by {@link CommitSteps} (every backing's commit) and
  * the write-into route of {@link ModelFiles} (a FIFO, a device, a file with several links).
  */
 final class PlannedFiles {
@@ -49,8 +49,19 @@ final class PlannedFiles {
 
   /** The new model's files (temporaries, and the files it keeps) read back and compared with the plan. */
   static void verify(ContainerPlan plan, List<Path> files, String model) throws IOException {
+    verify(plan, model, () -> plan.sharded() ? Models.openShards(model, files) : Models.open(files.get(0)));
+  }
+
+  /** How the new model is opened for reading back. */
+  @FunctionalInterface
+  interface Reopen {
+    Model open() throws IOException;
+  }
+
+  /** The model {@code reopen} opens compared with the plan; a refusal names {@code model}. */
+  static void verify(ContainerPlan plan, String model, Reopen reopen) throws IOException {
     List<String> problems;
-    try (Model m = plan.sharded() ? Models.openShards(model, files) : Models.open(files.get(0))) {
+    try (Model m = reopen.open()) {
       problems = plan.verify(m);
     } catch (IOException e) {
       throw new FileSystemException(model, null, "commit refused: the new container does not read"

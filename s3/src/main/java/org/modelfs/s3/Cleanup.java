@@ -9,9 +9,12 @@ import java.util.Set;
 /**
  * Removes what commits of shard sets leave behind in an object store, and only that: objects
  * whose key is exactly a shard of a generation of this model ({@link ObjectNames}) — or a plain
- * DL4J shard that a commit of this model replaced ({@link ObjectBacking#PLAIN_UNTIL}) — of a
- * generation the model object neither points to nor names as the one it replaced
- * ({@link ObjectBacking#PREVIOUS}: kept so that readers of the previous commit can finish), that
+ * DL4J shard that a commit of this model replaced ({@link ObjectBacking#PLAIN_UNTIL}) — that
+ * neither the model object's pointer names (its shards, which may lie in older generations, and
+ * those of the model it replaced: kept so that readers of the previous commit can finish), nor
+ * lie in the generation the pointer was committed in or the one the model object names as the
+ * one it replaced ({@link ObjectBacking#PREVIOUS}: a generation holds only shards its own
+ * pointer named), that
  * were written <em>strictly before</em> the model object itself and more than the grace period
  * ago ({@value #DEFAULT_GRACE_SECONDS} s by default, system property
  * {@code modelfs.s3.cleanup-grace-seconds}).
@@ -70,14 +73,21 @@ final class Cleanup {
     if (base == null) {
       return List.of(); // no model object: nothing to date the leftovers by
     }
-    Set<String> keep = new java.util.HashSet<>();
+    Set<String> keep = new java.util.HashSet<>(); // whole generations
+    Set<String> keepKeys = new java.util.HashSet<>(); // single shards (relative keys)
     String previous = base.metadata().get(ObjectBacking.PREVIOUS);
     if (previous != null) {
       keep.add(previous);
     }
-    String current = ShardPointer.generationAt(at, base);
-    if (current != null) {
-      keep.add(current);
+    ShardPointer.Pointer pointer = ShardPointer.at(at, base);
+    if (pointer != null) {
+      keep.add(ObjectNames.generationOf(pointer.shards().get(0).key()));
+      for (ShardPointer.Shard s : pointer.shards()) {
+        keepKeys.add(s.key());
+      }
+      for (ShardPointer.Shard s : pointer.previous()) {
+        keepKeys.add(s.key());
+      }
     }
     Instant bound = earlier(base.lastModified());
     List<String> deleted = new ArrayList<>();
@@ -91,7 +101,7 @@ final class Cleanup {
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + ObjectNames.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());
       if (!ObjectNames.isGenerationShard(at.name(), rel) || keep.contains(ObjectNames.generationOf(rel))
-          || o.lastModified() == null || !o.lastModified().isBefore(bound)) {
+          || keepKeys.contains(rel) || o.lastModified() == null || !o.lastModified().isBefore(bound)) {
         continue;
       }
       at.store().delete(at.bucket(), o.key());

@@ -1,13 +1,9 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,10 +13,8 @@ import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
-import org.modelfs.io.StorageFullException;
-import org.modelfs.io.WriteProgress;
-import org.modelfs.model.Model;
 import org.modelfs.store.Backing;
+import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
@@ -75,6 +69,16 @@ final class ObjectBacking implements Backing {
     this.shardSet = shardSet;
   }
 
+  /** Where the model is. */
+  ObjectLocation location() {
+    return at;
+  }
+
+  /** Whether the model is written as a shard set. */
+  boolean isShardSet() {
+    return shardSet;
+  }
+
   @Override
   public String fileName() {
     String name = at.name();
@@ -84,7 +88,7 @@ final class ObjectBacking implements Backing {
   // ---- reading ------------------------------------------------------------------------------
 
   /** What is stored now: the model object (or none) and, without one, a plain DL4J shard set. */
-  private record Stored(ObjectStore.Info base, List<ObjectStore.Info> plainShards) {
+  record Stored(ObjectStore.Info base, List<ObjectStore.Info> plainShards) {
     Generation generation() {
       List<String> files = new ArrayList<>();
       if (base != null) {
@@ -109,12 +113,17 @@ final class ObjectBacking implements Backing {
   }
 
   private Stored look() throws IOException {
+    return look(at);
+  }
+
+  /** What is stored now at {@code at}. */
+  static Stored look(ObjectLocation at) throws IOException {
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     if (base != null) {
       return new Stored(base, List.of());
     }
     try {
-      return new Stored(null, plainShards());
+      return new Stored(null, plainShards(at));
     } catch (StoreFailures.NoSuchBucketException e) {
       // the listing's prefix is no name the user wrote: name the model
       NoSuchFileException named = new StoreFailures.NoSuchBucketException(at.uri(), at.bucket());
@@ -127,7 +136,7 @@ final class ObjectBacking implements Backing {
    * The complete plain shard set {@code <base>.shard<k>-of-<N>.sdnb} beside the model's key (one
    * listing), shard 0 first; empty if there is none.
    */
-  private List<ObjectStore.Info> plainShards() throws IOException {
+  private static List<ObjectStore.Info> plainShards(ObjectLocation at) throws IOException {
     return ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.bucket(), at.dir()
         + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> at.store().name(at.bucket(), at.dir() + n));
@@ -171,6 +180,7 @@ final class ObjectBacking implements Backing {
       throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
     }
     List<ByteSource> shards = new ArrayList<>();
+    List<String> names = new ArrayList<>(); // a pointer's shards: a commit may keep those it does not change
     try {
       if (s.base() != null) {
         ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size());
@@ -180,6 +190,7 @@ final class ObjectBacking implements Backing {
         try {
           for (ShardPointer.Shard p : ShardPointer.read(src, at.name())) {
             shards.add(new ObjectSource(at.store(), at.bucket(), at.dir() + p.key(), p.etag(), p.size()));
+            names.add(p.fileName());
           }
         } finally {
           src.close();
@@ -193,7 +204,7 @@ final class ObjectBacking implements Backing {
       org.modelfs.io.Closer.closeAll(shards);
       throw e;
     }
-    return new Snapshot(Models.openShardSources(at.uri(), shards), s.generation());
+    return new Snapshot(Models.openShardSources(at.uri(), shards, names), s.generation());
   }
 
   @Override
@@ -256,6 +267,17 @@ final class ObjectBacking implements Backing {
     }
   }
 
+  /**
+   * A shard set's commit names the unchanged shards where an older generation holds them (keys
+   * are immutable) instead of uploading them again (the mounted model is a pointer: its shards
+   * carry their names, {@link #openOnce}); a plain DL4J shard set's are uploaded once, and a
+   * single object keeps no file.
+   */
+  @Override
+  public boolean keepsUnchangedFiles() {
+    return true;
+  }
+
   @Override
   public Lease lock() throws IOException {
     Lease l = new Lease();
@@ -281,6 +303,10 @@ final class ObjectBacking implements Backing {
     return Journal.createLocal(at.path());
   }
 
+  /**
+   * {@code store.CommitSteps} with the object store's steps ({@link ObjectCommit}): written and
+   * read back locally, then uploaded; the conditional PUT of the model's key is the commit point.
+   */
   @Override
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
@@ -290,194 +316,12 @@ final class ObjectBacking implements Backing {
           + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
           + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
     }
-    Stored before = look();
-    if (!before.generation().equals(expected)) {
-      throw new ModelChangedException(at.uri(), expected, before.generation());
-    }
-    Path dir = privateTempDirectory();
-    try {
-      List<Path> temps = writeLocally(plan, dir, progress);
-      verify(plan, temps);
-      Map<String, String> meta = new java.util.HashMap<>();
-      String previous = before.base() == null && !before.plainShards().isEmpty() ? PLAIN : previousGeneration(before);
-      if (previous != null) {
-        meta.put(PREVIOUS, previous);
-      }
-      String plainUntil = plainUntil(before);
-      if (plainUntil != null) {
-        meta.put(PLAIN_UNTIL, plainUntil);
-      }
-      ObjectStore.Condition condition = before.base() == null ? ObjectStore.Condition.ABSENT
-          : ObjectStore.Condition.etag(before.base().etag());
-      String generation = null;
-      if (plan.sharded()) {
-        generation = ObjectNames.newGeneration(at.name());
-        Path pointer = uploadShards(plan, temps, dir, generation);
-        putModel(pointer, condition, meta, expected, generation);
-      } else {
-        putModel(temps.get(0), condition, meta, expected, null);
-      }
-      Cleanup.afterCommit(at);
-    } catch (IOException | RuntimeException e) {
-      try {
-        deleteTree(dir);
-      } catch (IOException | RuntimeException again) {
-        e.addSuppressed(again);
-      }
-      throw e;
-    }
-    try {
-      deleteTree(dir);
-    } catch (IOException | RuntimeException e) {
-      // the commit landed: its outcome is not undone by temporaries that would not go
-      Cleanup.warn(at, "the commit succeeded, but its local temporary directory " + dir + " could not be removed", e);
-    }
-  }
-
-  /**
-   * {@link #PLAIN_UNTIL} for the commit replacing {@code before}: the newest of the plain shards it
-   * replaces, or what the model object it replaces carried; {@code null} if neither.
-   */
-  private static String plainUntil(Stored before) {
-    if (before.base() != null) {
-      return before.base().metadata().get(PLAIN_UNTIL);
-    }
-    long newest = Long.MIN_VALUE;
-    for (ObjectStore.Info s : before.plainShards()) {
-      if (s.lastModified() != null) {
-        newest = Math.max(newest, s.lastModified().toEpochMilli());
-      }
-    }
-    return newest == Long.MIN_VALUE ? null : Long.toString(newest);
-  }
-
-  /** A new local temporary directory for a commit's files: 0700 where the file system has POSIX permissions. */
-  private static Path privateTempDirectory() throws IOException {
-    try {
-      return Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rwx------")));
-    } catch (UnsupportedOperationException e) {
-      return Files.createTempDirectory("modelfs-commit-"); // the JDK makes it private to the user there
-    }
-  }
-
-  /** The generation directory the stored model object points to, if it is a shard-set pointer. */
-  private String previousGeneration(Stored s) throws IOException {
-    return s.base() == null ? null : ShardPointer.generationAt(at, s.base());
-  }
-
-  /** Step 1: every planned file into a new local temporary (the codec streams it; nothing in the heap). */
-  private List<Path> writeLocally(ContainerPlan plan, Path dir, LongConsumer progress) throws IOException {
-    List<Path> temps = new ArrayList<>();
-    long written = 0;
-    if (plan.keepsFiles()) {
-      throw new IllegalArgumentException("an object store writes every file of a commit; the plan keeps some: " + at.uri());
-    }
-    for (ContainerPlan.PlannedFile f : plan.files()) {
-      Path t = dir.resolve(f.name());
-      try (FileChannel ch = FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-          StandardOpenOption.WRITE)) {
-        temps.add(t);
-        try (WriteProgress p = WriteProgress.start(ch, progress, written)) {
-          f.body().writeTo(ch, t.toString());
-        } catch (IOException e) {
-          throw StorageFullException.explain(e, t, "writing the new container " + f.name() + " of " + at.uri()
-              + " locally before its upload (commit; nothing was replaced)", ch.size(),
-              Math.max(0, plan.arrayBytes() - written));
-        } catch (RuntimeException e) {
-          FileSystemException refused = new FileSystemException(at.uri(), null, "commit refused: the "
-              + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
-          refused.initCause(e);
-          throw refused;
-        }
-        written += ch.size();
-      }
-    }
-    return temps;
-  }
-
-  /** Step 2: the temporaries read back with the format's reader and compared with the plan. */
-  private void verify(ContainerPlan plan, List<Path> temps) throws IOException {
-    List<String> problems;
-    try (Model m = plan.sharded() ? Models.openShards(at.uri(), temps) : Models.open(temps.get(0))) {
-      problems = plan.verify(m);
-    } catch (IOException e) {
-      throw new FileSystemException(at.uri(), null, "commit refused: the new container does not read back ("
-          + e.getMessage() + "); nothing was uploaded");
-    }
-    if (!problems.isEmpty()) {
-      throw new FileSystemException(at.uri(), null, "commit refused: the new container does not read back as"
-          + " written (" + String.join("; ", problems) + "); nothing was uploaded");
-    }
-  }
-
-  /**
-   * Step 3 of a shard set: every shard under the new generation directory (each a new key:
-   * {@code If-None-Match: *}), then the pointer's text in a local file. A failure deletes what
-   * was uploaded (what a crash leaves is removed by a later {@link Cleanup}).
-   */
-  private Path uploadShards(ContainerPlan plan, List<Path> temps, Path dir, String generation) throws IOException {
-    List<ShardPointer.Shard> shards = new ArrayList<>();
-    try {
-      for (int i = 0; i < temps.size(); i++) {
-        String rel = generation + "/" + plan.files().get(i).name();
-        long size = Files.size(temps.get(i));
-        String etag = at.store().put(at.bucket(), at.dir() + rel, temps.get(i), ObjectStore.Condition.ABSENT,
-            Map.of());
-        shards.add(new ShardPointer.Shard(rel, size, etag));
-      }
-    } catch (IOException | RuntimeException e) {
-      for (ShardPointer.Shard s : shards) {
-        try {
-          at.store().delete(at.bucket(), at.dir() + s.key());
-        } catch (IOException | RuntimeException again) {
-          e.addSuppressed(again);
-        }
-      }
-      throw e;
-    }
-    Path pointer = dir.resolve("pointer");
-    Files.write(pointer, ShardPointer.write(shards), StandardOpenOption.CREATE_NEW);
-    return pointer;
-  }
-
-  /** The commit point: one conditional PUT of the model's key. */
-  private void putModel(Path file, ObjectStore.Condition condition, Map<String, String> meta, Generation expected,
-      String generation) throws IOException {
-    try {
-      at.store().put(at.bucket(), at.key(), file, condition, meta);
-    } catch (ObjectStore.PreconditionFailed e) {
-      if (generation != null) {
-        Cleanup.deleteGeneration(at, generation, e);
-      }
-      Generation now;
-      try {
-        now = current();
-      } catch (IOException again) {
-        e.addSuppressed(again);
-        now = new Generation(List.of("(unknown: " + again.getMessage() + ")"));
-      }
-      ModelChangedException changed = new ModelChangedException(at.uri(), expected, now);
-      changed.initCause(e);
-      throw changed;
-    }
-    // any other failure leaves the generation: the pointer may have landed, or still land (a
-    // request in flight), and a pointer that landed needs it; if it did not, Cleanup removes it
-    // once it is older than the grace period
+    CommitSteps.run(new ObjectCommit(at, plan.sharded()), expected, plan, progress);
   }
 
   private void own(Backing.Lease lease) {
     if (!(lease instanceof Lease l) || HELD.get(at.identity()) != l || !l.held()) {
       throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
     }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-    Files.deleteIfExists(dir);
   }
 }

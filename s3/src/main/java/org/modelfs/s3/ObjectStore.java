@@ -217,14 +217,49 @@ final class ObjectStore {
    */
   String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata)
       throws IOException {
+    return put(bucket, key, file, condition, metadata, null);
+  }
+
+  /**
+   * Parts of an upload the store copies from another object instead of receiving them
+   * ({@code UploadPartCopy}): that object's key and ETag (the copy is pinned to it), the part
+   * size, and which parts (0-based) are the same bytes at the same place there.
+   */
+  record Reuse(String key, String etag, long partSize, java.util.BitSet parts) {}
+
+  /** Whether this store refused to copy a part (then every upload sends every byte), once learnt. */
+  private volatile boolean copiesRefused;
+
+  /**
+   * {@link #put(String, String, Path, Condition, Map)}, composing the object on the server from
+   * {@code reuse}'s parts of an older one and uploading only the others, where the store can
+   * ({@code null}: upload all). A store that refuses to copy parts (501) is remembered, said in
+   * the log once, and sent the whole object.
+   */
+  String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata, Reuse reuse)
+      throws IOException {
     String id = newWriteId();
     Map<String, String> meta = new java.util.HashMap<>(metadata);
     meta.put(WRITE_ID, id);
     long size = Files.size(file);
     String etag;
     try {
+      if (reuse != null && !reuse.parts().isEmpty() && !copiesRefused) {
+        try {
+          etag = putInParts(bucket, key, file, size, condition, meta, reuse.partSize(), reuse);
+          LOG.log(System.Logger.Level.DEBUG, () -> name(bucket, key) + ": composed on the server, " + reuse.parts()
+              .cardinality() + " parts of " + reuse.partSize() + " bytes copied from the previous version");
+          return etag;
+        } catch (CopiesRefused e) {
+          copiesRefused = true;
+          LOG.log(System.Logger.Level.INFO, name(bucket, key) + ": the store does not compose objects from parts of"
+              + " others (" + e.getMessage() + "); commits to " + endpoint + " upload the whole model");
+          meta.put(WRITE_ID, id = newWriteId());
+        }
+      }
       if (size > multipartThreshold()) {
-        etag = putInParts(bucket, key, file, size, condition, meta);
+        etag = putInParts(bucket, key, file, size, condition, meta, Math.max(partSize(), (size + MAX_PARTS - 1)
+            / MAX_PARTS), null);
       } else {
         byte[] md5 = md5(file, 0, size);
         etag = await(client.putObject(p -> {
@@ -328,9 +363,20 @@ final class ObjectStore {
     return Base64.getEncoder().encodeToString(b);
   }
 
+  /** A store's refusal to copy a part of another object ({@code UploadPartCopy}): 501 Not Implemented. */
+  private static final class CopiesRefused extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CopiesRefused(String message) {
+      super(message);
+    }
+  }
+
+  private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
+
+  /** A multipart upload in parts of {@code part} bytes; the parts {@code reuse} names are copied on the server. */
   private String putInParts(String bucket, String key, Path file, long size, Condition condition,
-      Map<String, String> metadata) throws IOException {
-    long part = Math.max(partSize(), (size + MAX_PARTS - 1) / MAX_PARTS);
+      Map<String, String> metadata, long part, Reuse reuse) throws IOException {
     String upload = await(client.createMultipartUpload(c -> c.bucket(bucket).key(key).metadata(metadata)),
         bucket, key, "CreateMultipartUpload").uploadId();
     boolean done = false;
@@ -339,11 +385,9 @@ final class ObjectStore {
       for (long off = 0, n = 1; off < size; off += part, n++) {
         long len = Math.min(part, size - off);
         int number = (int) n;
-        byte[] md5 = md5(file, off, len);
-        long from = off;
-        String etag = await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
-            .contentLength(len).contentMD5(base64(md5)), AsyncRequestBody.fromFile(f -> f.path(file).position(from)
-            .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
+        String etag = reuse != null && reuse.parts().get(number - 1)
+            ? copyPart(bucket, key, upload, number, reuse, off, len)
+            : uploadPart(bucket, key, upload, number, file, off, len);
         parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
       }
       String etag = await(client.completeMultipartUpload(c -> {
@@ -368,6 +412,35 @@ final class ObjectStore {
         }
       }
     }
+  }
+
+  private String uploadPart(String bucket, String key, String upload, int number, Path file, long off, long len)
+      throws IOException {
+    byte[] md5 = md5(file, off, len);
+    return await(client.uploadPart(u -> u.bucket(bucket).key(key).uploadId(upload).partNumber(number)
+        .contentLength(len).contentMD5(base64(md5)), AsyncRequestBody.fromFile(f -> f.path(file).position(off)
+        .numBytesToRead(len))), bucket, key, "UploadPart " + number).eTag();
+  }
+
+  /** Part {@code number}: bytes {@code off … off + len − 1} of {@code reuse}'s object, copied by the store. */
+  private String copyPart(String bucket, String key, String upload, int number, Reuse reuse, long off, long len)
+      throws IOException {
+    String range = "bytes=" + off + "-" + (off + len - 1);
+    CompletableFuture<software.amazon.awssdk.services.s3.model.UploadPartCopyResponse> r = client.uploadPartCopy(c ->
+        c.sourceBucket(bucket).sourceKey(reuse.key()).copySourceIfMatch(reuse.etag()).copySourceRange(range)
+            .destinationBucket(bucket).destinationKey(key).uploadId(upload).partNumber(number));
+    try {
+      r.join();
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+      Throwable t = e.getCause();
+      if (t instanceof software.amazon.awssdk.services.s3.model.S3Exception s3 && (s3.statusCode() == 501
+          || s3.awsErrorDetails() != null && "NotImplemented".equals(s3.awsErrorDetails().errorCode()))) {
+        throw new CopiesRefused("UploadPartCopy answered " + s3.statusCode() + " " + (s3.awsErrorDetails() == null
+            ? "" : s3.awsErrorDetails().errorCode()));
+      }
+    }
+    return await(r, bucket, key, "UploadPartCopy " + number + " (" + range + " of " + reuse.key() + ")")
+        .copyPartResult().eTag();
   }
 
   /** Every object whose key starts with {@code prefix}, in key order. */
@@ -401,7 +474,8 @@ final class ObjectStore {
     }
   }
 
-  private static byte[] md5(Path file, long from, long length) throws IOException {
+  /** The MD5 of {@code length} bytes of {@code file} from {@code from}. */
+  static byte[] md5(Path file, long from, long length) throws IOException {
     MessageDigest md = md5();
     try (var ch = java.nio.channels.FileChannel.open(file)) {
       ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);

@@ -12,26 +12,44 @@ import org.modelfs.io.ByteSource;
 
 /**
  * The base object of a shard set that ModelFS committed to an object store: a small text file at
- * the model's own key ({@code m.sdnb}) naming the shards of the current generation, each with its
- * size and ETag. Writing it (one conditional PUT) is the commit point; readers open exactly the
- * objects it names, pinned to those ETags (docs/OBJECT-STORES.md "Shard sets").
+ * the model's own key ({@code m.sdnb}) naming the shards of the current model, each with its size
+ * and ETag, and the shards of the model it replaced (kept for that model's readers). Writing it
+ * (one conditional PUT) is the commit point; readers open exactly the objects it names, pinned to
+ * those ETags (docs/OBJECT-STORES.md "Shard sets").
  *
  * <pre>
- * MODELFS SHARD SET 1
+ * MODELFS SHARD SET 2
  * shards N
  * &lt;size&gt; &lt;etag&gt; &lt;generation&gt;/&lt;base&gt;.shard&lt;k&gt;-of-&lt;N&gt;.sdnb     (N lines, k = 0 … N−1)
+ * previous M
+ * &lt;size&gt; &lt;etag&gt; &lt;generation&gt;/&lt;base&gt;.shard&lt;k&gt;-of-&lt;M&gt;.sdnb     (M lines; M = 0: none)
  * crc32c &lt;8 hex digits: CRC-32C of every byte before this line&gt;
  * </pre>
  *
- * UTF-8, lines ending in {@code \n}; keys are relative to the model's directory and must be
- * shards of one generation of this model ({@link ObjectNames}); at most {@value #MAX_BYTES} bytes.
+ * A commit writes a new generation holding shard 0 (the graph) and the weight shards it changed,
+ * and names the unchanged shards where an older generation holds them (keys are immutable), so
+ * the shards of one pointer may lie in several generations; shard 0 is always in the newest, the
+ * commit's own ({@link #generationAt}). Version 1 (written before shards were reused: every shard
+ * in one generation, no {@code previous} section) is still read. UTF-8, lines ending in
+ * {@code \n}; keys are relative to the model's directory and must be shards of a generation of
+ * this model ({@link ObjectNames}); at most {@value #MAX_BYTES} bytes.
  */
 final class ShardPointer {
-  static final String MAGIC = "MODELFS SHARD SET 1\n";
+  static final String MAGIC = "MODELFS SHARD SET 2\n";
+  /** The first version's magic: every shard in one generation, no {@code previous} section. */
+  static final String MAGIC_1 = "MODELFS SHARD SET 1\n";
   static final int MAX_BYTES = 1 << 20;
 
   /** One shard: its key relative to the model's directory, size and ETag. */
-  record Shard(String key, long size, String etag) {}
+  record Shard(String key, long size, String etag) {
+    /** The shard's file name ({@code m.shard1-of-4.sdnb}): its key without the generation. */
+    String fileName() {
+      return key.substring(key.indexOf('/') + 1);
+    }
+  }
+
+  /** A pointer's two lists: the shards of the model, and those of the model it replaced (may be empty). */
+  record Pointer(List<Shard> shards, List<Shard> previous) {}
 
   private ShardPointer() {}
 
@@ -43,25 +61,38 @@ final class ShardPointer {
     }
     ByteBuffer b = ByteBuffer.allocate(magic.length);
     src.readFully(b, 0);
-    return java.util.Arrays.equals(b.array(), magic);
+    return java.util.Arrays.equals(b.array(), magic)
+        || java.util.Arrays.equals(b.array(), MAGIC_1.getBytes(StandardCharsets.US_ASCII));
   }
 
   /**
-   * The generation directory the model object {@code base} at {@code at} points to, or
-   * {@code null} if it is not a pointer (a single-file model). Reads the object at its ETag.
+   * The generation the model object {@code base} at {@code at} was committed in (where its shard
+   * 0 is), or {@code null} if it is not a pointer (a single-file model). Reads the object at its
+   * ETag.
    */
   static String generationAt(ObjectLocation at, ObjectStore.Info base) throws IOException {
+    Pointer p = at(at, base);
+    return p == null ? null : ObjectNames.generationOf(p.shards().get(0).key());
+  }
+
+  /** The pointer the model object {@code base} at {@code at} is, or {@code null} if it is not one. */
+  static Pointer at(ObjectLocation at, ObjectStore.Info base) throws IOException {
     try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), base.etag(), base.size())) {
-      return sniff(src) ? ObjectNames.generationOf(read(src, at.name()).get(0).key()) : null;
+      return sniff(src) ? readPointer(src, at.name()) : null;
     }
   }
 
-  /** The pointer's text for {@code shards} (shard 0 first). */
+  /** The pointer's text for {@code shards} (shard 0 first), with no previous model. */
   static byte[] write(List<Shard> shards) {
+    return write(shards, List.of());
+  }
+
+  /** The pointer's text for {@code shards} and the shards of the model it replaces (shard 0 first). */
+  static byte[] write(List<Shard> shards, List<Shard> previous) {
     StringBuilder sb = new StringBuilder(MAGIC).append("shards ").append(shards.size()).append('\n');
-    for (Shard s : shards) {
-      sb.append(s.size()).append(' ').append(s.etag()).append(' ').append(s.key()).append('\n');
-    }
+    lines(sb, shards);
+    sb.append("previous ").append(previous.size()).append('\n');
+    lines(sb, previous);
     byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
     CRC32C crc = new CRC32C();
     crc.update(body);
@@ -72,11 +103,23 @@ final class ShardPointer {
     return out;
   }
 
+  private static void lines(StringBuilder sb, List<Shard> shards) {
+    for (Shard s : shards) {
+      sb.append(s.size()).append(' ').append(s.etag()).append(' ').append(s.key()).append('\n');
+    }
+  }
+
+  /** The shards of the model the pointer {@code src} of the model object {@code name} names ({@link #readPointer}). */
+  static List<Shard> read(ByteSource src, String name) throws IOException {
+    return readPointer(src, name).shards();
+  }
+
   /**
    * Reads the pointer {@code src} of the model object {@code name}: every line checked, the CRC
-   * first, every key a shard {@code k} of {@code N} of one generation of this model.
+   * first, every key a shard {@code k} of {@code N} of a generation of this model (version 1:
+   * all of one generation).
    */
-  static List<Shard> read(ByteSource src, String name) throws IOException {
+  static Pointer readPointer(ByteSource src, String name) throws IOException {
     String file = src.name();
     long size = src.size();
     if (size > MAX_BYTES) {
@@ -104,42 +147,62 @@ final class ShardPointer {
           + " bytes is %08x, its last line says %08x", crcLine, crc.getValue(), want));
     }
     String[] lines = new String(bytes, 0, crcLine, StandardCharsets.UTF_8).split("\n", -1);
-    // lines: magic, "shards N", N shard lines, then "" (the text before the CRC line ends in \n)
-    if (lines.length < 3 || !(lines[0] + "\n").equals(MAGIC) || !lines[1].matches("shards [1-9][0-9]{0,5}")
-        || !lines[lines.length - 1].isEmpty()) {
+    // lines: magic, "shards N", N shard lines, [v2: "previous M", M lines,] then "" (the text
+    // before the CRC line ends in \n)
+    boolean v1 = lines.length > 0 && (lines[0] + "\n").equals(MAGIC_1);
+    if (lines.length < 3 || !(v1 || (lines[0] + "\n").equals(MAGIC)) || !lines[lines.length - 1].isEmpty()) {
       throw new ModelFormatException(file, "shard-set pointer", 0, "is not a ModelFS shard-set pointer (magic,"
           + " then 'shards N')");
     }
-    int n = Integer.parseInt(lines[1].substring(7));
-    if (lines.length - 3 != n) {
-      throw new ModelFormatException(file, "shard-set pointer", 0, "says " + n + " shards but lists "
-          + (lines.length - 3));
+    int[] at = {1};
+    List<Shard> shards = section(lines, at, "shards", false, v1, file, name);
+    List<Shard> previous = v1 ? List.of() : section(lines, at, "previous", true, false, file, name);
+    if (at[0] != lines.length - 1) {
+      throw new ModelFormatException(file, "shard-set pointer", 0, "has " + (lines.length - 1 - at[0])
+          + " lines more than its sections say");
+    }
+    return new Pointer(shards, previous);
+  }
+
+  /** One section at {@code lines[at[0]]}: {@code "<title> N"} and N shard lines; {@code at[0]} moves past it. */
+  private static List<Shard> section(String[] lines, int[] at, String title, boolean mayBeEmpty, boolean oneGeneration,
+      String file, String name) throws ModelFormatException {
+    int i = at[0];
+    if (i >= lines.length - 1 || !lines[i].matches(title + (mayBeEmpty ? " (0|[1-9][0-9]{0,5})" : " [1-9][0-9]{0,5}"))) {
+      throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (i + 1) + " is not '" + title + " N'");
+    }
+    int n = Integer.parseInt(lines[i].substring(title.length() + 1));
+    if (lines.length - 1 - (i + 1) < n) {
+      throw new ModelFormatException(file, "shard-set pointer", 0, "says " + n + " " + title + " lines but lists "
+          + (lines.length - 1 - (i + 1)));
     }
     List<Shard> out = new ArrayList<>(n);
     String generation = null;
     for (int k = 0; k < n; k++) {
-      String line = lines[2 + k];
+      int lineNo = i + 2 + k; // 1-based
+      String line = lines[i + 1 + k];
       String[] f = line.split(" ", 3);
       if (f.length != 3 || !f[0].matches("0|[1-9][0-9]{0,17}") || f[1].isEmpty()
           || !f[1].chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " is not '<size> <etag>"
+        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " is not '<size> <etag>"
             + " <key>'");
       }
       String key = f[2];
       ShardNames.Shard s = ObjectNames.isGenerationShard(name, key)
           ? ShardNames.parse(key.substring(key.indexOf('/') + 1)) : null;
       if (s == null || s.index() != k || s.count() != n) {
-        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " names '" + key
+        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " names '" + key
             + "', not shard " + k + " of " + n + " of a generation of " + name);
       }
       String g = ObjectNames.generationOf(key);
-      if (generation != null && !generation.equals(g)) {
-        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " names a shard of "
+      if (oneGeneration && generation != null && !generation.equals(g)) {
+        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " names a shard of "
             + "generation " + g + ", the lines before " + generation);
       }
       generation = g;
       out.add(new Shard(key, Long.parseLong(f[0]), f[1]));
     }
+    at[0] = i + 1 + n;
     return out;
   }
 

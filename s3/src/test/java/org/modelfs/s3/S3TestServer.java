@@ -162,6 +162,26 @@ final class S3TestServer implements AutoCloseable {
     return store.bytes.get();
   }
 
+  /** Bytes the server received as object content (PUT bodies and uploaded parts; not parts it copied). */
+  long bytesUploaded() {
+    return store.uploaded.get();
+  }
+
+  /** Bytes the server copied from one object into a part of another ({@code UploadPartCopy}). */
+  long bytesCopied() {
+    return store.copied.get();
+  }
+
+  /** {@code UploadPartCopy} requests received (refused ones too). */
+  long copyRequests() {
+    return store.copyRequests.get();
+  }
+
+  /** Parts copied from another object are refused with 501 Not Implemented, as by a store that cannot compose, or accepted again. */
+  void refuseCopies(boolean on) {
+    store.refuseCopies = on;
+  }
+
   /**
    * Runs {@code hook} with the key of every PUT (and multipart part and completion) the server receives,
    * before the store checks its condition and writes — e.g. another writer's object put straight
@@ -192,6 +212,9 @@ final class S3TestServer implements AutoCloseable {
     store.lists.set(0);
     store.puts.set(0);
     store.bytes.set(0);
+    store.uploaded.set(0);
+    store.copied.set(0);
+    store.copyRequests.set(0);
   }
 
   @Override
@@ -206,6 +229,10 @@ final class S3TestServer implements AutoCloseable {
     final AtomicLong lists = new AtomicLong();
     final AtomicLong puts = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
+    final AtomicLong uploaded = new AtomicLong();
+    final AtomicLong copied = new AtomicLong();
+    final AtomicLong copyRequests = new AtomicLong();
+    volatile boolean refuseCopies;
     private final ConcurrentHashMap<String, Object> keyLocks = new ConcurrentHashMap<>();
     volatile java.util.function.Consumer<String> beforePut;
     /** A key whose next PUT is stored and then answered with a 500 (the client retries). */
@@ -254,7 +281,7 @@ final class S3TestServer implements AutoCloseable {
       hook(request.key());
       synchronized (lockOf(request.bucket(), request.key())) {
         check(request.bucket(), request.key(), request.ifMatch(), request.ifNoneMatch());
-        PutObjectResponse r = super.putBlob(request, in);
+        PutObjectResponse r = super.putBlob(request, counted(in));
         if (request.key().equals(failAfterStore)) {
           failAfterStore = null;
           throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.INTERNAL_ERROR);
@@ -298,7 +325,70 @@ final class S3TestServer implements AutoCloseable {
     public software.amazon.awssdk.services.s3.model.UploadPartResponse uploadMultipartPart(MultipartUpload upload,
         software.amazon.awssdk.services.s3.model.UploadPartRequest request, InputStream in) {
       hook(request.key());
-      return super.uploadMultipartPart(upload, request, in);
+      return super.uploadMultipartPart(upload, request, counted(in));
+    }
+
+    /** {@code in}, adding what is read from it to {@link #uploaded}. */
+    private InputStream counted(InputStream in) {
+      return new java.io.FilterInputStream(in) {
+        @Override
+        public int read() throws IOException {
+          int b = super.read();
+          if (b >= 0) {
+            uploaded.incrementAndGet();
+          }
+          return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          int n = super.read(b, off, len);
+          if (n > 0) {
+            uploaded.addAndGet(n);
+          }
+          return n;
+        }
+      };
+    }
+
+    /**
+     * The store composes: a part copied from another object ({@code UploadPartCopy}) is made here
+     * from the stored bytes, pinned to the source's ETag — nothing crosses the network (S3Proxy
+     * would otherwise emulate it the same way, through the counted methods).
+     */
+    @Override
+    public boolean supportsCopyMultipartPart() {
+      return true;
+    }
+
+    @Override
+    public software.amazon.awssdk.services.s3.model.UploadPartCopyResponse copyMultipartPart(MultipartUpload upload,
+        software.amazon.awssdk.services.s3.model.UploadPartCopyRequest request) {
+      copyRequests.incrementAndGet();
+      if (refuseCopies) {
+        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.NOT_IMPLEMENTED);
+      }
+      HeadObjectResponse source = delegate().blobMetadataIfPresent(request.sourceBucket(), request.sourceKey());
+      if (source == null) {
+        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.NO_SUCH_KEY);
+      }
+      if (request.copySourceIfMatch() != null && !unquoted(source.eTag()).equals(unquoted(request.copySourceIfMatch()))) {
+        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.PRECONDITION_FAILED);
+      }
+      try (ResponseInputStream<GetObjectResponse> in = delegate().getBlob(GetObjectRequest.builder()
+          .bucket(request.sourceBucket()).key(request.sourceKey()).range(request.copySourceRange()).build())) {
+        long len = in.response().contentLength();
+        software.amazon.awssdk.services.s3.model.UploadPartResponse part = delegate().uploadMultipartPart(upload,
+            software.amazon.awssdk.services.s3.model.UploadPartRequest.builder().bucket(request.destinationBucket())
+                .key(request.destinationKey()).uploadId(request.uploadId()).partNumber(request.partNumber())
+                .contentLength(len).build(), in);
+        copied.addAndGet(len);
+        return software.amazon.awssdk.services.s3.model.UploadPartCopyResponse.builder().copyPartResult(
+            software.amazon.awssdk.services.s3.model.CopyPartResult.builder().eTag(part.eTag())
+                .lastModified(java.time.Instant.now()).build()).build();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
 
     private void hook(String key) {

@@ -39,6 +39,33 @@ class ShardPointerTest {
   }
 
   @Test
+  void shardsOfSeveralGenerationsAndThePreviousModelsShardsAreReadBack() throws IOException {
+    String older = "m.sdnb.modelfs-g" + "fedcba9876543210".repeat(2);
+    List<ShardPointer.Shard> now = List.of(shards().get(0), new ShardPointer.Shard(older + "/m.shard1-of-3.sdnb", 5, "a"),
+        shards().get(2));
+    ShardPointer.Pointer p = ShardPointer.readPointer(source(ShardPointer.write(now, shards())), "m.sdnb");
+    assertEquals(new ShardPointer.Pointer(now, shards()), p);
+    assertEquals("m.shard1-of-3.sdnb", p.shards().get(1).fileName());
+  }
+
+  @Test
+  void aVersionOnePointerIsStillReadAndHoldsOneGeneration() throws IOException {
+    StringBuilder v1 = new StringBuilder(ShardPointer.MAGIC_1).append("shards 3\n");
+    for (ShardPointer.Shard s : shards()) {
+      v1.append(s.size()).append(' ').append(s.etag()).append(' ').append(s.key()).append('\n');
+    }
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    byte[] body = v1.toString().getBytes(StandardCharsets.UTF_8);
+    crc.update(body);
+    byte[] text = (v1 + String.format("crc32c %08x", crc.getValue()) + "\n").getBytes(StandardCharsets.UTF_8);
+    assertTrue(ShardPointer.sniff(source(text)));
+    assertEquals(new ShardPointer.Pointer(shards(), List.of()), ShardPointer.readPointer(source(text), "m.sdnb"));
+    byte[] mixed = new String(text, StandardCharsets.UTF_8).replace(GEN + "/m.shard1", "m.sdnb.modelfs-g"
+        + "fedcba9876543210".repeat(2) + "/m.shard1").getBytes(StandardCharsets.UTF_8);
+    assertThrows(ModelFormatException.class, () -> ShardPointer.readPointer(source(mixed), "m.sdnb"));
+  }
+
+  @Test
   void aModelWhoseNameHasSpacesAndNonAsciiCharacters() throws IOException {
     String name = "my model ü.sdnb";
     String gen = name + ".modelfs-g" + "ab".repeat(16);
