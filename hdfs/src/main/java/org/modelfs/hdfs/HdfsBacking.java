@@ -56,6 +56,11 @@ final class HdfsBacking implements Backing {
     return at;
   }
 
+  /** Whether commits write the model as a shard set. */
+  boolean shardSet() {
+    return shardSet;
+  }
+
   @Override
   public String fileName() {
     return shardSet ? ShardNames.base(at.name()) + "." + ShardNames.SDNB : at.name();
