@@ -241,11 +241,7 @@ final class HdfsBacking implements Backing {
           + " (<base>.shard<k>-of-<N>.sdmc) is not written to HDFS; write a single container (format container)"
           + " or a sharded SDNB (docs/OBJECT-STORES.md)");
     }
-    Stored before = look();
-    if (!before.generation().equals(expected)) {
-      throw new ModelChangedException(at.uri(), expected, before.generation());
-    }
-    new HdfsCommit(at, plan, progress).run(before, () -> {
+    HdfsCommit.run(at, look(), expected, plan, progress, () -> {
       l.lock.fence();
       Generation now = current();
       if (!now.equals(expected)) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -18,133 +17,93 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options;
 import org.modelfs.container.ContainerPlan;
-import org.modelfs.container.Models;
 import org.modelfs.hdfs.nio.HdfsErrors;
 import org.modelfs.io.ByteSource;
-import org.modelfs.io.StorageFullException;
-import org.modelfs.io.WriteProgress;
-import org.modelfs.model.Model;
+import org.modelfs.store.CommitSteps;
+import org.modelfs.store.CommitStorage;
+import org.modelfs.store.Generation;
+import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.SidecarNames;
 
 /**
- * One commit of a model in HDFS, step by step (docs/OBJECT-STORES.md §HDFS "Commit"):
+ * The HDFS steps of one commit, run by the core's shared {@link CommitSteps} (which writes each
+ * planned file with progress, reads the new model back with the format's reader and compares it
+ * with the plan; docs/OBJECT-STORES.md §8 "Commit"):
  * <ol>
- *   <li>each planned file is written by its codec into a local temporary (codecs seek back to
- *       patch headers; an HDFS stream cannot);
- *   <li>uploaded to {@code .<target>.modelfs-<32 hex>.tmp} beside the model: exclusive create,
- *       {@code hsync}, close (the old file's permission given to it);
- *   <li>read back <i>from HDFS</i> with the format's reader and compared with the plan: bytes
- *       ModelFS cannot read back never replace anything;
- *   <li>the caller's last check (the lease fenced, the generation still the mounted one);
- *   <li>one file replacing the same name: one atomic rename ({@code OVERWRITE}); otherwise an
- *       {@link InstallRecord} first, then the renames and deletes.
+ *   <li>{@link #begin}: the stored generation is still the mounted one;
+ *   <li>{@link #create}: the codec writes into a local temporary (codecs seek back to patch
+ *       headers; an HDFS stream cannot);
+ *   <li>{@link #readBack}: the local file is uploaded to {@code .<target>.modelfs-<32 hex>.tmp}
+ *       beside the model — exclusive create, the old file's permission, {@code hsync}, close — and
+ *       the read-back reads <i>that</i>, from HDFS, pinned to its inode; a kept file (an unchanged
+ *       weight shard) is read back where it is, by the inode the mount read;
+ *   <li>{@link #install}: the caller's last check (the lease fenced, the generation again), then
+ *       one file replacing the same name: one atomic rename ({@code OVERWRITE}); otherwise an
+ *       {@link InstallRecord} first, then the renames and deletes. Kept files are neither written,
+ *       renamed nor deleted.
  * </ol>
- * Files the plan keeps (a shard set's unchanged weight shards, {@code container.ShardReuse}) are
- * neither written nor renamed nor deleted: a small change of a shard set uploads the changed
- * shards only. A failure before the rename or record deletes the temporaries: the old model is intact.
+ * A failure before the rename or record deletes the temporaries (HDFS and local): the old model is intact.
  */
-final class HdfsCommit {
+final class HdfsCommit implements CommitStorage {
   /** The caller's check just before the first rename. */
   interface LastCheck {
     void run() throws IOException;
   }
 
   private final HdfsModel at;
-  private final ContainerPlan plan;
-  private final LongConsumer progress;
+  private final Stored before;
+  private final LastCheck check;
+  private final Path local;
+  /** The HDFS temporary of each uploaded local temporary. */
+  private final Map<Path, String> uploaded = new LinkedHashMap<>();
 
-  HdfsCommit(HdfsModel at, ContainerPlan plan, LongConsumer progress) {
+  private HdfsCommit(HdfsModel at, Stored before, LastCheck check, Path local) {
     this.at = at;
-    this.plan = plan;
-    this.progress = progress;
+    this.before = before;
+    this.check = check;
+    this.local = local;
   }
 
-  void run(Stored before, LastCheck check) throws IOException {
-    Map<String, FileStatus> stored = new LinkedHashMap<>();
-    before.files().forEach(f -> stored.put(f.name(), f.status()));
-    Path local = privateTempDirectory();
-    Map<String, String> temps = new LinkedHashMap<>();
-    List<Object> reread = new ArrayList<>(); // the new model's files in the plan's order: a temporary's name, or a kept file's status
+  /** Commits {@code plan} over {@code before} (checked against {@code expected} first). */
+  static void run(HdfsModel at, Stored before, Generation expected, ContainerPlan plan, LongConsumer progress,
+      LastCheck check) throws IOException {
+    HdfsCommit c = new HdfsCommit(at, before, check, privateTempDirectory());
     try {
-      long written = 0;
-      FileStatus old = before.files().isEmpty() ? null : before.files().get(0).status();
-      for (ContainerPlan.PlannedFile f : plan.files()) {
-        if (!InstallRecord.ownFile(at, f.name())) {
-          throw new IllegalArgumentException(f.name() + " is not a file of " + at.uri());
-        }
-        if (f.kept()) {
-          // an unchanged weight shard: the file the mounted generation read, left exactly as it is
-          FileStatus k = stored.get(f.name());
-          if (!plan.sharded() || k == null) {
-            throw new IllegalArgumentException("the plan keeps " + f.name() + ", which " + at.uri() + " does not store");
-          }
-          reread.add(k);
-          continue;
-        }
-        Path t = local.resolve(f.name());
-        written += writeLocally(f, t, written);
-        String temp = SidecarNames.newTemp(f.name());
-        temps.put(temp, f.name());
-        upload(t, temp, old);
-        Files.delete(t);
-        reread.add(temp);
-      }
-      verify(reread);
-      check.run();
-      List<String> deletes = new ArrayList<>();
-      for (Stored.File s : before.files()) {
-        if (!temps.containsValue(s.name()) && reread.stream().noneMatch(r -> r == s.status())) {
-          deletes.add(s.name());
-        }
-      }
-      if (temps.size() == 1 && deletes.isEmpty()) {
-        Map.Entry<String, String> only = temps.entrySet().iterator().next();
-        at.path().getFileSystem().context().rename(at.beside(only.getKey()), at.beside(only.getValue()),
-            Options.Rename.OVERWRITE);
-      } else {
-        InstallRecord record = new InstallRecord(temps, deletes);
-        record.install(at, record.write(at));
-      }
-    } catch (IOException | RuntimeException e) {
-      for (String temp : temps.keySet()) {
-        try {
-          at.fs().delete(at.beside(temp), false);
-        } catch (IOException | RuntimeException again) {
-          e.addSuppressed(again);
-        }
-      }
-      if (e instanceof org.apache.hadoop.ipc.RemoteException r) {
-        throw HdfsErrors.nio(r, at.uri(), "commit");
-      }
-      throw e;
+      CommitSteps.run(c, expected, plan, progress);
     } finally {
-      deleteTree(local);
+      deleteTree(c.local);
     }
   }
 
-  /** Step 1: the codec streams the file into a local temporary; returns its size. */
-  private long writeLocally(ContainerPlan.PlannedFile f, Path t, long written) throws IOException {
-    try (FileChannel ch = FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
-      try (WriteProgress p = WriteProgress.start(ch, progress, written)) {
-        f.body().writeTo(ch, t.toString());
-      } catch (IOException e) {
-        throw StorageFullException.explain(e, t, "writing the new container " + f.name() + " of " + at.uri()
-            + " locally before its upload (commit; nothing was replaced)", ch.size(),
-            Math.max(0, plan.arrayBytes() - written));
-      } catch (RuntimeException e) {
-        FileSystemException refused = new FileSystemException(at.uri(), null, "commit refused: the "
-            + plan.format().token() + " writer failed on " + f.name() + " (" + e + "); nothing was replaced");
-        refused.initCause(e);
-        throw refused;
-      }
-      return ch.size();
+  @Override
+  public String model() {
+    return at.uri();
+  }
+
+  @Override
+  public void begin(Generation expected) throws IOException {
+    if (!before.generation().equals(expected)) {
+      throw new ModelChangedException(at.uri(), expected, before.generation());
     }
   }
 
-  /** Step 2: the local file into the temporary {@code temp} beside the model: exclusive create, hsync. */
-  private void upload(Path local, String temp, FileStatus old) throws IOException {
-    try (InputStream in = Files.newInputStream(local); FSDataOutputStream out = at.fs().create(at.beside(temp), false)) {
+  @Override
+  public Temp create(String name) throws IOException {
+    if (!InstallRecord.ownFile(at, name)) {
+      throw new IllegalArgumentException(name + " is not a file of " + at.uri());
+    }
+    Path t = local.resolve(name);
+    return new Temp(name, t, FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        StandardOpenOption.WRITE));
+  }
+
+  /** Uploads the written local temporary to HDFS and reads <i>that</i> back, by its inode. */
+  @Override
+  public ByteSource readBack(Temp t) throws IOException {
+    String temp = SidecarNames.newTemp(t.name());
+    uploaded.put(t.path(), temp);
+    FileStatus old = before.files().isEmpty() ? null : before.files().get(0).status();
+    try (InputStream in = Files.newInputStream(t.path()); FSDataOutputStream out = at.fs().create(at.beside(temp), false)) {
       if (old != null) {
         at.fs().setPermission(at.beside(temp), old.getPermission());
       }
@@ -153,32 +112,83 @@ final class HdfsCommit {
     } catch (IOException e) {
       throw HdfsErrors.nio(e, at.uri(), "commit refused: uploading the new file " + temp + " (nothing was replaced)");
     }
+    Files.delete(t.path());
+    FileStatus s = at.status(at.beside(temp));
+    if (s == null) {
+      throw new java.nio.file.NoSuchFileException(at.shown(temp), null, "the commit's temporary vanished after its upload");
+    }
+    return HdfsSource.open(at.fs(), s.getPath(), HdfsModel.fileId(s), s.getLen(), at.shown(temp));
   }
 
-  /**
-   * Step 3: the new model's files — the temporaries, and the files the plan keeps — read back
-   * from HDFS, pinned to their inodes, and compared with the plan.
-   */
-  private void verify(List<Object> files) throws IOException {
-    List<ByteSource> sources = new ArrayList<>();
-    List<String> problems;
-    try {
-      for (Object f : files) {
-        FileStatus s = f instanceof FileStatus kept ? kept : at.fs().getFileStatus(at.beside((String) f));
-        sources.add(HdfsSource.open(at.fs(), s.getPath(), HdfsModel.fileId(s), s.getLen(), at.shown(s.getPath().getName())));
+  /** A file the plan keeps: the stored one, by the inode the mount read. */
+  @Override
+  public ByteSource kept(String name) throws IOException {
+    for (Stored.File f : before.files()) {
+      if (f.name().equals(name)) {
+        return HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()), f.status().getLen(),
+            at.shown(name));
       }
-      try (Model m = plan.sharded() ? Models.openShardSources(at.uri(), sources)
-          : Models.open(at.uri(), sources.get(0))) {
-        problems = plan.verify(m);
-      }
-    } catch (IOException e) {
-      org.modelfs.io.Closer.closeAll(sources);
-      throw new FileSystemException(at.uri(), null, "commit refused: the new container does not read back from"
-          + " HDFS (" + e.getMessage() + "); nothing was replaced");
     }
-    if (!problems.isEmpty()) {
-      throw new FileSystemException(at.uri(), null, "commit refused: the new container does not read back as"
-          + " written (" + String.join("; ", problems) + "); nothing was replaced");
+    throw new IllegalArgumentException("the plan keeps " + name + ", which " + at.uri() + " does not store");
+  }
+
+  @Override
+  public void install(List<Planned> files) throws IOException {
+    Map<String, String> temps = new LinkedHashMap<>();
+    java.util.Set<String> kept = new java.util.HashSet<>();
+    for (Planned p : files) {
+      if (p.kept()) {
+        kept.add(p.name());
+      } else {
+        temps.put(uploaded.get(p.temp().path()), p.name());
+      }
+    }
+    boolean recorded = false;
+    try {
+      check.run();
+      List<String> deletes = new ArrayList<>();
+      for (Stored.File s : before.files()) {
+        if (!temps.containsValue(s.name()) && !kept.contains(s.name())) {
+          deletes.add(s.name());
+        }
+      }
+      if (temps.size() == 1 && deletes.isEmpty()) {
+        Map.Entry<String, String> only = temps.entrySet().iterator().next();
+        at.path().getFileSystem().context().rename(at.beside(only.getKey()), at.beside(only.getValue()),
+            Options.Rename.OVERWRITE);
+        return;
+      }
+      InstallRecord record = new InstallRecord(new LinkedHashMap<>(temps), List.copyOf(deletes));
+      String name = record.write(at);
+      recorded = true; // past the record: the next writer finishes the install, the temporaries are its
+      record.install(at, name);
+    } catch (IOException | RuntimeException e) {
+      if (!recorded) {
+        deleteUploaded(temps.keySet(), e);
+      }
+      if (e instanceof org.apache.hadoop.ipc.RemoteException r) {
+        throw HdfsErrors.nio(r, at.uri(), "commit");
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public void discard(List<Temp> temps) throws IOException {
+    IOException failed = new IOException("discarding the temporaries of a failed commit of " + at.uri());
+    deleteUploaded(new ArrayList<>(uploaded.values()), failed);
+    if (failed.getSuppressed().length > 0) {
+      throw failed;
+    }
+  }
+
+  private void deleteUploaded(java.util.Collection<String> temps, Exception into) {
+    for (String temp : temps) {
+      try {
+        at.fs().delete(at.beside(temp), false);
+      } catch (IOException | RuntimeException again) {
+        into.addSuppressed(again);
+      }
     }
   }
 
