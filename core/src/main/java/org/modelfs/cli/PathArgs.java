@@ -148,8 +148,8 @@ final class PathArgs {
       }
     }
     throw new Args.UsageException("no file system provider for '" + scheme + "://' paths is installed ("
-        + arg + "); s3:// and s3x:// paths need the modelfs-s3 jar: java -jar modelfs-s3.jar …, azb:// paths the"
-        + " modelfs-azure jar (docs/OBJECT-STORES.md)");
+        + arg + "); s3:// and s3x:// paths need the modelfs-s3 jar: java -jar modelfs-s3.jar …, hdfs:// paths the"
+        + " modelfs-hdfs jar: java -jar modelfs-hdfs.jar …, azb:// paths the modelfs-azure jar (docs/OBJECT-STORES.md)");
   }
 
   /**

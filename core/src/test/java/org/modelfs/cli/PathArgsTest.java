@@ -84,11 +84,12 @@ class PathArgsTest {
 
   @Test
   void aSchemeWithoutProviderIsAUsageErrorNamingIt() {
-    for (String scheme : new String[] {"s3", "s3x", "gs"}) {
+    for (String scheme : new String[] {"s3", "s3x", "gs", "hdfs"}) {
       MainTest.Result r = MainTest.run("info", scheme + "://bucket/dir/m.fb");
       assertEquals(2, r.code(), r.err());
       assertTrue(r.err().startsWith("modelfs info: no file system provider for '" + scheme + "://' paths"), r.err());
-      assertTrue(r.err().contains("modelfs-s3 jar") && r.err().contains("docs/OBJECT-STORES.md"), r.err());
+      assertTrue(r.err().contains("modelfs-s3 jar") && r.err().contains("modelfs-hdfs jar")
+          && r.err().contains("docs/OBJECT-STORES.md"), r.err());
       assertTrue(r.err().contains("usage: modelfs info"), r.err());
     }
     MainTest.Result cp = MainTest.run("cp", "s3x://k:s@host:9000/b/m.fb:/params/W", tmp.resolve("w").toString());

@@ -1,0 +1,259 @@
+package org.modelfs.hdfs;
+
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
+import org.apache.hadoop.fs.FileStatus;
+import org.modelfs.container.ContainerPlan;
+import org.modelfs.container.Models;
+import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.io.ByteSource;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.store.Backing;
+import org.modelfs.store.Generation;
+import org.modelfs.store.Journal;
+import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.SidecarNames;
+import org.modelfs.store.Snapshot;
+
+/**
+ * A model kept in HDFS: the HDFS transaction (docs/OBJECT-STORES.md §HDFS).
+ * <ul>
+ *   <li><b>reads</b> are positional reads of each file pinned to its inode ({@link HdfsSource});
+ *       the generation is every file's {@code name@inode:length:mtime} from one listing of the
+ *       model's directory, taken before and after the files are opened (equal, and no install
+ *       record: no commit was installing them);
+ *   <li><b>the lock</b> is HDFS's lease on the lock file beside the model ({@link HdfsLock}),
+ *       across every client, plus this JVM's table (one writer per model per JVM);
+ *   <li><b>the commit</b> ({@link HdfsCommit}) writes the new files locally (the codecs seek), uploads
+ *       each to a temporary beside the model (exclusive create, {@code hsync}), reads the
+ *       temporaries back from HDFS with the format's reader and checks them, fences the lease, and
+ *       renames each over its target ({@code FileContext.rename(…, OVERWRITE)}, atomic); a commit of
+ *       more than one file writes an {@link InstallRecord} first, rolled forward after a crash;
+ *   <li>the journal is a local temporary directory ({@link Journal#createLocal}).
+ * </ul>
+ */
+final class HdfsBacking implements Backing {
+  private static final Map<String, Lease> HELD = new ConcurrentHashMap<>();
+  /** How often an open starts again when a commit replaced the model while it was being opened. */
+  private static final int OPEN_TRIES = 5;
+
+  private final HdfsModel at;
+  private final boolean shardSet;
+  private volatile java.nio.file.attribute.FileTime opened;
+
+  HdfsBacking(HdfsModel at, boolean shardSet) {
+    this.at = at;
+    this.shardSet = shardSet;
+  }
+
+  HdfsModel model() {
+    return at;
+  }
+
+  /** Whether commits write the model as a shard set. */
+  boolean shardSet() {
+    return shardSet;
+  }
+
+  @Override
+  public String fileName() {
+    return shardSet ? ShardNames.base(at.name()) + "." + ShardNames.SDNB : at.name();
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  Stored look() throws IOException {
+    return Stored.of(at);
+  }
+
+  /**
+   * Opens the current model: the files of one listing ({@link Stored}), each opened by its inode,
+   * accepted when a second listing shows the same generation (else a commit installed meanwhile:
+   * again, up to {@value #OPEN_TRIES} times).
+   */
+  @Override
+  public Snapshot open() throws IOException {
+    for (int attempt = 1; ; attempt++) {
+      Stored s = look();
+      Snapshot snap = openFiles(s);
+      Generation after;
+      try {
+        after = current();
+      } catch (IOException | RuntimeException e) {
+        snap.model().close();
+        throw e;
+      }
+      if (after.equals(s.generation())) {
+        return snap;
+      }
+      snap.model().close();
+      if (attempt == OPEN_TRIES) {
+        throw new FileSystemException(at.uri(), null, "commits kept replacing the model while it was being opened");
+      }
+    }
+  }
+
+  private Snapshot openFiles(Stored s) throws IOException {
+    if (s.files().isEmpty()) {
+      throw new NoSuchFileException(at.uri(), null, "no model file, and no shard files of this base name");
+    }
+    long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
+    opened = java.nio.file.attribute.FileTime.fromMillis(newest);
+    List<ByteSource> sources = new ArrayList<>();
+    try {
+      for (Stored.File f : s.files()) {
+        sources.add(HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()),
+            f.status().getLen(), at.shown(f.name())));
+      }
+      return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
+          : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
+          s.generation());
+    } catch (IOException | RuntimeException e) {
+      org.modelfs.io.Closer.closeAll(sources);
+      throw e;
+    }
+  }
+
+  @Override
+  public Generation current() throws IOException {
+    return look().generation();
+  }
+
+  @Override
+  public java.nio.file.attribute.FileTime modified() {
+    return opened;
+  }
+
+  @Override
+  public void checkNew(java.nio.file.Path path) throws IOException {
+    FileStatus dir = at.status(at.dir());
+    if (dir == null || !dir.isDirectory()) {
+      throw new NoSuchFileException(at.uri(), null, "the directory of the new model does not exist");
+    }
+  }
+
+  @Override
+  public List<java.nio.file.Path> files() throws IOException {
+    List<java.nio.file.Path> out = new ArrayList<>();
+    for (Stored.File f : look().files()) {
+      out.add(at.path().getParent().resolve(f.name()));
+    }
+    return out;
+  }
+
+  /** Before a read-only open: finishes a crashed writer's install when the lock is free. */
+  @Override
+  public void recoverIfIdle() throws IOException {
+    if (look().records().isEmpty()) {
+      return;
+    }
+    Lease l;
+    try {
+      l = lock();
+    } catch (FileSystemException held) {
+      return; // a writer holds the lock: it finishes the install itself
+    }
+    try (l) {
+      recover(l);
+    }
+  }
+
+  /**
+   * {@code modelfs clean}: under the lock, finishes what a crashed writer's install record
+   * started and deletes its temporaries; returns their names.
+   */
+  @Override
+  public List<String> clean() throws IOException {
+    try (Lease l = lock()) {
+      return HdfsCommit.recover(at);
+    }
+  }
+
+  // ---- writing ------------------------------------------------------------------------------
+
+  /** The lock of one model: this JVM's table entry and the HDFS lease on its lock file. */
+  final class Lease implements Backing.Lease {
+    final HdfsLock lock;
+
+    Lease(HdfsLock lock) {
+      this.lock = lock;
+    }
+
+    @Override
+    public boolean held() {
+      return lock.held() && HELD.get(at.identity()) == this;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (HELD.remove(at.identity(), this)) {
+        lock.close();
+      }
+    }
+  }
+
+  @Override
+  public Lease lock() throws IOException {
+    Lease placeholder = new Lease(null);
+    if (HELD.putIfAbsent(at.identity(), placeholder) != null) {
+      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing");
+    }
+    try {
+      Lease l = new Lease(HdfsLock.take(at.fs(), at.beside(SidecarNames.lock(InstallRecord.key(at))), at.uri()));
+      HELD.put(at.identity(), l);
+      return l;
+    } catch (IOException | RuntimeException e) {
+      HELD.remove(at.identity(), placeholder);
+      throw e;
+    }
+  }
+
+  @Override
+  public void recover(Backing.Lease lease) throws IOException {
+    own(lease);
+    HdfsCommit.recover(at);
+  }
+
+  @Override
+  public Journal newJournal(Backing.Lease lease) throws IOException {
+    own(lease);
+    return Journal.createLocal(at.path());
+  }
+
+  /** A shard set's unchanged weight shards stay as they are: HDFS installs beside them, by rename. */
+  @Override
+  public boolean keepsUnchangedFiles() {
+    return true;
+  }
+
+  @Override
+  public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
+      throws IOException {
+    Lease l = own(lease);
+    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
+      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+          + " (<base>.shard<k>-of-<N>.sdmc) is not written to HDFS; write a single container (format container)"
+          + " or a sharded SDNB (docs/OBJECT-STORES.md)");
+    }
+    HdfsCommit.run(at, look(), expected, plan, progress, () -> {
+      l.lock.fence();
+      Generation now = current();
+      if (!now.equals(expected)) {
+        throw new ModelChangedException(at.uri(), expected, now);
+      }
+    });
+  }
+
+  private Lease own(Backing.Lease lease) {
+    if (!(lease instanceof Lease l) || l.lock == null || HELD.get(at.identity()) != l || !l.held()) {
+      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
+    }
+    return l;
+  }
+}

@@ -1,0 +1,166 @@
+package org.modelfs.hdfs;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.cli.Main;
+
+/**
+ * The {@code modelfs} commands on {@code hdfs://} paths, run in this JVM through {@link Main#run}
+ * against a real HDFS: reading ({@code info}, {@code ls}, {@code cat}, {@code verify}), {@code cp}
+ * each way (into HDFS: a commit), {@code convert} both ways (into HDFS as fb and as a sharded
+ * SDNB), and {@code clean} of a crashed commit's leftovers.
+ */
+class CliTest {
+  static final Path FIXTURES = Path.of(System.getProperty("modelfs.fixtures"));
+  private static byte[] w;
+
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void start() throws Exception {
+    HdfsTestCluster.get();
+    try (FileSystem fs = ModelFileSystems.open(FIXTURES.resolve("mlp_adam.fb"), Map.of("readOnly", "true"))) {
+      w = Files.readAllBytes(fs.getPath("/params/layer0/W"));
+    }
+  }
+
+  record Result(int code, byte[] bytes, String err) {
+    String out() {
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+  }
+
+  static Result run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+  }
+
+  static Result ok(String... args) {
+    Result r = run(args);
+    assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
+    return r;
+  }
+
+  static String uri(String path) throws Exception {
+    return HdfsTestCluster.uri(path).toString();
+  }
+
+  static String uploaded(String path) throws Exception {
+    HdfsTestCluster.upload(FIXTURES.resolve("mlp_adam.fb"), path);
+    return uri(path);
+  }
+
+  private Path zeroedCopy(String name) throws Exception {
+    Path local = Files.copy(FIXTURES.resolve("mlp_adam.fb"), tmp.resolve(name));
+    try (FileSystem fs = ModelFileSystems.open(local)) {
+      Files.write(fs.getPath("/params/layer0/W"), new byte[w.length]);
+    }
+    return local;
+  }
+
+  @Test
+  void infoLsCatVerifyOfAModelInHdfs() throws Exception {
+    String m = uploaded("/cli-read/m.fb");
+    assertTrue(ok("info", m).out().contains("format: fb"));
+    assertTrue(ok("ls", m, "/params/layer0").out().contains("W"), ok("ls", m, "/params/layer0").out());
+    assertArrayEquals(w, ok("cat", m, "/params/layer0/W").bytes());
+    assertEquals("", ok("verify", m, "--quiet").out());
+    Result missing = run("info", uri("/cli-read/none.fb"));
+    assertEquals(2, missing.code());
+    assertTrue(missing.err().startsWith("modelfs info: ") && missing.err().contains("/cli-read/none.fb"),
+        missing.err());
+  }
+
+  @Test
+  void cpEachWay() throws Exception {
+    String m = uploaded("/cli-cp/m.fb");
+    Path disk = tmp.resolve("w.bin");
+    ok("cp", m + ":params/layer0/W", disk.toString());
+    assertArrayEquals(w, Files.readAllBytes(disk));
+    Path local = zeroedCopy("local.fb");
+    ok("cp", local + ":/params/layer0/W", m + ":/params/layer0/W", "--quiet");
+    assertArrayEquals(new byte[w.length], ok("cat", m, "/params/layer0/W").bytes());
+    assertEquals(List.of("m.fb"), HdfsTestCluster.names("/cli-cp"), "nothing left beside the model");
+  }
+
+  @Test
+  void convertBothWaysAndAsAShardSet() throws Exception {
+    String m = uploaded("/cli-convert/m.fb");
+    Path out = tmp.resolve("m.sdnb");
+    ok("convert", m, out.toString(), "--quiet");
+    assertTrue(ok("diff", m, out.toString()).out().matches("0 changed, 0 added, 0 removed, \\d+ identical\n"));
+    String fb = uri("/cli-convert/to.fb");
+    ok("convert", out.toString(), fb, "--quiet");
+    assertArrayEquals(w, ok("cat", fb, "/params/layer0/W").bytes());
+    String set = uri("/cli-convert/s.sdnb");
+    ok("convert", FIXTURES.resolve("mlp_adam.fb").toString(), set, "--max-shard-bytes", "256", "--quiet");
+    List<String> names = HdfsTestCluster.names("/cli-convert");
+    assertTrue(names.stream().filter(n -> n.matches("s\\.shard\\d+-of-\\d+\\.sdnb")).count() > 1, names.toString());
+    assertTrue(ok("info", set).out().contains("format: sdnb-sharded"), ok("info", set).out());
+    assertEquals("", ok("verify", set, "--quiet").out());
+    assertTrue(ok("diff", set, out.toString()).out().matches("0 changed, 0 added, 0 removed, \\d+ identical\n"));
+    ok("convert", FIXTURES.resolve("mlp_adam.fb").toString(), set, "--max-shard-bytes", "512", "--quiet");
+    assertEquals("", ok("verify", set, "--quiet").out());
+    for (String n : HdfsTestCluster.names("/cli-convert")) {
+      assertTrue(n.matches("m\\.fb|to\\.fb|s\\.shard\\d+-of-\\d+\\.sdnb"), "only models are left: " + n);
+    }
+  }
+
+  /** A crashed commit's temporary and an unfinished install record: clean removes exactly those. */
+  @Test
+  void cleanRemovesOnlyACrashedCommitsLeftovers() throws Exception {
+    String m = uploaded("/cli-clean/m.fb");
+    byte[] any = {1, 2, 3};
+    List<String> ours = List.of(".m.fb.modelfs-0123456789abcdef0123456789abcdef.tmp",
+        ".m.fb.modelfs-commit-0123456789abcdef0123456789abcdef");
+    List<String> notOurs = List.of(".n.fb.modelfs-0123456789abcdef0123456789abcdef.tmp", "m.fb.bak",
+        ".m.fb.modelfs-0123.tmp", "notes.txt");
+    for (String n : concat(ours, notOurs)) {
+      HdfsTestCluster.upload(Files.write(tmp.resolve("x"), any), "/cli-clean/" + n);
+    }
+    Result r = ok("clean", m);
+    assertEquals(ours.stream().sorted().toList(), r.out().lines().sorted().toList());
+    List<String> expected = new java.util.ArrayList<>(concat(List.of("m.fb"), notOurs));
+    expected.sort(null);
+    assertEquals(expected, HdfsTestCluster.names("/cli-clean"));
+    assertEquals("", ok("clean", m).out());
+    assertEquals("", ok("verify", m, "--quiet").out());
+  }
+
+  /** A complete install record naming a file that is not the model's is refused, and nothing is touched. */
+  @Test
+  void aRecordNamingAnotherFileIsNeverActedOn() throws Exception {
+    String m = uploaded("/cli-planted/m.fb");
+    HdfsTestCluster.upload(Files.write(tmp.resolve("n"), new byte[] {1}), "/cli-planted/notes.txt");
+    String record = ".m.fb.modelfs-commit-0123456789abcdef0123456789abcdef";
+    HdfsTestCluster.upload(Files.writeString(tmp.resolve("r"), "delete\tnotes.txt\nend\n"), "/cli-planted/" + record);
+    Result r = run("clean", m);
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains(record) && r.err().contains("'delete notes.txt'"), r.err());
+    assertEquals(List.of(record, "m.fb", "notes.txt"), HdfsTestCluster.names("/cli-planted"));
+    Result cat = run("cat", m, "/params/layer0/W");
+    assertEquals(2, cat.code(), "a reader is told, not left waiting");
+    assertTrue(cat.err().contains(record), cat.err());
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+}

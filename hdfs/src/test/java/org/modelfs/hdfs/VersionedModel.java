@@ -1,0 +1,69 @@
+package org.modelfs.hdfs;
+
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.SyntheticModels;
+
+/**
+ * A model whose every parameter byte is one number, its version: after any crash or race a
+ * mount shows one version throughout, or the model is broken. Parameters {@code big/w<i>}.
+ */
+final class VersionedModel {
+  private VersionedModel() {}
+
+  /** Writes a local model of {@code count} parameters of {@code elements} floats each, version 0, in {@code format}. */
+  static Path local(Path dir, String name, ModelFormat format, int count, int elements, long maxShardBytes)
+      throws IOException {
+    Path data = dir.resolve(name + ".data");
+    SyntheticModels.Synthetic s = SyntheticModels.floats(data, count, elements);
+    Path out = dir.resolve(name);
+    try (var src = s.data()) {
+      WriteOptions o = WriteOptions.of(format);
+      if (maxShardBytes > 0) {
+        o = o.withMaxShardBytes(maxShardBytes);
+      }
+      org.modelfs.store.ModelFiles.write(s.tag(), out, o);
+    }
+    Files.delete(data);
+    try (FileSystem fs = ModelFileSystems.open(out, format == ModelFormat.SHARDED_SDNB
+        ? Map.of("format", "sdnb-sharded", "maxShardBytes", String.valueOf(maxShardBytes)) : Map.of())) {
+      write(fs, 0);
+    }
+    return out;
+  }
+
+  /** Sets every byte of every parameter of the mounted model to {@code version}. */
+  static void write(FileSystem fs, int version) throws IOException {
+    try (var params = Files.list(fs.getPath("/params/big"))) {
+      for (Path p : (Iterable<Path>) params::iterator) {
+        byte[] b = new byte[(int) Files.size(p)];
+        Arrays.fill(b, (byte) version);
+        Files.write(p, b);
+      }
+    }
+  }
+
+  /** The one version every parameter byte of the mounted model has; fails on a mix. */
+  static int version(FileSystem fs) throws IOException {
+    int seen = -1;
+    try (var params = Files.list(fs.getPath("/params/big"))) {
+      for (Path p : (Iterable<Path>) params::iterator) {
+        for (byte b : Files.readAllBytes(p)) {
+          if (seen < 0) {
+            seen = b & 0xff;
+          } else if ((b & 0xff) != seen) {
+            throw new AssertionError(p + " mixes versions " + seen + " and " + (b & 0xff));
+          }
+        }
+      }
+    }
+    return seen;
+  }
+}
