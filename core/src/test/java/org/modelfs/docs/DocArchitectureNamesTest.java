@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,13 @@ class DocArchitectureNamesTest {
       root = root.getParent();
     }
     Map<String, Path> sources = new HashMap<>();
-    for (String module : List.of("core", "s3", "fuse", "dl4j")) {
+    List<String> modules = new ArrayList<>();
+    Matcher mm = Pattern.compile("<module>([^<]+)</module>")
+        .matcher(Files.readString(root.resolve("pom.xml")));
+    while (mm.find()) {
+      modules.add(mm.group(1).trim()); // every module of the root pom, so a new one is searched too
+    }
+    for (String module : modules) {
       for (String set : List.of("main", "test", "interop")) {
         Path dir = root.resolve(module + "/src/" + set + "/java/org/modelfs");
         if (Files.isDirectory(dir)) {
