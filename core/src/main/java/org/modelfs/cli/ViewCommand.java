@@ -116,7 +116,7 @@ final class ViewCommand implements Command {
   }
 
   /** The document: {@code a} (and {@code b} and {@code compare} for two tags). */
-  private static Map<String, Object> facts(List<DiffCommand.Ref> refs, LongFunction<Progress> progress,
+  static Map<String, Object> facts(List<DiffCommand.Ref> refs, LongFunction<Progress> progress,
       LongFunction<Progress> deltaProgress) throws Exception {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("modelfsView", 1L);
