@@ -39,7 +39,7 @@ class ViewModelsBrowserTest {
       "layer0/W", "enc \"q\"/</script><!--/\u00fcn\u00ef\u2028\u2713/W",
       "layer1/W", "a/b/c/d/e/f/deep/W",
       "matmul_1", "head/" + "L".repeat(300),
-      "relu", "act 'it'/&amp;<b>relu</b>");
+      "add_1", "act 'it'/&amp;<b>add</b>"); // op names only: an opName is never renamed
   static final Map<String, String> WHILE_RENAMES = Map.of(
       "while/Merge", "while/M\u00e9rge \"0\"</script>",
       "while/Add", "while/\u6dfb\u52a0 <!-- add");
