@@ -321,23 +321,29 @@
     var s = a.stats || {}, inf = s.posInf === undefined ? null : s.posInf + s.negInf;
     return '<div class="wrow" style="top:' + i * ROW_H + 'px" data-row="' + i + '"><span title="' + esc(a.name) + '">' + esc(a.area === 'updater' ? 'updater/' + a.name : a.name) + '</span><span>' + esc(a.dtype) + '</span><span>' + esc(shapeText(a.shape)) + '</span><span>' + num(s.min) + '</span><span>' + num(s.max) + '</span><span>' + num(s.mean) + '</span><span>' + num(s.std) + '</span><span>' + num(s.zeros) + '</span><span' + (s.nan ? ' class="warn"' : '') + '>' + num(s.nan) + '</span><span' + (inf ? ' class="warn"' : '') + '>' + num(inf) + '</span><span>' + (s.histogram ? histogram(s.histogram, 128, 10, '') : '') + '</span><span class="note">' + (s.sampled ? 'sampled ' + num(s.read) + ' of ' + num(s.elements) : '') + '</span></div>';
   }
-  function weights() {
-    var el = document.getElementById('weights'), n = F.arrays.length;
-    el.innerHTML = '<p class="note">' + n + ' arrays</p><div class="wrow whead">' + WCOLS.map(function (c) { return '<span>' + c + '</span>'; }).join('') + '</div><div id="wbody" style="height:' + n * ROW_H + 'px"></div>';
-    var body = document.getElementById('wbody'), shown = '';
+  /* rows of fixed height in scrolling element el after its other content: only those in view (and ten either side) are in the page */
+  function lazyRows(el, body, n, row) {
+    var shown = '';
     function fill() {
       var top = el.scrollTop - body.offsetTop, first = Math.max(0, Math.floor(top / ROW_H) - 10);
       var last = Math.min(n, Math.ceil((top + el.clientHeight) / ROW_H) + 10), key = first + ':' + last;
       if (key === shown) return;
       shown = key;
       var h = [];
-      for (var i = first; i < last; i++) h.push(weightRow(F.arrays[i], i));
+      for (var i = first; i < last; i++) h.push(row(i));
       body.innerHTML = h.join('');
     }
+    body.style.height = n * ROW_H + 'px';
     el.addEventListener('scroll', function () { requestAnimationFrame(fill); });
     window.addEventListener('resize', fill);
     fill();
     return fill;
+  }
+  function header(cls, cols) { return '<div class="wrow whead ' + cls + '">' + cols.map(function (c) { return '<span>' + c + '</span>'; }).join('') + '</div>'; }
+  function weights() {
+    var el = document.getElementById('weights'), n = F.arrays.length;
+    el.innerHTML = '<p class="note">' + n + ' arrays</p>' + header('', WCOLS) + '<div class="rows" id="wbody"></div>';
+    return lazyRows(el, document.getElementById('wbody'), n, function (i) { return weightRow(F.arrays[i], i); });
   }
   function compare() {
     var c = D.compare, h = '<h2>' + esc(D.a.model + '#' + D.a.tag) + ' → ' + esc(D.b.model + '#' + D.b.tag) + '</h2>';
@@ -350,13 +356,15 @@
     c.scopes.slice().sort(function (x, y) { return (y.relativeChange || 0) - (x.relativeChange || 0); }).forEach(function (s) {
       h += '<tr><td>' + esc(s.scope || '(all parameters)') + '</td><td>' + num(s.relativeChange) + '</td><td>' + num(s.deltaNorm) + '</td><td>' + num(s.norm) + '</td></tr>';
     });
-    h += '</table><h3>arrays</h3><table><tr><th>array</th><th>change</th><th>‖Δ‖/‖W‖</th><th>differing</th><th>max |Δ|</th><th>Δ histogram</th></tr>';
-    c.arrays.filter(function (x) { return x.change !== 'unchanged'; }).forEach(function (x) {
-      var d = x.delta || {};
+    var listed = c.arrays.filter(function (x) { return x.change !== 'unchanged'; });
+    h += '</table><h3>arrays (' + listed.length + ' not unchanged)</h3>' + header('crow', ['array', 'change', '‖Δ‖/‖W‖', 'differing', 'max |Δ|', 'Δ histogram']) + '<div class="rows" id="cbody"></div>';
+    var el = document.getElementById('compare');
+    el.innerHTML = h;
+    return lazyRows(el, document.getElementById('cbody'), listed.length, function (i) {
+      var x = listed[i], d = x.delta || {};
       var maxAbs = d.delta && d.delta.min !== null ? Math.max(Math.abs(d.delta.min), Math.abs(d.delta.max)) : null;
-      h += '<tr><td>' + esc((x.area === 'updater' ? 'updater/' : '') + x.name) + '</td><td>' + esc(x.change) + (x.from ? ' ' + esc(x.from + ' → ' + x.to) : '') + '</td><td>' + num(d.relativeChange) + '</td><td>' + num(d.differing) + '</td><td>' + num(maxAbs) + '</td><td>' + (d.histogram ? histogram(d.histogram, 128, 20, ' delta') : '') + '</td></tr>';
+      return '<div class="wrow crow" style="top:' + i * ROW_H + 'px"><span title="' + esc(x.name) + '">' + esc((x.area === 'updater' ? 'updater/' : '') + x.name) + '</span><span>' + esc(x.change) + (x.from ? ' ' + esc(x.from + ' → ' + x.to) : '') + '</span><span>' + num(d.relativeChange) + '</span><span>' + num(d.differing) + '</span><span>' + num(maxAbs) + '</span><span>' + (d.histogram ? histogram(d.histogram, 128, 10, ' delta') : '') + '</span></div>';
     });
-    document.getElementById('compare').innerHTML = h + '</table>';
   }
   var built = {}, fillWeights = null;
   document.querySelector('nav').addEventListener('click', function (ev) {

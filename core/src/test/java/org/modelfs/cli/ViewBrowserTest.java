@@ -99,6 +99,9 @@ class ViewBrowserTest {
     browser.eval("document.getElementById('tab-compare').click()");
     String text = (String) browser.eval("document.getElementById('compare').textContent");
     assertTrue(text.contains("relative change per name scope"), text);
+    // the arrays not unchanged (mlp_noupdater has no updater state: each removed), drawn as lazy rows
+    assertTrue((Long) browser.eval("document.querySelectorAll('#cbody .wrow').length") > 0, text);
+    assertTrue(((String) browser.eval("document.getElementById('cbody').textContent")).contains("removed"), text);
     assertEquals(List.of(), browser.complaints());
     assertEquals(List.of(html.toUri().toString()), browser.requests());
   }
