@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 import org.modelfs.store.OutputFile;
 import org.modelfs.view.Page;
 
@@ -66,7 +67,8 @@ final class ViewCommand implements Command {
           + pos.size() + " argument(s)");
     }
     List<DiffCommand.Ref> refs = refs(pos);
-    Map<String, Object> doc = facts(refs, total -> p.progress("view: array statistics", total));
+    Map<String, Object> doc = facts(refs, total -> p.progress("view: array statistics", total),
+        total -> p.progress("view: deltas", total));
     boolean json = p.flag("json");
     String text = json ? Json.write(doc) : Page.html(title(refs), Json.write(doc));
     if (json && output == null) {
@@ -114,8 +116,8 @@ final class ViewCommand implements Command {
   }
 
   /** The document: {@code a} (and {@code b} and {@code compare} for two tags). */
-  private static Map<String, Object> facts(List<DiffCommand.Ref> refs, java.util.function.LongFunction<Progress> progress)
-      throws Exception {
+  static Map<String, Object> facts(List<DiffCommand.Ref> refs, LongFunction<Progress> progress,
+      LongFunction<Progress> deltaProgress) throws Exception {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("modelfsView", 1L);
     DiffCommand.Ref a = refs.get(0);
@@ -130,7 +132,7 @@ final class ViewCommand implements Command {
           Map<String, Path> filesB = new HashMap<>();
           Map<String, Object> factsB = ViewFacts.of(b.model(), b.tagDir(fb), filesB, progress);
           doc.put("b", factsB);
-          doc.put("compare", ViewCompare.of(factsA, filesA, factsB, filesB));
+          doc.put("compare", ViewCompare.of(factsA, filesA, factsB, filesB, deltaProgress));
         }
       }
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
 import org.modelfs.model.DType;
 import org.modelfs.view.DeltaStats;
 
@@ -22,14 +23,22 @@ import org.modelfs.view.DeltaStats;
 final class ViewCompare {
   private ViewCompare() {}
 
-  /** {@code a} and {@code b} from {@link ViewFacts#of}, with the array files it gave. */
+  /**
+   * {@code a} and {@code b} from {@link ViewFacts#of}, with the array files it gave; the bytes of
+   * A's arrays compared go to {@code progress} (the step's total in bytes gives it).
+   */
   static Map<String, Object> of(Map<String, Object> a, Map<String, Path> fa, Map<String, Object> b,
-      Map<String, Path> fb) throws IOException {
+      Map<String, Path> fb, LongFunction<Progress> progress) throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     List<Object> arrays = new ArrayList<>();
     Map<String, double[]> scopes = new TreeMap<>();
     Map<String, Map<?, ?>> inB = byName(b.get("arrays"), true);
     Map<String, Map<?, ?>> inA = byName(a.get("arrays"), true);
+    long total = 0;
+    for (Map.Entry<String, Map<?, ?>> e : inA.entrySet()) {
+      total += comparable(e.getValue(), inB.get(e.getKey())) ? ((Number) e.getValue().get("bytes")).longValue() : 0;
+    }
+    Progress step = progress.apply(total);
     for (Map.Entry<String, Map<?, ?>> e : inA.entrySet()) {
       Map<?, ?> x = e.getValue();
       Map<?, ?> y = inB.get(e.getKey());
@@ -38,7 +47,7 @@ final class ViewCompare {
       c.put("area", x.get("area"));
       if (y == null) {
         c.put("change", "removed");
-      } else if (!Objects.equals(x.get("dtype"), y.get("dtype")) || !Objects.equals(x.get("shape"), y.get("shape"))) {
+      } else if (!comparable(x, y)) {
         c.put("change", "retyped");
         c.put("from", x.get("dtype") + " " + x.get("shape"));
         c.put("to", y.get("dtype") + " " + y.get("shape"));
@@ -56,6 +65,7 @@ final class ViewCompare {
           addToScopes(scopes, (String) x.get("name"), d == null ? 0 : (Double) d.get("deltaSquares"),
               d == null ? squares(x.get("stats")) : (Double) d.get("squares"));
         }
+        step.advance(((Number) x.get("bytes")).longValue());
       }
       arrays.add(c);
     }
@@ -68,6 +78,7 @@ final class ViewCompare {
         arrays.add(c);
       }
     }
+    step.done();
     out.put("arrays", arrays);
     List<Object> s = new ArrayList<>();
     scopes.forEach((scope, v) -> {
@@ -97,6 +108,11 @@ final class ViewCompare {
     double mean = ((Number) s.get("mean")).doubleValue();
     double std = ((Number) s.get("std")).doubleValue();
     return finite * (std * std + mean * mean);
+  }
+
+  /** Both arrays are there, of one dtype and shape: their elements are compared. */
+  private static boolean comparable(Map<?, ?> x, Map<?, ?> y) {
+    return y != null && Objects.equals(x.get("dtype"), y.get("dtype")) && Objects.equals(x.get("shape"), y.get("shape"));
   }
 
   private static boolean sameFile(Path a, Path b) throws IOException {

@@ -27,8 +27,16 @@
   var vars = {}, producer = {}, consumed = {}, nodes = {}, nodeList = [];
   var loss = new Set(G.lossVariables || []), outs = new Set(G.outputs || []), phs = new Set(G.placeholders || []);
   G.variables.forEach(function (v) { vars[v.name] = v; });
-  G.ops.forEach(function (op) {
-    (op.outputs || []).forEach(function (o) { producer[o] = op.name; });
+  // comparing: the ops removed since A are drawn too, as ghosts (struck out) where they stood in A
+  var ghosts = new Set(), OPS = G.ops;
+  if (D.compare && D.a.graph) {
+    var removedOps = new Set(D.compare.ops.removed);
+    OPS = G.ops.concat(D.a.graph.ops.filter(function (op) { return removedOps.has(op.name); }));
+    D.compare.ops.removed.forEach(function (n) { ghosts.add('op:' + n); });
+    D.a.graph.variables.forEach(function (v) { if (!vars[v.name]) vars[v.name] = v; });
+  }
+  OPS.forEach(function (op) {
+    (op.outputs || []).forEach(function (o) { if (!producer[o]) producer[o] = op.name; });
     (op.inputs || []).forEach(function (i) { consumed[i] = true; });
   });
   function addNode(id, name, cls, data) {
@@ -41,9 +49,9 @@
       : loss.has(v.name) ? 'loss' : outs.has(v.name) || !consumed[v.name] || !producer[v.name] ? 'out' : null;
     if (cls) addNode('var:' + v.name, v.name, cls, v);
   });
-  G.ops.forEach(function (op) { addNode('op:' + op.name, op.name, 'op', op); });
+  OPS.forEach(function (op) { addNode('op:' + op.name, op.name, 'op', op); });
   var opsByName = {};
-  G.ops.forEach(function (op) { opsByName[op.name] = op; });
+  OPS.forEach(function (op) { if (!opsByName[op.name]) opsByName[op.name] = op; });
   function tensorLabel(v) {
     var x = vars[v];
     return x ? (x.dtype || '?') + shapeText(x.shape) : v;
@@ -51,7 +59,7 @@
   var edges = [];
   // the back edge of a while loop: out of NextIteration (DL4J: next_iteration; TensorFlow: NextIteration)
   function isLoop(fromOp) { return !!fromOp && /^next_?iteration$/i.test(fromOp.opName); }
-  G.ops.forEach(function (op) {
+  OPS.forEach(function (op) {
     (op.inputs || []).forEach(function (v) {
       var from = nodes['var:' + v] ? 'var:' + v : producer[v] ? 'op:' + producer[v] : null;
       if (from) edges.push({from: from, to: 'op:' + op.name, v: v, loop: isLoop(opsByName[producer[v]])});
@@ -60,6 +68,7 @@
       if (nodes['var:' + v]) edges.push({from: 'op:' + op.name, to: 'var:' + v, v: v, loop: false});
     });
   });
+  edges.forEach(function (e) { e.ghost = ghosts.has(e.from) || ghosts.has(e.to); });
 
   /* ---------- name scopes ---------- */
   var groups = {};   // path -> {path, label, parent, kids: [group paths], members: [node ids], count}
@@ -113,6 +122,9 @@
   /* ---------- layout: one dagre run per expanded scope, cached until a scope inside it changes ---------- */
   var open = new Set(['']), cache = {};
   function textWidth(s) { return Math.min(300, 14 + 6.6 * s.length); }
+  var LABEL_H = 12;                         // an edge label: 9px text (view.css .edge text)
+  function labelWidth(s) { return Math.min(240, 4 + 5.4 * s.length); }
+  function edgeLabel(vs) { return vs.length === 1 ? tensorLabel(vs[0]) : vs.length + ' tensors'; }
   function opLabel(n) { return short(n.name) === n.data.opName ? [n.data.opName, ''] : [n.data.opName, short(n.name)]; }
   function nodeSize(n) {
     var label = n.cls === 'op' ? opLabel(n).join(' ') : short(n.name);
@@ -134,7 +146,8 @@
     var bundles = {};
     (edgesAt[p] || []).forEach(function (e) {
       var key = e.a + '\u0000' + e.b, bd = bundles[key];
-      if (!bd) { bd = bundles[key] = {a: e.a, b: e.b, vars: [], loop: false}; }
+      if (!bd) { bd = bundles[key] = {a: e.a, b: e.b, vars: [], loop: false, ghost: true}; }
+      bd.ghost = bd.ghost && e.ghost;
       if (bd.vars.indexOf(e.v) < 0) bd.vars.push(e.v);
       bd.loop = bd.loop || e.loop;
     });
@@ -142,15 +155,20 @@
       var bd = bundles[k];
       // a loop's back edge is laid out reversed, so the loop body ranks in its forward order
       var from = bd.loop ? bd.b : bd.a, to = bd.loop ? bd.a : bd.b;
-      if (!dg.hasEdge(from, to) && !dg.hasEdge(to, from)) dg.setEdge(from, to, {weight: 1, minlen: 1});
+      bd.label = edgeLabel(bd.vars);
+      // dagre places the label as a node of this size beside the edge, so labels never collide
+      if (!dg.hasEdge(from, to) && !dg.hasEdge(to, from)) {
+        dg.setEdge(from, to, {weight: 1, minlen: 1, width: labelWidth(bd.label), height: LABEL_H, labelpos: 'r', labeloffset: 4});
+      }
     });
     dagre.layout(dg);
     var out = {w: Math.max(dg.graph().width || 0, 80), h: Math.max(dg.graph().height || 0, 30), at: {}, edges: []};
     Object.keys(kids).forEach(function (id) { var n = dg.node(id); out.at[id] = {x: n.x - n.width / 2, y: n.y - n.height / 2, w: n.width, h: n.height}; });
     Object.keys(bundles).forEach(function (k) {
-      var bd = bundles[k], de = dg.edge(bd.a, bd.b), pts;
-      if (de) pts = de.points; else { var r = dg.edge(bd.b, bd.a); pts = r ? r.points.slice().reverse() : []; }
-      out.edges.push({a: bd.a, b: bd.b, vars: bd.vars, loop: bd.loop, points: pts});
+      var bd = bundles[k], de = dg.edge(bd.a, bd.b), pts, at = null;
+      if (de) pts = de.points; else { de = dg.edge(bd.b, bd.a); pts = de ? de.points.slice().reverse() : []; }
+      if (de && de.x !== undefined && de.width) at = {x: de.x, y: de.y};
+      out.edges.push({a: bd.a, b: bd.b, vars: bd.vars, loop: bd.loop, points: pts, label: bd.label, at: at, ghost: bd.ghost});
     });
     cache[p] = out;
     return out;
@@ -163,6 +181,7 @@
   if (D.compare) {
     D.compare.ops.added.forEach(function (n) { marks['op:' + n] = 'added'; });
     D.compare.ops.changed.forEach(function (n) { marks['op:' + n] = 'changed'; });
+    D.compare.ops.removed.forEach(function (n) { marks['op:' + n] = 'removed'; });
   }
   function draw() {
     var parts = ['<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#888"/></marker></defs>'];
@@ -173,9 +192,9 @@
     var l = layout(p);
     l.edges.forEach(function (e) {
       var d = e.points.map(function (q, i) { return (i ? 'L' : 'M') + (q.x + ox).toFixed(1) + ',' + (q.y + oy).toFixed(1); }).join('');
-      var mid = e.points[Math.floor(e.points.length / 2)] || {x: 0, y: 0};
-      var label = e.vars.length === 1 ? tensorLabel(e.vars[0]) : e.vars.length + ' tensors';
-      parts.push('<g class="edge' + (e.loop ? ' loop' : '') + '" data-vars="' + esc(JSON.stringify(e.vars)) + '"><title>' + esc(e.vars.map(function (v) { return v + ' ' + tensorLabel(v); }).join('\n')) + '</title><path d="' + d + '"/><text x="' + (mid.x + ox + 4).toFixed(1) + '" y="' + (mid.y + oy).toFixed(1) + '">' + esc(label) + '</text></g>');
+      var mid = e.at || e.points[Math.floor(e.points.length / 2)] || {x: 0, y: 0};
+      var label = e.label;
+      parts.push('<g class="edge' + (e.loop ? ' loop' : '') + (e.ghost ? ' removed' : '') + '" data-vars="' + esc(JSON.stringify(e.vars)) + '"><title>' + esc(e.vars.map(function (v) { return v + ' ' + tensorLabel(v); }).join('\n')) + '</title><path d="' + d + '"/><text text-anchor="middle" x="' + (mid.x + ox).toFixed(1) + '" y="' + (mid.y + oy + 3).toFixed(1) + '">' + esc(label) + '</text></g>');
     });
     Object.keys(l.at).forEach(function (id) {
       var r = l.at[id], x = r.x + ox, y = r.y + oy;
@@ -296,13 +315,35 @@
   }
 
   /* ---------- weights and compare tabs ---------- */
+  /* the weights: one row per array, only the rows in view are in the DOM (tens of thousands of arrays open at once) */
+  var ROW_H = 24, WCOLS = ['array', 'dtype', 'shape', 'min', 'max', 'mean', 'std', 'zeros', 'NaN', '±Inf', 'histogram', ''];
+  function weightRow(a, i) {
+    var s = a.stats || {}, inf = s.posInf === undefined ? null : s.posInf + s.negInf;
+    return '<div class="wrow" style="top:' + i * ROW_H + 'px" data-row="' + i + '"><span title="' + esc(a.name) + '">' + esc(a.area === 'updater' ? 'updater/' + a.name : a.name) + '</span><span>' + esc(a.dtype) + '</span><span>' + esc(shapeText(a.shape)) + '</span><span>' + num(s.min) + '</span><span>' + num(s.max) + '</span><span>' + num(s.mean) + '</span><span>' + num(s.std) + '</span><span>' + num(s.zeros) + '</span><span' + (s.nan ? ' class="warn"' : '') + '>' + num(s.nan) + '</span><span' + (inf ? ' class="warn"' : '') + '>' + num(inf) + '</span><span>' + (s.histogram ? histogram(s.histogram, 128, 10, '') : '') + '</span><span class="note">' + (s.sampled ? 'sampled ' + num(s.read) + ' of ' + num(s.elements) : '') + '</span></div>';
+  }
+  /* rows of fixed height in scrolling element el after its other content: only those in view (and ten either side) are in the page */
+  function lazyRows(el, body, n, row) {
+    var shown = '';
+    function fill() {
+      var top = el.scrollTop - body.offsetTop, first = Math.max(0, Math.floor(top / ROW_H) - 10);
+      var last = Math.min(n, Math.ceil((top + el.clientHeight) / ROW_H) + 10), key = first + ':' + last;
+      if (key === shown) return;
+      shown = key;
+      var h = [];
+      for (var i = first; i < last; i++) h.push(row(i));
+      body.innerHTML = h.join('');
+    }
+    body.style.height = n * ROW_H + 'px';
+    el.addEventListener('scroll', function () { requestAnimationFrame(fill); });
+    window.addEventListener('resize', fill);
+    fill();
+    return fill;
+  }
+  function header(cls, cols) { return '<div class="wrow whead ' + cls + '">' + cols.map(function (c) { return '<span>' + c + '</span>'; }).join('') + '</div>'; }
   function weights() {
-    var h = '<table><tr><th>array</th><th>dtype</th><th>shape</th><th>min</th><th>max</th><th>mean</th><th>std</th><th>zeros</th><th>NaN</th><th>±Inf</th><th>histogram</th><th></th></tr>';
-    F.arrays.forEach(function (a) {
-      var s = a.stats || {};
-      h += '<tr><td>' + esc(a.area === 'updater' ? 'updater/' + a.name : a.name) + '</td><td>' + esc(a.dtype) + '</td><td>' + esc(shapeText(a.shape)) + '</td><td>' + num(s.min) + '</td><td>' + num(s.max) + '</td><td>' + num(s.mean) + '</td><td>' + num(s.std) + '</td><td>' + num(s.zeros) + '</td><td' + (s.nan ? ' class="warn"' : '') + '>' + num(s.nan) + '</td><td' + (s.posInf + s.negInf ? ' class="warn"' : '') + '>' + num(s.posInf === undefined ? null : s.posInf + s.negInf) + '</td><td>' + (s.histogram ? histogram(s.histogram, 128, 20, '') : '') + '</td><td class="note">' + (s.sampled ? 'sampled ' + num(s.read) + ' of ' + num(s.elements) : '') + '</td></tr>';
-    });
-    document.getElementById('weights').innerHTML = h + '</table>';
+    var el = document.getElementById('weights'), n = F.arrays.length;
+    el.innerHTML = '<p class="note">' + n + ' arrays</p>' + header('', WCOLS) + '<div class="rows" id="wbody"></div>';
+    return lazyRows(el, document.getElementById('wbody'), n, function (i) { return weightRow(F.arrays[i], i); });
   }
   function compare() {
     var c = D.compare, h = '<h2>' + esc(D.a.model + '#' + D.a.tag) + ' → ' + esc(D.b.model + '#' + D.b.tag) + '</h2>';
@@ -315,23 +356,25 @@
     c.scopes.slice().sort(function (x, y) { return (y.relativeChange || 0) - (x.relativeChange || 0); }).forEach(function (s) {
       h += '<tr><td>' + esc(s.scope || '(all parameters)') + '</td><td>' + num(s.relativeChange) + '</td><td>' + num(s.deltaNorm) + '</td><td>' + num(s.norm) + '</td></tr>';
     });
-    h += '</table><h3>arrays</h3><table><tr><th>array</th><th>change</th><th>‖Δ‖/‖W‖</th><th>differing</th><th>max |Δ|</th><th>Δ histogram</th></tr>';
-    c.arrays.filter(function (x) { return x.change !== 'unchanged'; }).forEach(function (x) {
-      var d = x.delta || {};
+    var listed = c.arrays.filter(function (x) { return x.change !== 'unchanged'; });
+    h += '</table><h3>arrays (' + listed.length + ' not unchanged)</h3>' + header('crow', ['array', 'change', '‖Δ‖/‖W‖', 'differing', 'max |Δ|', 'Δ histogram']) + '<div class="rows" id="cbody"></div>';
+    var el = document.getElementById('compare');
+    el.innerHTML = h;
+    return lazyRows(el, document.getElementById('cbody'), listed.length, function (i) {
+      var x = listed[i], d = x.delta || {};
       var maxAbs = d.delta && d.delta.min !== null ? Math.max(Math.abs(d.delta.min), Math.abs(d.delta.max)) : null;
-      h += '<tr><td>' + esc((x.area === 'updater' ? 'updater/' : '') + x.name) + '</td><td>' + esc(x.change) + (x.from ? ' ' + esc(x.from + ' → ' + x.to) : '') + '</td><td>' + num(d.relativeChange) + '</td><td>' + num(d.differing) + '</td><td>' + num(maxAbs) + '</td><td>' + (d.histogram ? histogram(d.histogram, 128, 20, ' delta') : '') + '</td></tr>';
+      return '<div class="wrow crow" style="top:' + i * ROW_H + 'px"><span title="' + esc(x.name) + '">' + esc((x.area === 'updater' ? 'updater/' : '') + x.name) + '</span><span>' + esc(x.change) + (x.from ? ' ' + esc(x.from + ' → ' + x.to) : '') + '</span><span>' + num(d.relativeChange) + '</span><span>' + num(d.differing) + '</span><span>' + num(maxAbs) + '</span><span>' + (d.histogram ? histogram(d.histogram, 128, 10, ' delta') : '') + '</span></div>';
     });
-    document.getElementById('compare').innerHTML = h + '</table>';
   }
-  var built = {};
+  var built = {}, fillWeights = null;
   document.querySelector('nav').addEventListener('click', function (ev) {
     var tab = ev.target.getAttribute('data-tab');
     if (!tab) return;
     document.querySelectorAll('nav button').forEach(function (b) { b.classList.toggle('on', b === ev.target); });
     document.querySelectorAll('.tab').forEach(function (s) { s.hidden = s.id !== tab; });
-    if (!built[tab]) { built[tab] = true; if (tab === 'weights') weights(); if (tab === 'compare') compare(); }
+    if (!built[tab]) { built[tab] = true; if (tab === 'weights') fillWeights = weights(); if (tab === 'compare') compare(); }
   });
-  if (D.compare) document.getElementById('tab-compare').hidden = false;
+  if (D.compare) { document.getElementById('tab-compare').hidden = false; document.getElementById('legend-compare').hidden = false; }
   function setAll(on) {
     open = new Set(['']);
     if (on) Object.keys(groups).forEach(function (p) { open.add(p); });
@@ -358,6 +401,6 @@
     readyAt: performance.now(),              // since navigation began: the page drawn and answering clicks
     groups: function () { return Object.keys(groups); },
     isOpen: function (p) { return open.has(p); },
-    toggle: toggle, select: select, expandAll: function () { setAll(true); }, collapseAll: function () { setAll(false); }
+    toggle: toggle, select: select, fillWeights: function () { if (fillWeights) fillWeights(); }, expandAll: function () { setAll(true); }, collapseAll: function () { setAll(false); }
   };
 })();

@@ -99,6 +99,9 @@ class ViewBrowserTest {
     browser.eval("document.getElementById('tab-compare').click()");
     String text = (String) browser.eval("document.getElementById('compare').textContent");
     assertTrue(text.contains("relative change per name scope"), text);
+    // the arrays not unchanged (mlp_noupdater has no updater state: each removed), drawn as lazy rows
+    assertTrue((Long) browser.eval("document.querySelectorAll('#cbody .wrow').length") > 0, text);
+    assertTrue(((String) browser.eval("document.getElementById('cbody').textContent")).contains("removed"), text);
     assertEquals(List.of(), browser.complaints());
     assertEquals(List.of(html.toUri().toString()), browser.requests());
   }
@@ -118,6 +121,10 @@ class ViewBrowserTest {
 
   /** Opens {@code html}: all drawn when expanded, one scope collapses and expands, an op's arguments, a quiet console, no request out. */
   private static void check(Path html, Object graphObj) throws Exception {
+    check(browser, html, graphObj);
+  }
+
+  static void check(Chromium browser, Path html, Object graphObj) throws Exception {
     browser.open(html);
     assertEquals(true, browser.eval("typeof modelfsView === 'object'"), "the page's script ran");
     Map<?, ?> graph = (Map<?, ?>) graphObj;
@@ -136,16 +143,16 @@ class ViewBrowserTest {
     if (!groups.isEmpty()) {
       String g = groups.get(0);
       String sel = "[data-group=" + Chromium.quote(g) + "] .hd";
-      click(sel);
+      click(browser, sel);
       assertEquals(false, browser.eval("modelfsView.isOpen(" + Chromium.quote(g) + ")"), g + " collapsed");
       assertEquals(false, browser.eval("!!document.querySelector('[data-group=' + " + Chromium.quote(Chromium.quote(g)) + " + '].open')"));
-      click(sel);
+      click(browser, sel);
       assertEquals(true, browser.eval("modelfsView.isOpen(" + Chromium.quote(g) + ")"), g + " expanded again");
     }
     Map<?, ?> withArgs = ops.stream().filter(o -> o.get("iArgs") instanceof Map<?, ?> m && !m.isEmpty()
         || o.get("tArgs") instanceof Map<?, ?> t && !t.isEmpty()).findFirst().orElse(ops.isEmpty() ? null : ops.get(0));
     if (withArgs != null) {
-      click("[data-id=" + Chromium.quote("op:" + withArgs.get("name")) + "]");
+      click(browser, "[data-id=" + Chromium.quote("op:" + withArgs.get("name")) + "]");
       String panel = (String) browser.eval("document.getElementById('panel').textContent");
       assertTrue(panel.contains((String) withArgs.get("opName")), panel);
       for (String list : List.of("iArgs", "tArgs", "bArgs", "sArgs", "dArgs")) {
@@ -162,6 +169,10 @@ class ViewBrowserTest {
 
   /** A real click (mouse events at the element's centre, through the page's handlers). */
   private static void click(String selector) throws IOException {
+    click(browser, selector);
+  }
+
+  static void click(Chromium browser, String selector) throws IOException {
     Object r = browser.eval("(() => { const e = document.querySelector(" + Chromium.quote(selector) + ");"
         + " if (!e) return 'missing'; e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return 'ok'; })()");
     assertEquals("ok", r, selector);
@@ -219,7 +230,7 @@ class ViewBrowserTest {
     return f;
   }
 
-  private static Map<String, Object> variable(String name, String kind) {
+  static Map<String, Object> variable(String name, String kind) {
     Map<String, Object> v = new LinkedHashMap<>();
     v.put("name", name);
     v.put("kind", kind);
@@ -243,7 +254,7 @@ class ViewBrowserTest {
     return ViewFacts.plain(new JsonStream(new StringReader(json), "json").value(Integer.MAX_VALUE));
   }
 
-  private static List<Map<?, ?>> maps(Object list) {
+  static List<Map<?, ?>> maps(Object list) {
     List<Map<?, ?>> out = new ArrayList<>();
     if (list instanceof List<?> l) {
       l.forEach(x -> out.add((Map<?, ?>) x));
@@ -251,7 +262,7 @@ class ViewBrowserTest {
     return out;
   }
 
-  private static List<String> strings(Object list) {
+  static List<String> strings(Object list) {
     List<String> out = new ArrayList<>();
     ((List<?>) list).forEach(x -> out.add((String) x));
     return out;

@@ -22,6 +22,8 @@ import org.modelfs.testing.Fixtures;
  * {@code MODEL#T1..T2} form means the same as {@code MODEL#T1 MODEL#T2}.
  */
 class ViewCommandTest {
+  /** mlp_adam's parameters (all FLOAT). */
+  static final List<String> PARAMS = List.of("&MyParam*", "const/scale", "layer0/W", "layer0/b", "layer1/W", "sd_var");
   @TempDir Path tmp;
 
   @Test
@@ -75,6 +77,103 @@ class ViewCommandTest {
     assertEquals(List.of(), ops.get("added"));
     assertEquals(List.of(), ops.get("removed"));
     assertEquals(List.of(), ops.get("changed"));
+  }
+
+  /**
+   * An array both tags store once (one stored array, equal file keys) is "unchanged" without
+   * being read: no delta, and its share of a scope's ‖W‖ comes from its statistics. That norm
+   * equals √Σx² of the bytes, and equals what reading both arrays gives for the same values
+   * stored twice (a copy of the model).
+   */
+  @Test
+  void anArrayBothTagsStoreOnceIsNotReadAndItsNormIsStillRight() throws Exception {
+    Path zip = tmp.resolve("m.zip"); // zip-tags stores an array two tags share once (FORMATS.md §8)
+    assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), zip.toString(), "--format", "zip-tags").code());
+    assertEquals(0, MainTest.run("tag", "add", zip.toString(), "v2").code());
+    Path copy = tmp.resolve("copy.zip");
+    Files.copy(zip, copy);
+    try (FileSystem fs = ModelFileSystems.open(zip, Map.of())) { // v2's parameters: links to default's arrays
+      for (String p : PARAMS) {
+        Files.delete(fs.getPath("/tags/v2/params/" + p));
+        Files.createLink(fs.getPath("/tags/v2/params/" + p), fs.getPath("/tags/default/params/" + p));
+      }
+    }
+    Map<String, Double> squares = new java.util.TreeMap<>();
+    try (FileSystem fs = ModelFileSystems.open(zip, Map.of())) {
+      for (String p : PARAMS) {
+        Path a = fs.getPath("/tags/default/params/" + p);
+        assertTrue(Files.isSameFile(a, fs.getPath("/tags/v2/params/" + p)), p + ": one stored array in both tags");
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(a)).order(ByteOrder.LITTLE_ENDIAN);
+        double ss = 0;
+        for (int i = 0; i < b.capacity() / 4; i++) {
+          ss += (double) b.getFloat(4 * i) * b.getFloat(4 * i);
+        }
+        for (int i = p.indexOf('/'); ; i = p.indexOf('/', i + 1)) {
+          squares.merge(i < 0 ? "" : p.substring(0, i), ss, Double::sum);
+          if (i < 0) {
+            break;
+          }
+        }
+      }
+    }
+    Map<?, ?> once = compare(zip + "#default..v2");
+    for (Object o : (List<?>) once.get("arrays")) {
+      Map<?, ?> a = (Map<?, ?>) o;
+      assertEquals("unchanged", a.get("change"), a.get("name").toString());
+      assertEquals(null, a.get("delta"), a.get("name") + ": not read");
+    }
+    Map<?, ?> twice = compare(zip + "#default", copy + "#default");
+    Map<String, Double> shortcut = norms(once);
+    Map<String, Double> read = norms(twice);
+    assertEquals(squares.keySet(), shortcut.keySet());
+    for (Map.Entry<String, Double> e : squares.entrySet()) {
+      close(Math.sqrt(e.getValue()), shortcut.get(e.getKey()));
+      close(read.get(e.getKey()), shortcut.get(e.getKey()));
+    }
+    for (Object o : (List<?>) twice.get("arrays")) {
+      assertTrue(((Map<?, ?>) o).get("delta") instanceof Map<?, ?>, o + ": two stored arrays are read");
+    }
+  }
+
+  /** The delta step reports its progress on stderr as the statistics step does (one line, its bytes). */
+  @Test
+  void theDeltaStepReportsProgress() throws Exception {
+    Path sdz = tmp.resolve("p.sdz");
+    assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), sdz.toString()).code());
+    assertEquals(0, MainTest.run("tag", "add", sdz.toString(), "v2").code());
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+    long[] clock = {0};
+    List<Long> totals = new java.util.ArrayList<>();
+    ViewCommand.facts(List.of(new DiffCommand.Ref(sdz.toString(), "default"), new DiffCommand.Ref(sdz.toString(), "v2")),
+        total -> new Progress(err, "view: array statistics", total, true, () -> clock[0]),
+        total -> {
+          totals.add(total);
+          return new Progress(err, "view: deltas", total, true, () -> clock[0] += 1_000_000_000L);
+        });
+    String text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(1, totals.size());
+    assertTrue(totals.get(0) > 0, "the total: the bytes of the arrays compared");
+    assertTrue(text.contains("view: deltas: " + Listing.size(totals.get(0)) + " of " + Listing.size(totals.get(0))), text);
+    assertTrue(text.contains("view: array statistics"), text);
+  }
+
+  private static Map<?, ?> compare(String... refs) throws Exception {
+    String[] args = new String[refs.length + 2];
+    args[0] = "view";
+    System.arraycopy(refs, 0, args, 1, refs.length);
+    args[refs.length + 1] = "--json";
+    MainTest.Result r = MainTest.run(args);
+    assertEquals(0, r.code(), r.err());
+    return (Map<?, ?>) ((Map<?, ?>) ViewBrowserTest.parse(r.out())).get("compare");
+  }
+
+  private static Map<String, Double> norms(Map<?, ?> compare) {
+    Map<String, Double> out = new java.util.TreeMap<>();
+    for (Object o : (List<?>) compare.get("scopes")) {
+      out.put((String) ((Map<?, ?>) o).get("scope"), (Double) ((Map<?, ?>) o).get("norm"));
+    }
+    return out;
   }
 
   private static void close(double expected, double actual) {
