@@ -1,4 +1,4 @@
-package org.modelfs.s3;
+package org.modelfs.testing;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import java.util.List;
  * reason is printed and {@link #usable()} is false: the benchmark then delays in its
  * {@link DelayProxy}. Inside the namespace, {@link #delay(long)} changes the qdisc.
  */
-final class Netem {
+public final class Netem {
   static final String INSIDE = "modelfs.bench.netns";
 
   private Netem() {}

@@ -1,4 +1,4 @@
-package org.modelfs.s3;
+package org.modelfs.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +21,7 @@ import java.util.concurrent.locks.LockSupport;
  * delay, whose default queue of 1,000 packets of loopback's 64 KiB MTU does not cap it either).
  * The benchmark's stand-in for {@code tc qdisc … netem} where the kernel has no {@code sch_netem}.
  */
-final class DelayProxy implements AutoCloseable {
+public final class DelayProxy implements AutoCloseable {
   private static final byte[] EOF = new byte[0];
 
   final AtomicLong up = new AtomicLong();
