@@ -86,14 +86,16 @@ public final class StoreBenchRun {
     this.store = store;
   }
 
-  /** The benchmark with {@code main}'s {@code args} ({@code --rounds N}); {@code main} is re-executed in a namespace. */
+  /** The benchmark with {@code main}'s {@code args} ({@code --rounds N}, or {@code --commits-only}); {@code main} is re-executed in a namespace. */
   public static void run(Class<?> main, Starter starter, String[] args) throws Exception {
     int rounds = 3;
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--rounds")) {
         rounds = Integer.parseInt(args[++i]);
+      } else if (args[i].equals("--commits-only")) {
+        rounds = 0;
       } else {
-        throw new IllegalArgumentException("unknown option " + args[i] + " (--rounds N)");
+        throw new IllegalArgumentException("unknown option " + args[i] + " (--rounds N, --commits-only)");
       }
     }
     if (!Netem.inside()) {
@@ -153,7 +155,7 @@ public final class StoreBenchRun {
       Map<String, List<String>> layouts = new LinkedHashMap<>();
       layouts.put("one object", List.of("bench/m.sdnb"));
       layouts.put("shard set", shards);
-      for (long rtt : RTTS) {
+      for (long rtt : rounds > 0 ? RTTS : new long[0]) {
         delay(proxy, rtt);
         for (Map.Entry<String, List<String>> l : layouts.entrySet()) {
           Path model = store.path(proxy.port(), l.getKey().equals("shard set") ? "bench/sh/m.sdnb"
@@ -246,8 +248,8 @@ public final class StoreBenchRun {
     proxy.resetCounts();
     long t0 = System.nanoTime();
     fs.close();
-    cell(store.name() + " " + layout + ": (b) commit of a 1 KiB change, MiB up (ms)" + (rtt == 0 ? " — first commit of a model"
-        + " not written by ModelFS at 0 ms, the next at 20 ms" : ""), rtt, String.format("%.2f (%.0f ms)",
+    cell(store.name() + " " + layout + ": (b) commit of a 1 KiB change, MiB up (ms); at 0 ms the first commit of a model"
+        + " not written by ModelFS, at 20 ms the next", rtt, String.format("%.2f (%.0f ms)",
         proxy.up.get() / (double) MIB, (System.nanoTime() - t0) / 1e6));
   }
 
