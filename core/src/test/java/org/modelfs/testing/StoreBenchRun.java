@@ -80,13 +80,15 @@ public final class StoreBenchRun {
     Store start() throws Exception;
   }
 
+  private static String only = "";
+
   private final Store store;
 
   private StoreBenchRun(Store store) {
     this.store = store;
   }
 
-  /** The benchmark with {@code main}'s {@code args} ({@code --rounds N}, or {@code --commits-only}); {@code main} is re-executed in a namespace. */
+  /** The benchmark with {@code main}'s {@code args} ({@code --rounds N}, {@code --commits-only}, {@code --layout one|shards}); {@code main} is re-executed in a namespace. */
   public static void run(Class<?> main, Starter starter, String[] args) throws Exception {
     int rounds = 3;
     for (int i = 0; i < args.length; i++) {
@@ -94,8 +96,11 @@ public final class StoreBenchRun {
         rounds = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--commits-only")) {
         rounds = 0;
+      } else if (args[i].equals("--layout")) {
+        only = args[++i]; // "one" or "shards": a store too small for both layouts' commits
       } else {
-        throw new IllegalArgumentException("unknown option " + args[i] + " (--rounds N, --commits-only)");
+        throw new IllegalArgumentException("unknown option " + args[i] + " (--rounds N, --commits-only, --layout "
+            + "one|shards)");
       }
     }
     if (!Netem.inside()) {
@@ -134,13 +139,17 @@ public final class StoreBenchRun {
     try (DelayProxy proxy = new DelayProxy(store.port())) {
       Path single = build(dir);
       long size = Files.size(single);
-      store.put(single, "bench/m.sdnb");
+      if (!only.equals("shards")) {
+        store.put(single, "bench/m.sdnb");
+      }
       List<String> shards = new ArrayList<>();
       try (var model = ModelFiles.open(single)) {
         Files.createDirectory(dir.resolve("sh"));
         for (Path shard : ModelFiles.writeTags(model.tags(), dir.resolve("sh").resolve("m.sdnb"),
             WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(64L * MIB))) {
-          store.put(shard, "bench/sh/" + shard.getFileName());
+          if (!only.equals("one")) {
+            store.put(shard, "bench/sh/" + shard.getFileName());
+          }
           shards.add("bench/sh/" + shard.getFileName());
           Files.delete(shard);
         }
@@ -153,8 +162,12 @@ public final class StoreBenchRun {
       System.out.printf("%s: model of %,d bytes as one object bench/m.sdnb and as %d shard objects bench/sh/*; %s %,d bytes%n",
           store.name(), size, shards.size(), ONE, one.length);
       Map<String, List<String>> layouts = new LinkedHashMap<>();
-      layouts.put("one object", List.of("bench/m.sdnb"));
-      layouts.put("shard set", shards);
+      if (!only.equals("shards")) {
+        layouts.put("one object", List.of("bench/m.sdnb"));
+      }
+      if (!only.equals("one")) {
+        layouts.put("shard set", shards);
+      }
       for (long rtt : rounds > 0 ? RTTS : new long[0]) {
         delay(proxy, rtt);
         for (Map.Entry<String, List<String>> l : layouts.entrySet()) {
@@ -165,8 +178,12 @@ public final class StoreBenchRun {
       }
       for (long rtt : RTTS) {
         delay(proxy, rtt);
-        commitRow("one object", rtt, proxy, store.path(proxy.port(), "bench/m.sdnb"), Map.of());
-        commitRow("shard set", rtt, proxy, store.path(proxy.port(), "bench/sh/m.sdnb"), SHARDED);
+        if (layouts.containsKey("one object")) {
+          commitRow("one object", rtt, proxy, store.path(proxy.port(), "bench/m.sdnb"), Map.of());
+        }
+        if (layouts.containsKey("shard set")) {
+          commitRow("shard set", rtt, proxy, store.path(proxy.port(), "bench/sh/m.sdnb"), SHARDED);
+        }
       }
       delay(proxy, 0);
       print();
