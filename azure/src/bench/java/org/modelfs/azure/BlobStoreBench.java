@@ -8,9 +8,8 @@ import org.modelfs.testing.StoreBenchRun;
 
 /**
  * Issue 34's store benchmark ({@link StoreBenchRun}) on Azurite (started as the tests start it,
- * {@link Azurite}); the provider and the plain SDK reach it through the benchmark's proxy port.
- * Put Block From URL makes Azurite read its own blob through that proxy too: those bytes count as
- * downloaded, never as uploaded.
+ * {@link Azurite}); the provider and the plain SDK reach it through the benchmark's proxy port,
+ * the model's uploads go to Azurite's own port (not counted).
  *
  * <p>{@code mvn -B -o -Pbench -DskipTests test-compile exec:exec -pl azure -Dazbench.args="--rounds 3"}
  * from the repository root, after {@code mvn -o install -pl core -DskipTests} and Azurite's install
