@@ -4,6 +4,7 @@ import java.nio.file.FileSystem;
 import java.util.HashMap;
 import java.util.Map;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * A child JVM's writer for the crash test: mounts {@code hdfs://localhost:PORT<path>}, sets every

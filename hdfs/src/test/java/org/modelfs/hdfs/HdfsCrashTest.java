@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * SIGKILL of a writer in another JVM at random points of its commit to HDFS (the cluster runs

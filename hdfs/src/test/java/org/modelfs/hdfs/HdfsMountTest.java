@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * A DL4J-written model in a real HDFS (MiniDFSCluster), mounted by its {@code hdfs://} path as a

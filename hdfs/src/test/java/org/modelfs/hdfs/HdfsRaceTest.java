@@ -22,6 +22,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Backings;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * Writers and readers of one model in HDFS from two clients (two Hadoop clients, two leases:

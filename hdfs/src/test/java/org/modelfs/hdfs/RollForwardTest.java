@@ -14,6 +14,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backings;
 import org.modelfs.store.SidecarNames;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * A writer killed right after its install record was complete (what it leaves, made here by

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * Cleanup's grace period: the model object rewritten with the same bytes (same ETag, newer time)

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * A child JVM's writer for the crash and race tests: mounts {@code key} on the test's server at

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * What a commit uploads, counted at the server (object content received; parts the server copied

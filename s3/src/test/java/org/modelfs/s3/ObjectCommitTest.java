@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * Commits of a single-object model to the store: one conditional PUT, a clear refusal when

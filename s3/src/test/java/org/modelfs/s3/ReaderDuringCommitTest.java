@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * Readers that mount and read the whole model again and again while another mount commits new

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * SIGKILL of a writer in another JVM during commits that change one shard of a shard set and

@@ -14,6 +14,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.store.LocalBacking;
 import org.modelfs.testing.BytesChannel;
+import org.modelfs.testing.VersionedModel;
 
 /** Cases a review found: each failed before its fix. */
 class StoreEdgeCasesTest extends StoreTest {

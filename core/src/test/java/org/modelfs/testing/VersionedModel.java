@@ -1,4 +1,4 @@
-package org.modelfs.hdfs;
+package org.modelfs.testing;
 
 import java.io.IOException;
 import java.nio.file.FileSystem;
@@ -9,17 +9,17 @@ import java.util.Map;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.testing.SyntheticModels;
 
 /**
  * A model whose every parameter byte is one number, its version: after any crash or race a
- * mount shows one version throughout, or the model is broken. Parameters {@code big/w<i>}.
+ * mount shows one version throughout, or the model is broken. Parameters {@code big/w<i>}. Shared
+ * by every store module's crash and race tests (s3, azure, hdfs).
  */
-final class VersionedModel {
+public final class VersionedModel {
   private VersionedModel() {}
 
   /** Writes a local model of {@code count} parameters of {@code elements} floats each, version 0, in {@code format}. */
-  static Path local(Path dir, String name, ModelFormat format, int count, int elements, long maxShardBytes)
+  public static Path local(Path dir, String name, ModelFormat format, int count, int elements, long maxShardBytes)
       throws IOException {
     Path data = dir.resolve(name + ".data");
     SyntheticModels.Synthetic s = SyntheticModels.floats(data, count, elements);
@@ -40,7 +40,7 @@ final class VersionedModel {
   }
 
   /** Sets every byte of every parameter of the mounted model to {@code version}. */
-  static void write(FileSystem fs, int version) throws IOException {
+  public static void write(FileSystem fs, int version) throws IOException {
     try (var params = Files.list(fs.getPath("/params/big"))) {
       for (Path p : (Iterable<Path>) params::iterator) {
         byte[] b = new byte[(int) Files.size(p)];
@@ -51,7 +51,7 @@ final class VersionedModel {
   }
 
   /** The one version every parameter byte of the mounted model has; fails on a mix. */
-  static int version(FileSystem fs) throws IOException {
+  public static int version(FileSystem fs) throws IOException {
     int seen = -1;
     try (var params = Files.list(fs.getPath("/params/big"))) {
       for (Path p : (Iterable<Path>) params::iterator) {
