@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.Closer;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
@@ -66,7 +71,7 @@ final class ObjectBacking implements Backing {
   private final ObjectLocation at;
   private final boolean shardSet;
   /** When the objects of the last generation opened were written (the newest of them), or {@code null}. */
-  private volatile java.time.Instant opened;
+  private volatile Instant opened;
 
   ObjectBacking(ObjectLocation at, boolean shardSet) {
     this.at = at;
@@ -105,8 +110,8 @@ final class ObjectBacking implements Backing {
     }
 
     /** When the newest of the stored objects was written. */
-    java.time.Instant modified() {
-      java.time.Instant m = base == null ? null : base.lastModified();
+    Instant modified() {
+      Instant m = base == null ? null : base.lastModified();
       for (ObjectStore.Info s : plainShards) {
         if (m == null || s.lastModified() != null && s.lastModified().isAfter(m)) {
           m = s.lastModified();
@@ -205,7 +210,7 @@ final class ObjectBacking implements Backing {
         }
       }
     } catch (IOException | RuntimeException e) {
-      org.modelfs.io.Closer.closeAll(shards);
+      Closer.closeAll(shards);
       throw e;
     }
     return new Snapshot(Models.openShardSources(at.uri(), shards, names), s.generation());
@@ -218,9 +223,9 @@ final class ObjectBacking implements Backing {
 
   /** When the objects of the model the last {@link #open} read were written (no request). */
   @Override
-  public java.nio.file.attribute.FileTime modified() {
-    java.time.Instant m = opened;
-    return m == null ? null : java.nio.file.attribute.FileTime.from(m);
+  public FileTime modified() {
+    Instant m = opened;
+    return m == null ? null : FileTime.from(m);
   }
 
   /** Nothing to check: an object store has no directories (the first PUT says whether the bucket takes it). */
@@ -315,8 +320,8 @@ final class ObjectBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
-    if (plan.format() == org.modelfs.model.ModelFormat.SHARDED_CONTAINER) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
+      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
           + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
           + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
     }

@@ -1,6 +1,9 @@
 package org.modelfs.s3;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingFactory;
 import software.amazon.nio.spi.s3.S3FileSystem;
@@ -12,15 +15,15 @@ import software.amazon.nio.spi.s3.S3FileSystem;
  */
 public final class ObjectBackings implements BackingFactory {
   @Override
-  public Backing backing(Path path, boolean shardSet) throws java.io.IOException {
+  public Backing backing(Path path, boolean shardSet) throws IOException {
     if (!(path.getFileSystem() instanceof S3FileSystem fs)) {
       return null;
     }
     ProviderTempDirs.register(fs);
     ObjectLocation at = ObjectLocation.of(path);
-    if (shardSet && org.modelfs.format.sdnb.ShardNames.CONTAINER.equals(
-        org.modelfs.format.sdnb.ShardNames.setExtension(at.name()))) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+    if (shardSet && ShardNames.CONTAINER.equals(
+        ShardNames.setExtension(at.name()))) {
+      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
           + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
           + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
     }
