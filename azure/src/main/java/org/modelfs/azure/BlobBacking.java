@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,8 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.Closer;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
@@ -51,7 +56,7 @@ final class BlobBacking implements Backing {
 
   private final BlobLocation at;
   private final boolean shardSet;
-  private volatile java.time.Instant opened;
+  private volatile Instant opened;
 
   BlobBacking(BlobLocation at, boolean shardSet) {
     this.at = at;
@@ -156,7 +161,7 @@ final class BlobBacking implements Backing {
         }
       }
     } catch (IOException | RuntimeException e) {
-      org.modelfs.io.Closer.closeAll(shards);
+      Closer.closeAll(shards);
       throw e;
     }
     // the shards' names, so that a plan keeps the unchanged ones (BlobCommit#kept)
@@ -169,9 +174,9 @@ final class BlobBacking implements Backing {
   }
 
   @Override
-  public java.nio.file.attribute.FileTime modified() {
-    java.time.Instant m = opened;
-    return m == null ? null : java.nio.file.attribute.FileTime.from(m);
+  public FileTime modified() {
+    Instant m = opened;
+    return m == null ? null : FileTime.from(m);
   }
 
   /** Nothing to check: a container has no directories (the commit says whether it takes the blob). */
@@ -251,8 +256,8 @@ final class BlobBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
-    if (plan.format() == org.modelfs.model.ModelFormat.SHARDED_CONTAINER) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
+      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
           + " (<base>.shard<k>-of-<N>.sdmc) is not written to Blob Storage; write a single container (format"
           + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
     }

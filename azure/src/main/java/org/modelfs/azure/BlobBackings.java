@@ -2,6 +2,8 @@ package org.modelfs.azure;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingFactory;
 
@@ -16,9 +18,9 @@ public final class BlobBackings implements BackingFactory {
       return null;
     }
     BlobLocation at = BlobLocation.of(p);
-    if (shardSet && org.modelfs.format.sdnb.ShardNames.CONTAINER.equals(
-        org.modelfs.format.sdnb.ShardNames.setExtension(at.name()))) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
+    if (shardSet && ShardNames.CONTAINER.equals(
+        ShardNames.setExtension(at.name()))) {
+      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
           + " (<base>.shard<k>-of-<N>.sdmc) is not written to Blob Storage; write a single container (format"
           + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
     }
