@@ -18,6 +18,7 @@ import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Snapshot;
+import org.modelfs.store.StoreShardSets;
 
 /**
  * A model kept in Azure Blob Storage: the S3 module's object-store transaction
@@ -251,11 +252,7 @@ final class BlobBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
-    if (plan.format() == org.modelfs.model.ModelFormat.SHARDED_CONTAINER) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to Blob Storage; write a single container (format"
-          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
-    }
+    StoreShardSets.check(at.uri(), "Blob Storage", plan);
     CommitSteps.run(new BlobCommit(at, plan.sharded()), expected, plan, progress);
   }
 

@@ -20,6 +20,7 @@ import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.SidecarNames;
 import org.modelfs.store.Snapshot;
+import org.modelfs.store.StoreShardSets;
 
 /**
  * A model kept in HDFS: the HDFS transaction (docs/OBJECT-STORES.md §HDFS).
@@ -236,11 +237,7 @@ final class HdfsBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     Lease l = own(lease);
-    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to HDFS; write a single container (format container)"
-          + " or a sharded SDNB (docs/OBJECT-STORES.md)");
-    }
+    StoreShardSets.check(at.uri(), "HDFS", plan);
     HdfsCommit.run(at, look(), expected, plan, progress, () -> {
       l.lock.fence();
       Generation now = current();

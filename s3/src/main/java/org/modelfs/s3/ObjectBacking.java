@@ -19,6 +19,7 @@ import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.Snapshot;
+import org.modelfs.store.StoreShardSets;
 
 /**
  * A model kept in an S3-compatible object store: the object-store transaction
@@ -315,11 +316,7 @@ final class ObjectBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
-    if (plan.format() == org.modelfs.model.ModelFormat.SHARDED_CONTAINER) {
-      throw new org.modelfs.format.ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
-          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
-    }
+    StoreShardSets.check(at.uri(), "object stores", plan);
     CommitSteps.run(new ObjectCommit(at, plan.sharded()), expected, plan, progress);
   }
 
