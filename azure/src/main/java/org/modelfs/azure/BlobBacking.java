@@ -13,16 +13,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
-import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
-import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Snapshot;
+import org.modelfs.store.StoreShardSets;
 
 /**
  * A model kept in Azure Blob Storage: the S3 module's object-store transaction
@@ -256,11 +255,7 @@ final class BlobBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
-    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
-      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to Blob Storage; write a single container (format"
-          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
-    }
+    StoreShardSets.check(at.uri(), "Blob Storage", plan);
     CommitSteps.run(new BlobCommit(at, plan.sharded()), expected, plan, progress);
   }
 

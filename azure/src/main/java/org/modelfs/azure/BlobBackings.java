@@ -2,10 +2,10 @@ package org.modelfs.azure;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingFactory;
+import org.modelfs.store.StoreShardSets;
+import org.modelfs.format.sdnb.ShardNames;
 
 /**
  * The {@link BackingFactory} service of this module: paths of its file system ({@code azb://}
@@ -18,11 +18,8 @@ public final class BlobBackings implements BackingFactory {
       return null;
     }
     BlobLocation at = BlobLocation.of(p);
-    if (shardSet && ShardNames.CONTAINER.equals(
-        ShardNames.setExtension(at.name()))) {
-      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to Blob Storage; write a single container (format"
-          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
+    if (shardSet) {
+      StoreShardSets.check(at.uri(), "Blob Storage", ShardNames.setExtension(at.name()));
     }
     return new BlobBacking(at, shardSet);
   }

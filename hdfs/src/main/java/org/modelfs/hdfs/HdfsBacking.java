@@ -13,7 +13,6 @@ import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FileStatus;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
-import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
@@ -24,6 +23,7 @@ import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.SidecarNames;
 import org.modelfs.store.Snapshot;
+import org.modelfs.store.StoreShardSets;
 
 /**
  * A model kept in HDFS: the HDFS transaction (docs/OBJECT-STORES.md §HDFS).
@@ -240,11 +240,7 @@ final class HdfsBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     Lease l = own(lease);
-    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
-      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to HDFS; write a single container (format container)"
-          + " or a sharded SDNB (docs/OBJECT-STORES.md)");
-    }
+    StoreShardSets.check(at.uri(), "HDFS", plan);
     HdfsCommit.run(at, look(), expected, plan, progress, () -> {
       l.lock.fence();
       Generation now = current();

@@ -13,17 +13,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
-import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
-import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.Snapshot;
+import org.modelfs.store.StoreShardSets;
 
 /**
  * A model kept in an S3-compatible object store: the object-store transaction
@@ -320,11 +319,7 @@ final class ObjectBacking implements Backing {
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     own(lease);
-    if (plan.format() == ModelFormat.SHARDED_CONTAINER) {
-      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
-          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
-    }
+    StoreShardSets.check(at.uri(), "object stores", plan);
     CommitSteps.run(new ObjectCommit(at, plan.sharded()), expected, plan, progress);
   }
 

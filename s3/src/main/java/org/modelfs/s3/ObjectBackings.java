@@ -2,11 +2,11 @@ package org.modelfs.s3;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingFactory;
 import software.amazon.nio.spi.s3.S3FileSystem;
+import org.modelfs.store.StoreShardSets;
+import org.modelfs.format.sdnb.ShardNames;
 
 /**
  * The {@link BackingFactory} service of this module: paths of the AWS NIO provider for S3
@@ -21,11 +21,8 @@ public final class ObjectBackings implements BackingFactory {
     }
     ProviderTempDirs.register(fs);
     ObjectLocation at = ObjectLocation.of(path);
-    if (shardSet && ShardNames.CONTAINER.equals(
-        ShardNames.setExtension(at.name()))) {
-      throw new ModelFormatException(at.uri(), "model to write", 0, "a sharded container"
-          + " (<base>.shard<k>-of-<N>.sdmc) is not written to object stores; write a single container (format"
-          + " container) or a sharded SDNB (docs/OBJECT-STORES.md)");
+    if (shardSet) {
+      StoreShardSets.check(at.uri(), "object stores", ShardNames.setExtension(at.name()));
     }
     return new ObjectBacking(at, shardSet);
   }
