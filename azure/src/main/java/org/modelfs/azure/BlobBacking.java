@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.Closer;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
@@ -52,7 +55,7 @@ final class BlobBacking implements Backing {
 
   private final BlobLocation at;
   private final boolean shardSet;
-  private volatile java.time.Instant opened;
+  private volatile Instant opened;
 
   BlobBacking(BlobLocation at, boolean shardSet) {
     this.at = at;
@@ -157,7 +160,7 @@ final class BlobBacking implements Backing {
         }
       }
     } catch (IOException | RuntimeException e) {
-      org.modelfs.io.Closer.closeAll(shards);
+      Closer.closeAll(shards);
       throw e;
     }
     // the shards' names, so that a plan keeps the unchanged ones (BlobCommit#kept)
@@ -170,9 +173,9 @@ final class BlobBacking implements Backing {
   }
 
   @Override
-  public java.nio.file.attribute.FileTime modified() {
-    java.time.Instant m = opened;
-    return m == null ? null : java.nio.file.attribute.FileTime.from(m);
+  public FileTime modified() {
+    Instant m = opened;
+    return m == null ? null : FileTime.from(m);
   }
 
   /** Nothing to check: a container has no directories (the commit says whether it takes the blob). */

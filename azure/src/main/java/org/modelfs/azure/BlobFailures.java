@@ -2,6 +2,7 @@ package org.modelfs.azure;
 
 import com.azure.storage.blob.models.BlobStorageException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -53,7 +54,7 @@ final class BlobFailures {
         c = c.getCause();
       }
       if (c instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
-        out = new java.io.InterruptedIOException(blob + ": interrupted during " + what);
+        out = new InterruptedIOException(blob + ": interrupted during " + what);
       } else {
         out = new FileSystemException(blob, null, what + " failed: " + c.getClass().getSimpleName()
             + (c.getMessage() == null ? "" : ": " + c.getMessage()));

@@ -5,6 +5,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.Paths;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.List;
@@ -80,7 +81,7 @@ final class BlobFileSystem extends FileSystem {
   @Override
   public PathMatcher getPathMatcher(String syntaxAndPattern) {
     PathMatcher m = FileSystems.getDefault().getPathMatcher(syntaxAndPattern);
-    return p -> m.matches(java.nio.file.Paths.get(p.toString()));
+    return p -> m.matches(Paths.get(p.toString()));
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.ProviderMismatchException;
@@ -24,10 +25,12 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.modelfs.io.SourceChannel;
 
 /**
  * The {@code azb} scheme: {@code azb://<container>/<dir>/<model>} names a blob in the account of
@@ -146,7 +149,7 @@ public final class BlobFileSystemProvider extends FileSystemProvider {
       throw new NoSuchFileException(p.toUri().toString());
     }
     // the source holds no connection or file: nothing to release when the view is closed
-    return new org.modelfs.io.SourceChannel(new BlobSource(store, c, p.key(), info.etag(), info.size()));
+    return new SourceChannel(new BlobSource(store, c, p.key(), info.etag(), info.size()));
   }
 
   @Override
@@ -162,11 +165,11 @@ public final class BlobFileSystemProvider extends FileSystemProvider {
       }
     }
     if (out.isEmpty() && !p.key().isEmpty() && !readAttributes(p, BasicFileAttributes.class).isDirectory()) {
-      throw new java.nio.file.NotDirectoryException(p.toUri().toString());
+      throw new NotDirectoryException(p.toUri().toString());
     }
     return new DirectoryStream<>() {
       @Override
-      public java.util.Iterator<Path> iterator() {
+      public Iterator<Path> iterator() {
         return out.iterator();
       }
 

@@ -1,5 +1,6 @@
 package org.modelfs.azure;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import org.modelfs.format.sdnb.ShardNames;
 
@@ -15,7 +16,7 @@ import org.modelfs.format.sdnb.ShardNames;
  */
 record BlobLocation(BlobStore store, String container, String key, Path path) {
   /** The location of the model at {@code path}, a path of this module's file system. */
-  static BlobLocation of(BlobPath path) throws java.io.IOException {
+  static BlobLocation of(BlobPath path) throws IOException {
     String key = path.key();
     if (key.isEmpty() || key.endsWith("/")) {
       throw new IllegalArgumentException(path.toUri() + " names a container or a directory, not a model blob");

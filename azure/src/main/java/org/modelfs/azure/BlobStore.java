@@ -1,5 +1,6 @@
 package org.modelfs.azure;
 
+import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
 import com.azure.core.http.HttpResponse;
@@ -17,6 +18,7 @@ import com.azure.storage.blob.models.BlobRequestConditions;
 import com.azure.storage.blob.models.BlockListType;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.blob.options.BlockBlobCommitBlockListOptions;
+import com.azure.storage.blob.options.BlockBlobSimpleUploadOptions;
 import com.azure.storage.blob.options.BlockBlobStageBlockOptions;
 import com.azure.storage.blob.specialized.BlockBlobClient;
 import java.io.ByteArrayOutputStream;
@@ -198,7 +200,7 @@ final class BlobStore {
   String putBlob(String container, String key, byte[] bytes, Condition condition, Map<String, String> metadata,
       byte[] md5) throws IOException {
     try {
-      return blob(container, key).uploadWithResponse(new com.azure.storage.blob.options.BlockBlobSimpleUploadOptions(
+      return blob(container, key).uploadWithResponse(new BlockBlobSimpleUploadOptions(
           BinaryData.fromBytes(bytes)).setMetadata(new LinkedHashMap<>(metadata)).setRequestConditions(
           condition.request()).setContentMd5(md5).setHeaders(new BlobHttpHeaders().setContentMd5(md5)), null,
           Context.NONE).getValue().getETag();
@@ -257,12 +259,12 @@ final class BlobStore {
     @Override
     public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {
       REQUESTS.incrementAndGet();
-      String sent = context.getHttpRequest().getHeaders().getValue(com.azure.core.http.HttpHeaderName.CONTENT_LENGTH);
+      String sent = context.getHttpRequest().getHeaders().getValue(HttpHeaderName.CONTENT_LENGTH);
       if (sent != null) {
         UPLOADED.addAndGet(Long.parseLong(sent));
       }
       return next.process().doOnNext(r -> {
-        String got = r.getHeaderValue(com.azure.core.http.HttpHeaderName.CONTENT_LENGTH);
+        String got = r.getHeaderValue(HttpHeaderName.CONTENT_LENGTH);
         if (got != null && !"HEAD".equals(context.getHttpRequest().getHttpMethod().name())) {
           DOWNLOADED.addAndGet(Long.parseLong(got));
         }

@@ -5,10 +5,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -45,7 +48,7 @@ final class BlockUpload {
   private static final String PREFIX = "mfs1";
   /** Metadata of every write: its random id, by which it is recognised after a failure. */
   static final String WRITE_ID = "modelfs_write";
-  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** Files up to this size are one Put Blob (a pointer, a small shard, a small model). */
   static final int SMALL = 1 << 20;
@@ -69,9 +72,9 @@ final class BlockUpload {
     String writeId = HexFormat.of().formatHex(randomBytes());
     Map<String, String> meta = new HashMap<>(metadata);
     meta.put(WRITE_ID, writeId);
-    if (java.nio.file.Files.size(file) <= SMALL) {
+    if (Files.size(file) <= SMALL) {
       // one request: nothing to reuse in a blob of one block
-      byte[] bytes = java.nio.file.Files.readAllBytes(file);
+      byte[] bytes = Files.readAllBytes(file);
       try {
         return new Result(store.putBlob(container, key, bytes, condition, meta, digest("MD5").digest(bytes)),
             bytes.length, 0);
@@ -109,7 +112,7 @@ final class BlockUpload {
                 + " while it was being uploaded");
           }
         }
-        byte[] bytes = java.util.Arrays.copyOf(buf.array(), buf.limit());
+        byte[] bytes = Arrays.copyOf(buf.array(), buf.limit());
         whole.update(bytes);
         String id = id(bytes);
         if (held.add(id)) {

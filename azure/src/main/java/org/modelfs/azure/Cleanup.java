@@ -1,6 +1,7 @@
 package org.modelfs.azure;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,8 +28,8 @@ final class Cleanup {
 
   private Cleanup() {}
 
-  static java.time.Duration grace() {
-    return java.time.Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.azure.cleanup-grace-seconds",
+  static Duration grace() {
+    return Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.azure.cleanup-grace-seconds",
         DEFAULT_GRACE_SECONDS)));
   }
 

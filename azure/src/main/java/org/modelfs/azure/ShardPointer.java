@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.zip.CRC32C;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
@@ -42,7 +45,7 @@ final class ShardPointer {
     }
     ByteBuffer b = ByteBuffer.allocate(magic.length);
     src.readFully(b, 0);
-    return java.util.Arrays.equals(b.array(), magic);
+    return Arrays.equals(b.array(), magic);
   }
 
   /** The shards the model blob {@code base} names, or {@code null} if it is no pointer. */
@@ -53,8 +56,8 @@ final class ShardPointer {
   }
 
   /** The generations {@code shards} are in. */
-  static java.util.Set<String> generations(List<Shard> shards) {
-    java.util.Set<String> out = new java.util.TreeSet<>();
+  static Set<String> generations(List<Shard> shards) {
+    Set<String> out = new TreeSet<>();
     for (Shard s : shards) {
       out.add(BlobNames.generationOf(s.key()));
     }
@@ -72,7 +75,7 @@ final class ShardPointer {
     CRC32C crc = new CRC32C();
     crc.update(body);
     byte[] tail = String.format("crc32c %08x", crc.getValue()).concat("\n").getBytes(StandardCharsets.US_ASCII);
-    byte[] out = java.util.Arrays.copyOf(body, body.length + tail.length);
+    byte[] out = Arrays.copyOf(body, body.length + tail.length);
     System.arraycopy(tail, 0, out, body.length, tail.length);
     return out;
   }

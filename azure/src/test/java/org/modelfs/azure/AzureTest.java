@@ -2,6 +2,7 @@ package org.modelfs.azure;
 
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.ListBlobsOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ abstract class AzureTest {
   /** The names of the container's blobs starting with {@code prefix}. */
   static List<String> keys(String prefix) {
     List<String> out = new ArrayList<>();
-    for (BlobItem i : container.listBlobs(new com.azure.storage.blob.models.ListBlobsOptions().setPrefix(prefix), null)) {
+    for (BlobItem i : container.listBlobs(new ListBlobsOptions().setPrefix(prefix), null)) {
       out.add(i.getName());
     }
     return out;

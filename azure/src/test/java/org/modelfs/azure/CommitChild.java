@@ -1,10 +1,18 @@
 package org.modelfs.azure;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.VersionedModel;
 
@@ -22,11 +30,11 @@ public final class CommitChild {
   /** A child writer started by a test: its process and its output, read line by line. */
   static final class Running implements AutoCloseable {
     final Process process;
-    private final java.io.BufferedReader out;
+    private final BufferedReader out;
 
     Running(Path tmpdir, String connectionString, String uri, int version, long shard, Path go)
-        throws java.io.IOException {
-      java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+        throws IOException {
+      List<String> cmd = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
           "-Djava.io.tmpdir=" + tmpdir, "-D" + BlobFileSystemProvider.PROPERTY + "=" + connectionString, "-cp",
           System.getProperty("java.class.path"), CommitChild.class.getName(), uri, String.valueOf(version),
@@ -35,12 +43,12 @@ public final class CommitChild {
         cmd.add(go.toString());
       }
       process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
-          java.nio.charset.StandardCharsets.UTF_8));
+      out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8));
     }
 
     /** Reads lines until one starts with one of {@code prefixes}; returns it. */
-    String await(String... prefixes) throws java.io.IOException {
+    String await(String... prefixes) throws IOException {
       StringBuilder seen = new StringBuilder();
       for (String line; (line = out.readLine()) != null; ) {
         seen.append(line).append('\n');
@@ -56,7 +64,7 @@ public final class CommitChild {
     @Override
     public void close() throws InterruptedException {
       process.destroyForcibly();
-      process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      process.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
@@ -74,13 +82,13 @@ public final class CommitChild {
     VersionedModel.write(fs, version);
     System.out.println("WRITTEN");
     System.out.flush();
-    while (go != null && !java.nio.file.Files.exists(go)) {
+    while (go != null && !Files.exists(go)) {
       Thread.sleep(1);
     }
     try {
       fs.close();
       System.out.println("COMMITTED");
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       System.out.println("REFUSED " + e.getMessage());
     }
     System.out.flush();

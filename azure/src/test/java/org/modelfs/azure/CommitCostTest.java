@@ -9,6 +9,8 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,7 +38,7 @@ class CommitCostTest extends AzureTest {
     FileSystem fs = ModelFileSystems.open(model, env);
     try (FileChannel ch = FileChannel.open(fs.getPath("/params/big/" + name), StandardOpenOption.WRITE)) {
       byte[] b = new byte[1024];
-      java.util.Arrays.fill(b, (byte) value);
+      Arrays.fill(b, (byte) value);
       ch.write(ByteBuffer.wrap(b), at);
     }
     long before = BlobStore.UPLOADED.get();
@@ -104,7 +106,7 @@ class CommitCostTest extends AzureTest {
     try (FileSystem fs = ModelFileSystems.open(path("lazy/m.sdnb"), Map.of("readOnly", "true"))) {
       try (var walk = Files.walk(fs.getPath("/"))) {
         for (Path p : (Iterable<Path>) walk::iterator) {
-          Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class);
+          Files.readAttributes(p, BasicFileAttributes.class);
         }
       }
       w = Files.readAllBytes(fs.getPath("/params/big/w3"));

@@ -6,12 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,10 +32,10 @@ class MountTest extends AzureTest {
     List<String> out = new ArrayList<>();
     try (var walk = Files.walk(fs.getPath("/"))) {
       for (Path p : (Iterable<Path>) walk::iterator) {
-        out.add(p + (Files.isRegularFile(p) ? " " + java.util.HexFormat.of().formatHex(
-            java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))) : ""));
+        out.add(p + (Files.isRegularFile(p) ? " " + HexFormat.of().formatHex(
+            MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p))) : ""));
       }
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new AssertionError(e);
     }
     return out;
@@ -101,7 +105,7 @@ class MountTest extends AzureTest {
     NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> ModelFileSystems.open(path("none/m.fb"),
         Map.of("readOnly", "true")));
     assertTrue(e.getMessage().contains("none/m.fb"), e.getMessage());
-    Path other = Path.of(java.net.URI.create("azb://no-such-container/m.fb"));
+    Path other = Path.of(URI.create("azb://no-such-container/m.fb"));
     IOException c = assertThrows(IOException.class, () -> ModelFileSystems.open(other, Map.of("readOnly", "true")));
     assertTrue(c.getMessage().contains("no-such-container") && !c.getMessage().contains(Azurite.KEY), c.getMessage());
   }

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -30,7 +31,7 @@ import org.modelfs.testing.VersionedModel;
  */
 @Tag("slow")
 class RaceAndCrashTest extends AzureTest {
-  private static final int KILLS = org.modelfs.testing.SlowRuns.count("crash.kills", 2, 25);
+  private static final int KILLS = SlowRuns.count("crash.kills", 2, 25);
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
 
   private CommitChild.Running child(String name, String key, int version, long shard, Path go) throws IOException {

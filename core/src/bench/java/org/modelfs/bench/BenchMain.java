@@ -106,7 +106,7 @@ public final class BenchMain {
     if (!opt.getOrDefault("paired", "true").equals("false")) {
       String pf = opt.get("paired-formats");
       paired = PairedMain.run(only, Double.parseDouble(opt.getOrDefault("paired-seconds", "12")),
-          pf == null ? null : java.util.Set.of(pf.split(",")));
+          pf == null ? null : Set.of(pf.split(",")));
     }
     List<CommitMain.Result> commits = List.of();
     if (only.contains("commit")) {

@@ -1,5 +1,6 @@
 package org.modelfs.bench;
 
+import java.util.Comparator;
 import org.modelfs.store.ModelFiles;
 
 import java.io.IOException;
@@ -223,7 +224,7 @@ public final class BenchModels {
       return;
     }
     try (var s = Files.walk(dir())) {
-      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
     }

@@ -1,5 +1,6 @@
 package org.modelfs.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -47,8 +48,8 @@ final class DeflateMain {
     double[][] cpu = new double[2][rounds];
     double[] ratio = new double[rounds];
     long[] out = new long[2];
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    OperatingSystemMXBean os =
+        (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     for (int r = 0; r < rounds; r++) {
       for (int k = 0; k < 2; k++) {
         int which = (r + k) % 2; // alternate which goes first

@@ -1,5 +1,6 @@
 package org.modelfs.bench;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -19,7 +20,7 @@ public final class EditAllocMain {
   private EditAllocMain() {}
 
   public static void main(String[] args) throws Exception {
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     byte[] four = {1, 2, 3, 4};
     String[] ops = {"add", "replace", "rename", "delete"};
     for (String a : args) {

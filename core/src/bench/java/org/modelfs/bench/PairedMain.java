@@ -1,9 +1,16 @@
 package org.modelfs.bench;
 
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.SyntheticModels;
 
 /**
  * The ratios of docs/PERFORMANCE.md measured side by side: each pair of operations (ours and its
@@ -198,8 +205,8 @@ public final class PairedMain {
    * Flat means a ratio near 1; before issue 15 every change rebuilt the whole tree.
    */
   private static Pair edit(int big, int small) throws Exception {
-    java.nio.file.FileSystem fa = editMount(big);
-    java.nio.file.FileSystem fb = editMount(small);
+    FileSystem fa = editMount(big);
+    FileSystem fb = editMount(small);
     byte[] four = {0, 0, (byte) 0x80, 0x3f};
     int[] k = {0};
     return new Pair("edit", "one change, " + big + " vs " + small + " parameters", big + " params", small + " params",
@@ -209,24 +216,24 @@ public final class PairedMain {
         });
   }
 
-  private static Object editOnce(java.nio.file.FileSystem fs, byte[] four, int[] k) throws Exception {
-    java.nio.file.Path p = fs.getPath("/params/big/new" + (k[0]++));
-    java.nio.file.Files.write(p, four);
-    java.nio.file.Files.delete(p);
+  private static Object editOnce(FileSystem fs, byte[] four, int[] k) throws Exception {
+    Path p = fs.getPath("/params/big/new" + (k[0]++));
+    Files.write(p, four);
+    Files.delete(p);
     return p;
   }
 
   /** A mount (nothing committed at close) of a generated SDNB with {@code n} one-float parameters. */
-  private static java.nio.file.FileSystem editMount(int n) throws Exception {
-    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("modelfs-edit-bench");
-    java.nio.file.Path model = org.modelfs.testing.SyntheticModels.sdnb(dir.resolve("m" + n + ".sdnb"), n);
-    java.nio.file.FileSystem fs = org.modelfs.ModelFileSystems.open(model, java.util.Map.of("commitOnClose", "false"));
+  private static FileSystem editMount(int n) throws Exception {
+    Path dir = Files.createTempDirectory("modelfs-edit-bench");
+    Path model = SyntheticModels.sdnb(dir.resolve("m" + n + ".sdnb"), n);
+    FileSystem fs = ModelFileSystems.open(model, Map.of("commitOnClose", "false"));
     editOnce(fs, new byte[4], new int[] {-1}); // the lease, the journal and the name order, once
     return fs;
   }
 
   /** Builds and measures every pair of the parts in {@code only}, about {@code budget} seconds each. */
-  public static List<Result> run(java.util.Set<String> only, double budget) throws Exception {
+  public static List<Result> run(Set<String> only, double budget) throws Exception {
     return run(only, budget, null);
   }
 
@@ -234,7 +241,7 @@ public final class PairedMain {
    * {@link #run(java.util.Set, double)}, the read pairs ({@code read}, {@code random}) only of
    * {@code formats} ({@code null}: all).
    */
-  public static List<Result> run(java.util.Set<String> only, double budget, java.util.Set<String> formats)
+  public static List<Result> run(Set<String> only, double budget, Set<String> formats)
       throws Exception {
     List<PairFactory> todo = new ArrayList<>();
     if (only.contains("open")) {

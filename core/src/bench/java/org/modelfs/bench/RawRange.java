@@ -1,16 +1,20 @@
 package org.modelfs.bench;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import org.modelfs.container.Models;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ChannelSource;
 import org.modelfs.io.SliceSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 
 /**
  * Where a parameter's stored bytes lie in its container file, found through the index API: the
- * baseline the benchmarks read with a plain {@link java.nio.channels.FileChannel}.
+ * baseline the benchmarks read with a plain {@link FileChannel}.
  *
  * @param file the container file (a shard for sharded SDNB)
  * @param offset absolute offset of the first byte in {@code file}
@@ -30,7 +34,7 @@ public record RawRange(Path file, long offset, long length, long entryOffset, St
         off += slice.start();
         s = slice.parent();
       }
-      if (!(s instanceof org.modelfs.io.ChannelSource) && a.source().mappable(a.offset()) != null) {
+      if (!(s instanceof ChannelSource) && a.source().mappable(a.offset()) != null) {
         off = a.source().mappable(a.offset()).position(); // a view of a container's chunks
         s = m.newest().variable(name).array().source();
       }
@@ -45,14 +49,14 @@ public record RawRange(Path file, long offset, long length, long entryOffset, St
    * pay the disk.
    */
   public void warm() throws IOException {
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(1 << 20);
+    try (FileChannel ch = FileChannel.open(file)) {
+      ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
       long done = 0;
       while (done < length) {
         buf.clear().limit((int) Math.min(buf.capacity(), length - done));
         int n = ch.read(buf, offset + done);
         if (n < 0) {
-          throw new java.io.EOFException(file.getFileName() + ": ends at " + (offset + done) + " inside the range");
+          throw new EOFException(file.getFileName() + ": ends at " + (offset + done) + " inside the range");
         }
         done += n;
       }

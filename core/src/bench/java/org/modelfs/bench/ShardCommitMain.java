@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -74,7 +75,7 @@ final class ShardCommitMain {
     }
     int shards = identities(work).size();
     CommitMain.deleteTree(work);
-    return new Result(format, commit, copyChanged, java.util.Arrays.stream(copyAll).filter(d -> !Double.isNaN(d)).toArray(),
+    return new Result(format, commit, copyChanged, Arrays.stream(copyAll).filter(d -> !Double.isNaN(d)).toArray(),
         written, shards);
   }
 

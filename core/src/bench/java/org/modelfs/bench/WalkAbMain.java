@@ -2,6 +2,9 @@ package org.modelfs.bench;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.FileSystem;
@@ -10,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -29,7 +33,7 @@ public final class WalkAbMain {
 
   public static void main(String[] args) throws Exception {
     Path model = BenchModels.ensure("walk20k", "sdnb");
-    String[] jars = args[2].split(java.io.File.pathSeparator);
+    String[] jars = args[2].split(File.pathSeparator);
     double seconds = Double.parseDouble(args[3]);
     FileSystem fresh = mount(args[0], jars, model);
     FileSystem old = mount(args[1], jars, model);
@@ -44,7 +48,7 @@ public final class WalkAbMain {
     cpu("new", "jimfs", fresh, jimfs);
     cpu("old", "jimfs", old, jimfs);
     for (PairedMain.Result r : out) {
-      System.out.printf(java.util.Locale.ROOT, "| %s ÷ %s | %.3f (%.3f–%.3f, %d rounds) | %.2f ms vs %.2f ms |%n",
+      System.out.printf(Locale.ROOT, "| %s ÷ %s | %.3f (%.3f–%.3f, %d rounds) | %.2f ms vs %.2f ms |%n",
           r.a(), r.b(), r.ratio(), r.q1(), r.q3(), r.rounds(), r.medianA(), r.medianB());
     }
   }
@@ -55,7 +59,7 @@ public final class WalkAbMain {
    * the per-round ratios and its quartiles.
    */
   private static void cpu(String a, String b, FileSystem fa, FileSystem fb) throws Exception {
-    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long warm = System.nanoTime() + 2_000_000_000L;
     while (System.nanoTime() < warm) {
       walk(fa);
@@ -80,7 +84,7 @@ public final class WalkAbMain {
       }
       ratio[r] = ta[r] / tb[r];
     }
-    System.out.printf(java.util.Locale.ROOT, "| %s ÷ %s, CPU time | %.3f (%.3f–%.3f, 60 rounds) | %.2f ms vs %.2f ms |%n", a, b,
+    System.out.printf(Locale.ROOT, "| %s ÷ %s, CPU time | %.3f (%.3f–%.3f, 60 rounds) | %.2f ms vs %.2f ms |%n", a, b,
         PairedMain.quantile(ratio, 0.5), PairedMain.quantile(ratio, 0.25), PairedMain.quantile(ratio, 0.75),
         PairedMain.quantile(ta, 0.5), PairedMain.quantile(tb, 0.5));
   }

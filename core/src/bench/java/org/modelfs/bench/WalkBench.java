@@ -2,6 +2,7 @@ package org.modelfs.bench;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
+import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,7 +60,7 @@ public class WalkBench {
   }
 
   /** The tree at {@code root} copied to {@code /tags} of {@code jimfs} (same names, same sizes); returns that path. */
-  static Path copy(Path root, FileSystem jimfs) throws java.io.IOException {
+  static Path copy(Path root, FileSystem jimfs) throws IOException {
     Path to = jimfs.getPath("/tags");
     List<Path> all;
     try (Stream<Path> s = Files.walk(root)) {

@@ -1,5 +1,7 @@
 package org.modelfs.interop;
 
+import java.util.ArrayList;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -124,7 +126,7 @@ class ConversionChainInteropTest {
   }
 
   static List<String> fixtures() throws Exception {
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (Path p : Fixtures.all()) {
       out.add(Fixtures.dir().relativize(p).toString());
     }
@@ -132,7 +134,7 @@ class ConversionChainInteropTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @org.junit.jupiter.params.provider.MethodSource("fixtures")
+  @MethodSource("fixtures")
   void everyFixtureThroughTheContainerAndBack(String fixture) throws Exception {
     Path original = Fixtures.get(fixture);
     String expected = ModelTsv.read(Fixtures.expected(original));

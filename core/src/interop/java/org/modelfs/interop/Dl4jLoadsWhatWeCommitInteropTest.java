@@ -12,6 +12,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -101,7 +103,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
   }
 
   private static Outcome outcome(String name, Path m, byte[] before, String refusal) throws IOException {
-    boolean unchanged = java.util.Arrays.equals(before, Files.readAllBytes(m));
+    boolean unchanged = Arrays.equals(before, Files.readAllBytes(m));
     String dl4j = null;
     String note = null;
     if (refusal == null) {
@@ -193,7 +195,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
 
   /** training.json texts that are not a TrainingConfig DL4J can read (the unit suite's table). */
   static Map<String, String> badTrainingJson() {
-    return org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest.badTrainingJson();
+    return LoadableCommitsCpIntoAndSharedChannelsTest.badTrainingJson();
   }
 
   /**
@@ -349,7 +351,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
   }
 
   static byte[] utf8(long[] offsets, String text) {
-    return org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest.utf8(offsets, text);
+    return LoadableCommitsCpIntoAndSharedChannelsTest.utf8(offsets, text);
   }
 
   /** UTF8 buffers of shape {2} whose offsets are wrong. */
@@ -365,7 +367,7 @@ class Dl4jLoadsWhatWeCommitInteropTest {
   }
 
   static void newUtf8(FileSystem fs, String path, byte[] bytes) throws IOException {
-    org.modelfs.hostile.LoadableCommitsCpIntoAndSharedChannelsTest.newUtf8(fs, path, bytes);
+    LoadableCommitsCpIntoAndSharedChannelsTest.newUtf8(fs, path, bytes);
   }
 
   /** The /graph of a copy of the example without training.json and without updater state. */

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -69,7 +70,7 @@ class Dl4jModelsTest {
         assertArrayEquals(new long[]{Dl4jModels.MLP_FEATURES, 8}, s.get("layer0/W").shape());
         assertEquals("PLACEHOLDER", s.get(Dl4jModels.INPUT).kind());
         assertEquals("CONSTANT", s.get("const/scale").kind());
-        assertEquals(java.util.List.of(Dl4jModels.LOSS), s.lossVariables());
+        assertEquals(List.of(Dl4jModels.LOSS), s.lossVariables());
         if (train) {
             assertNotNull(s.trainingConfigJson());
             Set<String> expected = new TreeSet<>();

@@ -1,17 +1,26 @@
 package org.modelfs.interop;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
@@ -21,6 +30,7 @@ import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.VariableType;
 import org.nd4j.autodiff.samediff.internal.SameDiffOp;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -47,7 +57,7 @@ final class Dl4jOracle {
   private Dl4jOracle() {}
 
   /** Per fixture: op outputs DL4J does not compute on the fixture itself ({@code null}: it computes none). */
-  private static final Map<String, Set<String>> BASELINE = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<String, Set<String>> BASELINE = new ConcurrentHashMap<>();
 
   /**
    * The op outputs DL4J M2.1 does not compute for the untouched {@code fixture} with the oracle's
@@ -71,7 +81,7 @@ final class Dl4jOracle {
         }
         return missing;
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     });
   }
@@ -277,7 +287,7 @@ final class Dl4jOracle {
     Map<String, INDArray> got;
     try {
       got = boundedOutput(sd, feed, wanted.toArray(new String[0]));
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       problems.add("DL4J output does not return: " + at + "no answer in " + OUTPUT_SECONDS + " s (its executor loops)");
       return;
     } catch (RuntimeException | Error e) {
@@ -304,18 +314,18 @@ final class Dl4jOracle {
    * behind (Java cannot stop it) and the failure reported.
    */
   private static Map<String, INDArray> boundedOutput(SameDiff sd, Map<String, INDArray> feed, String[] names)
-      throws java.util.concurrent.TimeoutException {
-    java.util.concurrent.FutureTask<Map<String, INDArray>> task =
-        new java.util.concurrent.FutureTask<>(() -> sd.output(feed, names));
+      throws TimeoutException {
+    FutureTask<Map<String, INDArray>> task =
+        new FutureTask<>(() -> sd.output(feed, names));
     Thread t = new Thread(task, "dl4j-oracle-output");
     t.setDaemon(true);
     t.start();
     try {
-      return task.get(OUTPUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+      return task.get(OUTPUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       if (e.getCause() instanceof RuntimeException r) {
         throw r;
       }
@@ -331,7 +341,7 @@ final class Dl4jOracle {
     Map<String, INDArray> feed = new LinkedHashMap<>();
     long seed = 7;
     for (SDVariable v : sd.variables()) {
-      if (v.getVariableType() != org.nd4j.autodiff.samediff.VariableType.PLACEHOLDER) {
+      if (v.getVariableType() != VariableType.PLACEHOLDER) {
         continue;
       }
       long[] shape = v.placeholderShape();
@@ -351,7 +361,7 @@ final class Dl4jOracle {
 
   /** The first 16 bytes in hex. */
   private static String head(byte[] b) {
-    return java.util.HexFormat.of().formatHex(b, 0, Math.min(16, b.length)) + (b.length > 16 ? "…" : "")
+    return HexFormat.of().formatHex(b, 0, Math.min(16, b.length)) + (b.length > 16 ? "…" : "")
         + " (" + b.length + " bytes)";
   }
 
@@ -417,17 +427,17 @@ final class Dl4jOracle {
     if (rel.equals("%")) {
       return "";
     }
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    byte[] b = rel.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] b = rel.getBytes(StandardCharsets.UTF_8);
     for (int i = 0; i < b.length; i++) {
       if (b[i] == '%' && i + 2 < b.length) {
-        out.write(Integer.parseInt(new String(b, i + 1, 2, java.nio.charset.StandardCharsets.US_ASCII), 16));
+        out.write(Integer.parseInt(new String(b, i + 1, 2, StandardCharsets.US_ASCII), 16));
         i += 2;
       } else {
         out.write(b[i]);
       }
     }
-    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   /** The canonical path element(s) of a name below {@code params/} (FILESYSTEM.md §2, the plain case). */

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -188,7 +190,7 @@ class Dl4jOracleInteropTest {
     if (failure.contains("missing [")) {
       return "outputs silently not computed";
     }
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("([A-Za-z]+(Exception|Error))").matcher(failure);
+    Matcher m = Pattern.compile("([A-Za-z]+(Exception|Error))").matcher(failure);
     String ex = m.find() ? m.group(1) : "?";
     for (String word : List.of("validation failed", "data types", "did not have any ops", "losses to be minimized",
         "out of bounds", "is null", "shape")) {

@@ -2,9 +2,11 @@ package org.modelfs.interop;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -364,7 +366,7 @@ public final class Dl4jSnapshot {
         // bb is a view of c's native memory: without this fence the JIT may treat c as dead
         // after asNio(), ND4J's deallocator frees the memory, and the copy above reads freed
         // memory (seen as a SIGSEGV in jlong_disjoint_arraycopy on CI).
-        java.lang.ref.Reference.reachabilityFence(c);
+        Reference.reachabilityFence(c);
         return copy.asReadOnlyBuffer();
     }
 
@@ -418,7 +420,7 @@ public final class Dl4jSnapshot {
         }
         byte[] out = new byte[bb.capacity()];
         bb.get(out);
-        java.lang.ref.Reference.reachabilityFence(arr); // bb views arr's native memory
+        Reference.reachabilityFence(arr); // bb views arr's native memory
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
             ByteBuffer le = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
             ByteBuffer ne = ByteBuffer.wrap(out.clone()).order(ByteOrder.nativeOrder());
@@ -455,7 +457,7 @@ public final class Dl4jSnapshot {
     /** Reads a whole {@code .expected.tsv}-style file (helper for tests). */
     public static String readTsv(Path tsv) {
         try {
-            return java.nio.file.Files.readString(tsv, StandardCharsets.UTF_8);
+            return Files.readString(tsv, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,9 @@
 package org.modelfs.interop;
 
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.modelfs.container.Models;
 import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,9 +22,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.RecursiveCopy;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Parameters of a DL4J-saved {@code .fb} changed through the file system and committed: real
@@ -57,7 +67,7 @@ class FileSystemWriteInteropTest {
     INDArray before = Dl4jModels.forward(original, inputs, Dl4jModels.OUTPUT);
     INDArray after = Dl4jModels.forward(back, inputs, Dl4jModels.OUTPUT);
     original.getVariable("layer0/W").setArray(
-        org.nd4j.linalg.factory.Nd4j.create(newW, original.getVariable("layer0/W").getArr().shape()));
+        Nd4j.create(newW, original.getVariable("layer0/W").getArr().shape()));
     INDArray expected = Dl4jModels.forward(original, inputs, Dl4jModels.OUTPUT);
     assertNotEquals(before, after, "the new weights change the output");
     assertEquals(expected, after, "DL4J runs the committed graph with the new weights");
@@ -67,8 +77,8 @@ class FileSystemWriteInteropTest {
    * Issue 5's scenario on the DL4J side: clone tag default to v2 (the JDK documentation's recursive copy),
    * change v2's layer0/W, commit as SDZ or zip-tags; converting the newest tag to fb gives DL4J v2's values.
    */
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"sdz", "zip-tags"})
+  @ParameterizedTest
+  @ValueSource(strings = {"sdz", "zip-tags"})
   void theNewestTagOfAMultiTagModelIsWhatDl4jLoads(String format) throws Exception {
     Path fb = tmp.resolve("mlp.fb");
     Dl4jModels.mlp(fb, DataType.FLOAT, 8, true);
@@ -78,15 +88,15 @@ class FileSystemWriteInteropTest {
     try (FileSystem fs = ModelFileSystems.open(sdz, Map.of("format", format))) {
       Files.createDirectory(fs.getPath("/tags/v2"));
       // the JDK documentation's no-clobber recursive copy: the new tag is empty (issue 13)
-      org.modelfs.testing.RecursiveCopy.copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
+      RecursiveCopy.copyTree(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
       newW = scaled(fs.getPath("/tags/v2/params/layer0/W"), 0.5f);
     }
     Path newest = tmp.resolve("newest.fb");
-    try (org.modelfs.model.Model m = org.modelfs.container.Models.open(sdz)) {
+    try (Model m = Models.open(sdz)) {
       assertEquals(Codecs.fromToken(format), m.format());
-      assertEquals(java.util.List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
-      org.modelfs.store.ModelFiles.write(m.newest(), newest,
-          org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.FB).withDropMetadata(true));
+      assertEquals(List.of("default", "v2"), m.tags().stream().map(org.modelfs.model.Tag::name).toList());
+      ModelFiles.write(m.newest(), newest,
+          WriteOptions.of(ModelFormat.FB).withDropMetadata(true));
     }
     SameDiff back = Dl4jSnapshot.loadSameDiff(newest);
     assertArrayEquals(newW, back.getVariable("layer0/W").getArr().dup('c').data().asFloat());

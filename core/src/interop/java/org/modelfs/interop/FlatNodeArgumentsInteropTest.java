@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -136,7 +137,7 @@ class FlatNodeArgumentsInteropTest {
   }
 
   private void assertChangesSomething(Map<String, INDArray> expected) {
-    assertFalse(expected.keySet().stream().allMatch(k -> java.util.Arrays.equals(
+    assertFalse(expected.keySet().stream().allMatch(k -> Arrays.equals(
         expected.get(k).dup().data().asFloat(), before.get(k).dup().data().asFloat())), "the patch changes an output");
   }
 
@@ -226,7 +227,7 @@ class FlatNodeArgumentsInteropTest {
 
     byte[] iArgs = saved.clone();
     FbVector ia = node(iArgs, opName).getVector(N_EXTRA_INTEGER, "extraInteger", 8);
-    assertEquals(softmax ? List.of(1L) : List.of(0L, 0L, 1L), java.util.Arrays.stream(ia.longs(8)).boxed().toList(),
+    assertEquals(softmax ? List.of(1L) : List.of(0L, 0L, 1L), Arrays.stream(ia.longs(8)).boxed().toList(),
         opName + "'s iArgs as DL4J saved them");
     le(iArgs).putLong(at(ia, 0), value);
     Map<String, INDArray> want = expected(softmax ? ORIGINAL.withSoftmaxDim(0) : ORIGINAL.withCumsumExclusive(true));

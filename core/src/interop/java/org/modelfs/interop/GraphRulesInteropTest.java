@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ import org.modelfs.model.GraphRef;
 import org.modelfs.model.Model;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
+import org.modelfs.model.Where;
 import org.modelfs.testing.JsonTrees;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -70,7 +72,7 @@ class GraphRulesInteropTest {
     try (Model m = Models.open(original())) {
       org.modelfs.model.Tag t = renamed(m.newest(), "layer0/W", LOSS_OP);
       assertTrue(Dl4jGraphRules.problems(t, true, "named.fb").stream()
-          .anyMatch(p -> p.where().equals(org.modelfs.model.Where.param(LOSS_OP)) && p.reason().startsWith("a variable named like op")));
+          .anyMatch(p -> p.where().equals(Where.param(LOSS_OP)) && p.reason().startsWith("a variable named like op")));
       writeFb(t, bad);
     }
     SameDiff sd = SameDiff.fromFlatFile(bad.toFile());
@@ -136,13 +138,13 @@ class GraphRulesInteropTest {
       org.modelfs.model.Tag d = new org.modelfs.model.Tag(t.name(), t.graph(), declared, t.updater(), t.trainingConfig(),
           t.metadata());
       assertTrue(Dl4jGraphRules.problems(d, true, "declared.fb").stream()
-          .anyMatch(p -> p.where().equals(org.modelfs.model.Where.param("layer0/W")) && p.reason().startsWith("the graph declares FLOAT[2, 2]")));
+          .anyMatch(p -> p.where().equals(Where.param("layer0/W")) && p.reason().startsWith("the graph declares FLOAT[2, 2]")));
       writeFb(d, bad);
     }
     SameDiff sd = SameDiff.fromFlatFile(bad.toFile());
     SameDiff orig = SameDiff.fromFlatFile(original().toFile());
     assertArrayEquals(new long[] {4, 8}, sd.getVariable("layer0/W").getArr().shape(), "DL4J keeps the array");
-    System.out.println("[GRAPH.md §5.3] the shape DL4J reports: " + java.util.Arrays.toString(sd.getVariable("layer0/W").getShape()));
+    System.out.println("[GRAPH.md §5.3] the shape DL4J reports: " + Arrays.toString(sd.getVariable("layer0/W").getShape()));
     Map<String, INDArray> ph = inputs(orig);
     assertEquals(orig.output(ph, "output").get("output"), sd.output(ph, "output").get("output"),
         "DL4J computes with the array");

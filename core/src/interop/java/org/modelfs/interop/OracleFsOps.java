@@ -1,11 +1,14 @@
 package org.modelfs.interop;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.nd4j.shade.jackson.databind.ObjectMapper;
 import org.nd4j.shade.jackson.databind.node.ObjectNode;
@@ -89,11 +92,11 @@ final class OracleFsOps {
         }
       }
       case "channel" -> {
-        try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(fs.getPath(a1),
-            java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.CREATE)) {
+        try (SeekableByteChannel ch = Files.newByteChannel(fs.getPath(a1),
+            StandardOpenOption.WRITE, StandardOpenOption.CREATE)) {
           Path p = fs.getPath(a1);
           ch.position(Long.parseLong(a2));
-          ch.write(java.nio.ByteBuffer.wrap(payload(p, Long.parseLong(a2), Long.parseLong(op.get(3)), Long.parseLong(op.get(4)))));
+          ch.write(ByteBuffer.wrap(payload(p, Long.parseLong(a2), Long.parseLong(op.get(3)), Long.parseLong(op.get(4)))));
         }
       }
       case "jsoncopy" -> Files.copy(fs.getPath("/tags/" + a1 + "/graph.json"), fs.getPath("/tags/" + a2 + "/graph.json"),

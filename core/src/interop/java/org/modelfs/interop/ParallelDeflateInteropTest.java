@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.ZipEntry;
@@ -41,7 +42,7 @@ class ParallelDeflateInteropTest {
     try (ZipInputStream zin = new ZipInputStream(Files.newInputStream(sdz))) {
       ZipEntry e = zin.getNextEntry();
       assertEquals(ZipEntry.DEFLATED, e.getMethod());
-      long n = zin.transferTo(java.io.OutputStream.nullOutputStream()); // CRC and size checked at the end
+      long n = zin.transferTo(OutputStream.nullOutputStream()); // CRC and size checked at the end
       assertTrue(n > 8L * ParallelDeflater.BLOCK, "the entry spans many blocks: " + n + " bytes");
     }
     try (Model m = Models.open(sdz)) {

@@ -116,7 +116,7 @@ final class CpCommand implements Command {
 
   /**
    * Writes the bytes of {@code from} into the user's file {@code to} by
-   * {@link org.modelfs.store.OutputFile}'s rule, as cp(1) does: a symbolic link is written
+   * {@link OutputFile}'s rule, as cp(1) does: a symbolic link is written
    * through, a FIFO or device gets the bytes, and the file keeps its permissions, owner and hard
    * links (docs/CLI.md, "Output files").
    */

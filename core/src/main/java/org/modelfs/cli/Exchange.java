@@ -21,7 +21,7 @@ import org.modelfs.tree.NameMapping;
 /**
  * What {@code export} and {@code import} share: the {@code MODEL[#TAG][:PATH]} argument, the
  * arrays of a tag by variable name, the file format an argument names, and writing the output
- * file (by {@link org.modelfs.store.OutputFile}'s rule).
+ * file (by {@link OutputFile}'s rule).
  */
 final class Exchange {
   private Exchange() {}
@@ -142,7 +142,7 @@ final class Exchange {
   }
 
   /**
-   * Writes the user's output file {@code out} by {@link org.modelfs.store.OutputFile}'s rule
+   * Writes the user's output file {@code out} by {@link OutputFile}'s rule
    * (docs/CLI.md, "Output files"): a failed writer leaves a regular file as it was, a FIFO or
    * device is streamed into, a link followed, the file's mode, owner, group and links kept.
    */

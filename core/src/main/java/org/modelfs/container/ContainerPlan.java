@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
+import org.modelfs.model.UpdaterState;
+import org.modelfs.model.Variable;
 
 /**
  * The files a model is written as, decided before any of them is created: their names in the
@@ -38,13 +41,13 @@ public record ContainerPlan(List<Tag> tags, WriteOptions options, List<PlannedFi
   public static long arrayBytes(List<Tag> tags) {
     long n = 0;
     for (Tag t : tags) {
-      for (org.modelfs.model.Variable v : t.variables()) {
+      for (Variable v : t.variables()) {
         if (v.array() != null) {
           n += v.array().length();
         }
       }
-      for (org.modelfs.model.UpdaterState u : t.updater()) {
-        for (org.modelfs.model.ArrayData a : u.arrays().values()) {
+      for (UpdaterState u : t.updater()) {
+        for (ArrayData a : u.arrays().values()) {
           n += a.length();
         }
       }

@@ -3,6 +3,8 @@ package org.modelfs.container;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import org.modelfs.format.Codec;
 import org.modelfs.format.Codecs;
 import org.modelfs.format.ModelFormatException;
@@ -107,9 +109,9 @@ public final class ModelWriter {
    */
   public static List<String> metadataProblems(Tag tag, Tag committed, ModelFormat format) {
     List<String> out = new ArrayList<>();
-    for (java.util.Map.Entry<String, String> e : tag.metadata().entrySet()) {
+    for (Map.Entry<String, String> e : tag.metadata().entrySet()) {
       String k = e.getKey();
-      if (committed == null || java.util.Objects.equals(committed.metadata().get(k), e.getValue())) {
+      if (committed == null || Objects.equals(committed.metadata().get(k), e.getValue())) {
         continue;
       }
       String stored = storedMetadata(format, k, e.getValue());

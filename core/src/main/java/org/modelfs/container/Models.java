@@ -6,6 +6,7 @@ import org.modelfs.format.ModelFormatException;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,7 +139,7 @@ public final class Models {
     for (Path p : shards) {
       sources.add(closer.register(openRegular(p)));
       Path n = p.getFileName();
-      names.add(n != null && Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? n.toString() : null);
+      names.add(n != null && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? n.toString() : null);
     }
     return shardSet(location, sources, names, closer);
   }

@@ -3,6 +3,7 @@ package org.modelfs.format;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
 import org.modelfs.model.Model;
@@ -190,7 +191,7 @@ public interface Codec {
      * ({@code nameOf.apply(k)}) — a shard read through a link, or from a file of another spelling
      * ({@code shard01-of-5}), is written again (docs/FILESYSTEM.md §7.4).
      */
-    public boolean[] keptInPlace(int weightShards, java.util.function.IntFunction<String> nameOf) {
+    public boolean[] keptInPlace(int weightShards, IntFunction<String> nameOf) {
       boolean[] kept = new boolean[weightShards];
       for (int k = 1; packing != null && k <= weightShards; k++) {
         kept[k - 1] = packing.kept()[k - 1] && previous.shards().readFrom(k, nameOf.apply(k));

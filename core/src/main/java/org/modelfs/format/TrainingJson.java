@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What DL4J's loader needs of a model's training configuration ({@code training.json}): every
@@ -115,7 +116,7 @@ public final class TrainingJson {
         out.add(k + " is " + kind(m.get(k)) + ", DL4J needs a number");
       }
     }
-    Map<String, List<String>> names = new java.util.TreeMap<>();
+    Map<String, List<String>> names = new TreeMap<>();
     for (String k : STRING_LISTS) {
       Object v = m.get(k);
       if (v != null && !(v instanceof List<?> l && l.stream().allMatch(e -> e == null || e instanceof String))) {

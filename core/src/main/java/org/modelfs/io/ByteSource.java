@@ -25,7 +25,7 @@ public interface ByteSource extends Closeable {
   int read(ByteBuffer dst, long position) throws IOException;
 
   /**
-   * Where byte {@code position} of this source lies in a {@link java.nio.channels.FileChannel}
+   * Where byte {@code position} of this source lies in a {@link FileChannel}
    * (for a zero-copy {@code map}), or {@code null} when the bytes are not in one.
    */
   default Mappable mappable(long position) throws IOException {
@@ -67,7 +67,7 @@ public interface ByteSource extends Closeable {
   /**
    * Reads exactly {@code dst.remaining()} bytes at {@code position}.
    *
-   * @throws java.io.EOFException if the source ends first
+   * @throws EOFException if the source ends first
    */
   default void readFully(ByteBuffer dst, long position) throws IOException {
     long pos = position;

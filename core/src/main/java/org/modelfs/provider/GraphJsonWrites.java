@@ -38,7 +38,7 @@ final class GraphJsonWrites {
    *
    * @param path the path written, for messages
    * @param file the container's name, for errors in the tag's own graph
-   * @throws org.modelfs.format.fb.GraphJsonException naming every problem
+   * @throws GraphJsonException naming every problem
    */
   static Tag apply(Tag tag, Path data, long size, String path, String file) throws IOException {
     if (size > MAX_BYTES) {

@@ -49,7 +49,7 @@ final class JournalChannel extends FileChannel {
 
   /**
    * Makes a write that meets a full device, a used-up quota or a file size limit throw a
-   * {@link org.modelfs.io.StorageFullException} saying which journal file of which path and model,
+   * {@link StorageFullException} saying which journal file of which path and model,
    * how far it got and how much room there is. Returns this channel.
    */
   JournalChannel explaining(Journal journal, Path file, String what) {

@@ -18,6 +18,7 @@ import org.modelfs.container.ModelWriter;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
+import org.modelfs.model.Where;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
@@ -212,7 +213,7 @@ final class ModelChanges {
       for (Tag t : tags) {
         Tag committed = fs.model().tags().stream().filter(c -> c.name().equals(t.name())).findFirst().orElse(null);
         for (String pr : ModelWriter.metadataProblems(t, committed, format)) {
-          problems.add(org.modelfs.model.Where.inTag(t.name()) + pr);
+          problems.add(Where.inTag(t.name()) + pr);
         }
       }
       if (!problems.isEmpty()) {

@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.function.Function;
 import org.modelfs.tree.Dir;
 
 /**
@@ -35,13 +36,13 @@ final class ModelDirectoryStream implements SecureDirectoryStream<Path> {
   private final ModelPath dir;
   private final List<String> names;
   /** The path of an entry, by its name: found from this directory when looked up. */
-  private final java.util.function.Function<String, ModelPath> entry;
+  private final Function<String, ModelPath> entry;
   private final Filter<? super Path> filter;
   private final OpenResources resources;
   private volatile boolean closed;
   private boolean iterated;
 
-  ModelDirectoryStream(ModelPath dir, List<String> names, java.util.function.Function<String, ModelPath> entry,
+  ModelDirectoryStream(ModelPath dir, List<String> names, Function<String, ModelPath> entry,
       Filter<? super Path> filter, OpenResources resources) {
     this.dir = dir;
     this.names = List.copyOf(names);

@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
 import org.modelfs.format.Codec;
 import org.modelfs.format.Codecs;
 import org.modelfs.io.ByteSource;
@@ -38,6 +40,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Backings;
 import org.modelfs.store.LocalBacking;
+import org.modelfs.tree.Dir;
 
 /**
  * The {@code samediff} file system provider, registered in {@code META-INF/services}.
@@ -237,8 +240,8 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     if (s.getFileSystem() == t.getFileSystem() && s.getFileSystem().renames().rename(s, t, replace(options))) {
       return;
     }
-    if (s.getFileSystem().find(s).node() instanceof org.modelfs.tree.Dir d && !d.isEmpty()) {
-      throw new java.nio.file.DirectoryNotEmptyException(source + ": a directory with files moves only within its tag's"
+    if (s.getFileSystem().find(s).node() instanceof Dir d && !d.isEmpty()) {
+      throw new DirectoryNotEmptyException(source + ": a directory with files moves only within its tag's"
           + " params/, updater/ or metadata/ (copy its files, then delete them)");
     }
     CrossMountCopy.copy(s, t, replace(options));
@@ -252,7 +255,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     ModelPath e = ModelPath.check(existing);
     writable(l);
     if (l.getFileSystem() != e.getFileSystem()) {
-      throw new java.nio.file.FileSystemException(link.toString(), existing.toString(),
+      throw new FileSystemException(link.toString(), existing.toString(),
           "a link stays inside one model");
     }
     l.getFileSystem().edits().link(l, e);

@@ -5,13 +5,16 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import org.modelfs.format.fb.GraphNames;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
@@ -120,7 +123,7 @@ final class Renames {
             if (tag.state(moved) != null) {
               String[] parts = moved.split("/", -1);
               for (int j = 1; j < parts.length; j++) {
-                String prefix = String.join("/", java.util.Arrays.asList(parts).subList(0, j));
+                String prefix = String.join("/", Arrays.asList(parts).subList(0, j));
                 if (!prefix.equals(oldName) && !prefix.startsWith(oldName + "/")) {
                   keptState.add(prefix);
                 }
@@ -185,7 +188,7 @@ final class Renames {
    */
   private Tag withoutFileless(Tag tag, Map<String, String> renames, ModelPath source, ModelPath target)
       throws IOException {
-    Set<String> freed = new java.util.LinkedHashSet<>();
+    Set<String> freed = new LinkedHashSet<>();
     for (String to : renames.values()) {
       if (!renames.containsKey(to) && Target.fileless(tag.variable(to))) {
         freed.add(to);
@@ -194,7 +197,7 @@ final class Renames {
     if (freed.isEmpty()) {
       return tag;
     }
-    Map<String, List<String>> users = org.modelfs.format.fb.GraphNames.users(tag, freed, fs.container());
+    Map<String, List<String>> users = GraphNames.users(tag, freed, fs.container());
     Tag out = tag;
     for (String name : freed) {
       List<String> ops = users.get(name);

@@ -7,10 +7,16 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.modelfs.format.TagList;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.ArrayRules;
+import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
 import org.modelfs.model.VarKind;
+import org.modelfs.model.Variable;
 import org.modelfs.tree.TreePath;
 import org.modelfs.tree.Dir;
 import org.modelfs.tree.FileNode;
@@ -52,9 +58,9 @@ final class StructureEdits {
             + a.dtype() + "; write the new bytes first, then change the dtype");
       }
       if (attrs.dtype() != null && attrs.dtype() != a.dtype() && a.storage() != ArrayData.Storage.JOURNAL
-          && a.length() == org.modelfs.model.Shapes.byteLength(a.shape(), attrs.dtype().width())) {
+          && a.length() == Shapes.byteLength(a.shape(), attrs.dtype().width())) {
         // stored bytes taken as BOOL or HALF must be values DL4J keeps; written bytes are checked at commit
-        String values = org.modelfs.model.ArrayRules.Values.check(
+        String values = ArrayRules.Values.check(
             new ArrayData(attrs.dtype(), a.shape(), a.order(), a.empty(), a.source(), a.offset(), a.length(), a.bigEndian(), a.storage()));
         if (values != null) {
           throw new FileSystemException(path.toString(), null, "its stored bytes as " + attrs.dtype() + ": " + values
@@ -182,8 +188,8 @@ final class StructureEdits {
       if (tag) {
         String name = p.tag();
         List<Tag> tags = new ArrayList<>(fs.tags());
-        tags.add(new Tag(name, null, List.of(), List.of(), null, java.util.Map.of()));
-        java.util.Map<String, TagOverlay> o = new java.util.HashMap<>(fs.overlays());
+        tags.add(new Tag(name, null, List.of(), List.of(), null, Map.of()));
+        Map<String, TagOverlay> o = new HashMap<>(fs.overlays());
         o.put(name, TagOverlay.NEW_TAG);
         changes.apply(tags, o);
         return;
@@ -219,7 +225,7 @@ final class StructureEdits {
   private static void belowNoFile(Tag tag, String area, String name, ModelPath dir) throws FileSystemException {
     for (int i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1)) {
       String prefix = name.substring(0, i);
-      org.modelfs.model.Variable v = tag.variable(prefix);
+      Variable v = tag.variable(prefix);
       boolean file = area.equals(ModelTree.PARAMS) ? v != null && v.array() != null
           : area.equals(ModelTree.METADATA) && tag.metadata().containsKey(prefix);
       if (file) {
@@ -261,7 +267,7 @@ final class StructureEdits {
       List<Tag> tags = new ArrayList<>(fs.tags());
       tags.replaceAll(t -> t.name().equals(from)
           ? new Tag(to, t.graph(), t.variables(), t.updater(), t.trainingConfig(), t.metadata()) : t);
-      java.util.Map<String, TagOverlay> o = new java.util.HashMap<>(fs.overlays());
+      Map<String, TagOverlay> o = new HashMap<>(fs.overlays());
       TagOverlay moved = o.remove(from);
       if (moved != null) {
         o.put(to, moved);
@@ -309,8 +315,8 @@ final class StructureEdits {
 
   /** Checks {@code name} against the tag rule and the other tags' names ({@code self} is the tag being renamed). */
   private String checkTagName(String name, String path, String self) throws FileSystemException {
-    if (!org.modelfs.format.TagList.isValid(name)) {
-      throw new FileSystemException(path, null, "a tag name is " + org.modelfs.format.TagList.RULE);
+    if (!TagList.isValid(name)) {
+      throw new FileSystemException(path, null, "a tag name is " + TagList.RULE);
     }
     for (Tag t : fs.tags()) {
       if (t.name().equalsIgnoreCase(name) && !t.name().equals(name) && !t.name().equals(self)) {

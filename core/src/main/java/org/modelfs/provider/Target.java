@@ -2,8 +2,11 @@ package org.modelfs.provider;
 
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.List;
 import org.modelfs.model.Tag;
+import org.modelfs.model.Variable;
+import org.modelfs.tree.Dir;
 import org.modelfs.tree.ModelTree;
 import org.modelfs.tree.TreePath;
 import org.modelfs.tree.TreePath.Area;
@@ -26,7 +29,7 @@ record Target(Tag tag, Area area, String name, String key) {
    * that creates a name takes it as free: a new file there becomes its array, and the variable
    * keeps its place in the graph (docs/FILESYSTEM.md §7.3).
    */
-  static boolean fileless(org.modelfs.model.Variable v) {
+  static boolean fileless(Variable v) {
     return v != null && v.array() == null && v.kind().holdsArray();
   }
 
@@ -38,16 +41,16 @@ record Target(Tag tag, Area area, String name, String key) {
 
   /**
    * Refuses a path below a regular file ({@code /params/layer0/W/x} where {@code layer0/W} is a
-   * parameter), as every POSIX file system does: {@link java.nio.file.NotDirectoryException}
+   * parameter), as every POSIX file system does: {@link NotDirectoryException}
    * naming the file in the way.
    */
-  static void checkParents(ModelFileSystem fs, ModelPath path) throws java.nio.file.NotDirectoryException {
+  static void checkParents(ModelFileSystem fs, ModelPath path) throws NotDirectoryException {
     ModelPath p = path.toAbsolutePath().normalize().getParent();
     while (p != null && p.getNameCount() > 0) {
       ModelTree.Found f = fs.lookup(p);
       if (f != null) {
-        if (!(f.node() instanceof org.modelfs.tree.Dir)) {
-          throw new java.nio.file.NotDirectoryException(p.toString());
+        if (!(f.node() instanceof Dir)) {
+          throw new NotDirectoryException(p.toString());
         }
         return; // the nearest existing ancestor is a directory
       }

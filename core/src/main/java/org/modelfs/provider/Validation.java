@@ -1,10 +1,16 @@
 package org.modelfs.provider;
 
+import java.io.EOFException;
+import java.util.Locale;
+import java.util.function.Supplier;
+import org.modelfs.container.Models;
 import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.modelfs.format.TagList;
+import org.modelfs.format.fb.Dl4jGraphRules;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayRules;
@@ -34,13 +40,13 @@ final class Validation {
       out.add("/tags: the " + format.token() + " format holds exactly one tag ("
           + Codecs.list(f -> f.holdsTags() && !f.sharded(), "and") + " hold several), the tree has "
           + tags.size());
-    } else if (!tags.get(0).name().equals(org.modelfs.container.Models.DEFAULT_TAG)) {
+    } else if (!tags.get(0).name().equals(Models.DEFAULT_TAG)) {
       out.add(TreePath.ofTag(tags.get(0).name()) + ": the " + format.token() + " format keeps no tag name; its one tag is '"
-          + org.modelfs.container.Models.DEFAULT_TAG + "'");
+          + Models.DEFAULT_TAG + "'");
     }
     for (Tag t : tags) {
-      if (!org.modelfs.format.TagList.isValid(t.name())) {
-        out.add(TreePath.ofTag(t.name()) + ": a tag name is " + org.modelfs.format.TagList.RULE);
+      if (!TagList.isValid(t.name())) {
+        out.add(TreePath.ofTag(t.name()) + ": a tag name is " + TagList.RULE);
       }
     }
     for (Tag t : tags) {
@@ -61,7 +67,7 @@ final class Validation {
       if (t.trainingConfig() != null) {
         text(out, TreePath.ofArea(t.name(), Area.TRAINING), "the text", t.trainingConfig());
       }
-      for (org.modelfs.format.fb.Dl4jGraphRules.Problem pr : org.modelfs.format.fb.Dl4jGraphRules.training(t, format.loadedByDl4j())) {
+      for (Dl4jGraphRules.Problem pr : Dl4jGraphRules.training(t, format.loadedByDl4j())) {
         out.add(TreePath.of(t, pr.where()) + ": " + pr.reason());
       }
     }
@@ -106,7 +112,7 @@ final class Validation {
       if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        out.add(path + ": " + what + " holds an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
+        out.add(path + ": " + what + " holds an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase(Locale.ROOT)
             + " at index " + i + "), which has no UTF-8 form");
         return;
       }
@@ -124,7 +130,7 @@ final class Validation {
   }
 
   /** {@link #check}, naming the path only when there is a problem. */
-  private static void checkLazily(List<String> out, java.util.function.Supplier<String> at, ArrayData a)
+  private static void checkLazily(List<String> out, Supplier<String> at, ArrayData a)
       throws IOException {
     String path;
     String count = ArrayRules.byteCount(a);
@@ -135,8 +141,8 @@ final class Validation {
       String offsets;
       try {
         offsets = ArrayRules.Utf8Offsets.check(a);
-      } catch (java.io.EOFException e) {
-        throw new java.io.EOFException(at.get() + ": the journal file ends inside the UTF8 offsets");
+      } catch (EOFException e) {
+        throw new EOFException(at.get() + ": the journal file ends inside the UTF8 offsets");
       }
       if (offsets != null) {
         out.add(at.get() + ": " + offsets);
@@ -145,8 +151,8 @@ final class Validation {
       String values;
       try {
         values = ArrayRules.Values.check(a);
-      } catch (java.io.EOFException e) {
-        throw new java.io.EOFException(at.get() + ": the journal file ends inside the array");
+      } catch (EOFException e) {
+        throw new EOFException(at.get() + ": the journal file ends inside the array");
       }
       if (values != null) {
         out.add(at.get() + ": " + values);

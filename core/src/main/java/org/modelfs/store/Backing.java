@@ -2,6 +2,12 @@ package org.modelfs.store;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 
 /**
@@ -42,10 +48,10 @@ public interface Backing {
    * can be made there. By default the model's directory must exist; an object store has no
    * directories to check (its first PUT says whether the bucket takes the object).
    */
-  default void checkNew(java.nio.file.Path path) throws IOException {
-    java.nio.file.Path parent = path.toAbsolutePath().getParent();
-    if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
-      throw new java.nio.file.NoSuchFileException(path.toString(), null, "the directory of the new model does not exist");
+  default void checkNew(Path path) throws IOException {
+    Path parent = path.toAbsolutePath().getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      throw new NoSuchFileException(path.toString(), null, "the directory of the new model does not exist");
     }
   }
 
@@ -54,7 +60,7 @@ public interface Backing {
    * system again (an object's Last-Modified from the last open), or {@code null}: the mount then
    * reads its file's attributes.
    */
-  default java.nio.file.attribute.FileTime modified() throws IOException {
+  default FileTime modified() throws IOException {
     return null;
   }
 
@@ -68,10 +74,10 @@ public interface Backing {
    * @throws java.nio.file.FileSystemException if a writer is changing the model now (a directory:
    *     it holds the lock), so what is left there may still be in use
    */
-  java.util.List<String> clean() throws IOException;
+  List<String> clean() throws IOException;
 
   /** The stored files (or objects) of the model now, in name order, for messages and the CLI. */
-  java.util.List<java.nio.file.Path> files() throws IOException;
+  List<Path> files() throws IOException;
 
   /** The generation stored now, without opening anything. */
   Generation current() throws IOException;
@@ -108,7 +114,7 @@ public interface Backing {
    * {@link #commit(Lease, Generation, ContainerPlan)}, telling {@code progress} (may be
    * {@code null}) how many bytes of the new container are written so far, now and then.
    */
-  void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
+  void commit(Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException;
 
   /** A held writer lock; closing releases it. */

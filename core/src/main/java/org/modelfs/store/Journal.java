@@ -2,8 +2,12 @@ package org.modelfs.store;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.atomic.AtomicLong;
@@ -104,15 +108,15 @@ public final class Journal implements Closeable {
   public IOException failure(IOException e, Path file, String doing, long written, long needed) {
     String what = doing + " of the model " + model;
     IOException full = StorageFullException.explain(e, file, what, written, needed);
-    if (full != e || e instanceof JournalException || e instanceof java.nio.channels.ClosedChannelException
-        || e instanceof java.io.InterruptedIOException) {
+    if (full != e || e instanceof JournalException || e instanceof ClosedChannelException
+        || e instanceof InterruptedIOException) {
       return full;
     }
-    String reason = e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null ? fse.getReason()
-        : e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+    String reason = e instanceof FileSystemException fse && fse.getReason() != null ? fse.getReason()
+        : e instanceof NoSuchFileException ? "no such file or directory"
         : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     return new JournalException(file.toString(), what + " failed: " + reason
-        + (e instanceof java.nio.file.NoSuchFileException ? " (the journal directory was removed or replaced while"
+        + (e instanceof NoSuchFileException ? " (the journal directory was removed or replaced while"
             + " the model was open for writing; the changes of this mount cannot be committed)" : ""), e);
   }
 

@@ -1,13 +1,16 @@
 package org.modelfs.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
 import org.modelfs.model.Model;
@@ -120,7 +123,7 @@ public final class LocalBacking implements Backing {
       Thread.sleep(Math.min(50, 1 + attempt));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting for a commit to finish");
+      throw new InterruptedIOException("interrupted while waiting for a commit to finish");
     }
   }
 
@@ -178,7 +181,7 @@ public final class LocalBacking implements Backing {
       Recovery.recover(l);
     }
     List<String> gone = new ArrayList<>(before);
-    gone.removeAll(new java.util.HashSet<>(SafeDir.names(id.dir())));
+    gone.removeAll(new HashSet<>(SafeDir.names(id.dir())));
     return gone;
   }
 
@@ -219,7 +222,7 @@ public final class LocalBacking implements Backing {
    * {@link Recovery} at once if it can be, else at the next open.
    */
   @Override
-  public void commit(Lease lease, Generation expected, ContainerPlan plan, java.util.function.LongConsumer progress)
+  public void commit(Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
     CommitSteps.run(new LocalCommit(this, id, spelling.toString(), own(lease)), expected, plan, progress);
   }

@@ -1,5 +1,13 @@
 package org.modelfs.store;
 
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.function.LongConsumer;
 import org.modelfs.format.Codecs;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -53,15 +61,15 @@ public final class ModelFiles {
    * now and then how many bytes are written; {@link #arrayBytes} is about where it ends.
    */
   public static List<Path> writeTags(List<Tag> tags, Path out, WriteOptions options,
-      java.util.function.LongConsumer progress) throws IOException {
+      LongConsumer progress) throws IOException {
     String nameProblem = out.getFileName() == null ? null : Codecs.nameProblem(options.format(), out.getFileName().toString());
     if (nameProblem != null) {
       throw new ModelFormatException(out.toString(), "model to write", -1, nameProblem);
     }
     if (options.format().sharded()) {
-      java.nio.file.attribute.BasicFileAttributes a = existing(out);
+      BasicFileAttributes a = existing(out);
       if (a != null && a.isOther()) {
-        throw new java.nio.file.FileSystemException(out.toString(), null, "is a FIFO or device; a " + options.format().token()
+        throw new FileSystemException(out.toString(), null, "is a FIFO or device; a " + options.format().token()
             + " model is several files, named after OUT in its directory: name a file there, or write one file");
       }
       Backing set = Backings.ofShardSet(out);
@@ -73,7 +81,7 @@ public final class ModelFiles {
       }
       return commit(set, tags, options, progress); // its own transaction, links refused there
     }
-    if (out.getFileSystem() != java.nio.file.FileSystems.getDefault()) {
+    if (out.getFileSystem() != FileSystems.getDefault()) {
       return commit(Backings.of(out), tags, options, progress);
     }
     // the user's output file (OutputFile): a link followed, a FIFO or device fed, a file with
@@ -90,16 +98,16 @@ public final class ModelFiles {
   }
 
   /** The attributes of what {@code out} names (links followed), or {@code null} if nothing is there. */
-  private static java.nio.file.attribute.BasicFileAttributes existing(Path out) throws IOException {
+  private static BasicFileAttributes existing(Path out) throws IOException {
     try {
-      return java.nio.file.Files.readAttributes(out, java.nio.file.attribute.BasicFileAttributes.class);
-    } catch (java.nio.file.NoSuchFileException e) {
+      return Files.readAttributes(out, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
       return null;
     }
   }
 
   private static List<Path> commit(Backing b, List<Tag> tags, WriteOptions options,
-      java.util.function.LongConsumer progress) throws IOException {
+      LongConsumer progress) throws IOException {
     ContainerPlan plan = ModelWriter.plan(tags, b.fileName(), options);
     try (Backing.Lease lock = b.lock()) {
       b.recover(lock);
@@ -115,12 +123,12 @@ public final class ModelFiles {
    * system's temporary directory for a stream.
    */
   private static List<Path> writeInto(List<Tag> tags, OutputFile.Target t, WriteOptions options,
-      java.util.function.LongConsumer progress) throws IOException {
+      LongConsumer progress) throws IOException {
     boolean stream = t.kind() == OutputFile.Kind.STREAM;
     LocalBacking b = stream ? null : LocalBacking.of(t.path());
     ContainerPlan plan = ModelWriter.plan(tags, stream ? String.valueOf(t.path().getFileName()) : b.fileName(), options);
     if (plan.files().size() != 1) {
-      throw new java.nio.file.FileSystemException(t.spelling().toString(), null, "a " + options.format().token()
+      throw new FileSystemException(t.spelling().toString(), null, "a " + options.format().token()
           + " model of " + plan.files().size() + " files cannot be written into one " + (stream ? "FIFO or device"
           : "file with several hard links"));
     }
@@ -129,11 +137,11 @@ public final class ModelFiles {
         b.recover(lock);
       }
       Path tmp;
-      java.nio.channels.SeekableByteChannel ch;
+      SeekableByteChannel ch;
       if (stream) {
-        tmp = java.nio.file.Files.createTempFile("modelfs-", ".tmp"); // private (0600) where POSIX
-        ch = java.nio.file.Files.newByteChannel(tmp, java.nio.file.StandardOpenOption.WRITE,
-            java.nio.file.StandardOpenOption.READ);
+        tmp = Files.createTempFile("modelfs-", ".tmp"); // private (0600) where POSIX
+        ch = Files.newByteChannel(tmp, StandardOpenOption.WRITE,
+            StandardOpenOption.READ);
       } else {
         tmp = t.path().resolveSibling(SidecarNames.newTemp(b.fileName()));
         ch = Durable.createNew(tmp); // only a file made here is ever deleted below
@@ -148,7 +156,7 @@ public final class ModelFiles {
         PlannedFiles.verify(plan, List.of(tmp), t.spelling().toString());
         OutputFile.copyInto(tmp, t);
       } finally {
-        java.nio.file.Files.deleteIfExists(tmp);
+        Files.deleteIfExists(tmp);
       }
     }
     return List.of(t.spelling());

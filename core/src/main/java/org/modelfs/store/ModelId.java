@@ -1,6 +1,7 @@
 package org.modelfs.store;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -10,6 +11,7 @@ import java.util.Locale;
 import org.modelfs.format.Codec;
 import org.modelfs.format.Codecs;
 import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.io.ChannelSource;
 
 /**
  * A model's one identity, whatever spelling reached it: the real directory it lives in and its
@@ -105,7 +107,7 @@ public final class ModelId {
    */
   private static String anyShard(Path dir, String base) throws IOException {
     String found = null;
-    try (java.nio.file.DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
       for (Path p : ds) {
         ShardNames.Shard s = ShardNames.parseAny(p.getFileName().toString());
         if (s != null && s.base().equals(base) && (found == null || s.ext().equals(ShardNames.SDNB))) {
@@ -124,7 +126,7 @@ public final class ModelId {
    */
   public static boolean holdsShard(Path file, String ext) throws IOException {
     Codec family = Codecs.ofShardExtension(ext);
-    try (org.modelfs.io.ChannelSource src = org.modelfs.io.ChannelSource.open(file)) {
+    try (ChannelSource src = ChannelSource.open(file)) {
       return family != null && family.sniff(src);
     }
   }

@@ -1,6 +1,7 @@
 package org.modelfs.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.FileSystemException;
@@ -64,7 +65,7 @@ public final class ModelLock implements Backing.Lease {
         Thread.sleep(Math.min(50, 2L * i));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new java.io.InterruptedIOException("interrupted while waiting for the lock of " + id);
+        throw new InterruptedIOException("interrupted while waiting for the lock of " + id);
       }
       l = tryAcquire(id);
     }

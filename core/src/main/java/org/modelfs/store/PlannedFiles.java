@@ -9,6 +9,7 @@ import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
 import org.modelfs.io.StorageFullException;
+import org.modelfs.io.WriteProgress;
 import org.modelfs.model.Model;
 
 /**
@@ -28,7 +29,7 @@ final class PlannedFiles {
       long writtenBefore, LongConsumer progress) throws IOException {
     try {
       try {
-        try (org.modelfs.io.WriteProgress p = org.modelfs.io.WriteProgress.start(ch, progress, writtenBefore)) {
+        try (WriteProgress p = WriteProgress.start(ch, progress, writtenBefore)) {
           f.body().writeTo(ch, t.toString());
         }
         long size = ch.size();

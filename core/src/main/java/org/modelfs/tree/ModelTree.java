@@ -18,6 +18,7 @@ import org.modelfs.model.ArrayData;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
+import org.modelfs.model.Where;
 
 /**
  * The virtual tree of a model (docs/FILESYSTEM.md §1): {@code tags/<tag>/…} for every tag. The
@@ -28,13 +29,13 @@ import org.modelfs.model.Variable;
  */
 public final class ModelTree {
   /** The file names of a tag directory. */
-  public static final String TAGS = org.modelfs.model.Where.TAGS;
-  public static final String GRAPH = org.modelfs.model.Where.GRAPH;
-  public static final String GRAPH_JSON = org.modelfs.model.Where.GRAPH_JSON;
-  public static final String PARAMS = org.modelfs.model.Where.PARAMS;
-  public static final String UPDATER = org.modelfs.model.Where.UPDATER;
-  public static final String TRAINING = org.modelfs.model.Where.TRAINING;
-  public static final String METADATA = org.modelfs.model.Where.METADATA;
+  public static final String TAGS = Where.TAGS;
+  public static final String GRAPH = Where.GRAPH;
+  public static final String GRAPH_JSON = Where.GRAPH_JSON;
+  public static final String PARAMS = Where.PARAMS;
+  public static final String UPDATER = Where.UPDATER;
+  public static final String TRAINING = Where.TRAINING;
+  public static final String METADATA = Where.METADATA;
   /** The {@code kind} of updater state files. */
   public static final String UPDATER_KIND = "UPDATER";
   /** The names of a tag directory that the root also answers to (the newest tag's). */

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Maps arbitrary variable (or state key) names to path segments and back (docs/FILESYSTEM.md §2): a name
@@ -30,7 +31,7 @@ public final class NameMapping {
     Set<String> all = new HashSet<>(names);
     Map<String, List<String>> out = new LinkedHashMap<>();
     for (String name : names) {
-      out.put(name, segments(name, (java.util.function.Predicate<String>) all::contains));
+      out.put(name, segments(name, (Predicate<String>) all::contains));
     }
     return out;
   }
@@ -40,11 +41,11 @@ public final class NameMapping {
    * space (a directory kept without files below it is laid out like a name of that set).
    */
   public static List<String> segments(String name, Set<String> files) {
-    return segments(name, (java.util.function.Predicate<String>) files::contains);
+    return segments(name, (Predicate<String>) files::contains);
   }
 
   /** The canonical segments of {@code name} in a name space whose names {@code isName} tells. */
-  public static List<String> segments(String name, java.util.function.Predicate<String> isName) {
+  public static List<String> segments(String name, Predicate<String> isName) {
     return splittable(name, isName) ? split(name) : List.of(oneSegment(name));
   }
 
@@ -52,7 +53,7 @@ public final class NameMapping {
    * Whether {@code name} is laid out split on {@code /} in a name space whose names
    * {@code isName} tells: no part is empty, {@code .} or {@code ..}, and no proper prefix is a name.
    */
-  public static boolean splittable(String name, java.util.function.Predicate<String> isName) {
+  public static boolean splittable(String name, Predicate<String> isName) {
     if (name.indexOf('/') < 0) {
       return false;
     }

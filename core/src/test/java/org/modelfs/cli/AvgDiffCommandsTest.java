@@ -1,5 +1,7 @@
 package org.modelfs.cli;
 
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.model.DType;
 import org.modelfs.model.Float16;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -125,8 +127,8 @@ class AvgDiffCommandsTest {
 
   // ---- avg ------------------------------------------------------------------------------------
 
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"m.sdz", "m.zip"})
+  @ParameterizedTest
+  @ValueSource(strings = {"m.sdz", "m.zip"})
   void avgOfThreeTagsIsTheElementwiseMean(String file) throws Exception {
     Path model = threeTags(file);
     String m = model.toString();

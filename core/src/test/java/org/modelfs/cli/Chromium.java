@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.StringReader;
+import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +72,7 @@ final class Chromium implements AutoCloseable {
     }
     Thread drain = new Thread(() -> {
       try {
-        err.transferTo(java.io.Writer.nullWriter());
+        err.transferTo(Writer.nullWriter());
       } catch (IOException ignored) {
         // the browser went away
       }
@@ -138,7 +140,7 @@ final class Chromium implements AutoCloseable {
   void screenshot(Path file) throws IOException {
     String data = (String) call("Page.captureScreenshot", "{\"format\":\"png\"}").get("data");
     Files.createDirectories(file.getParent());
-    Files.write(file, java.util.Base64.getDecoder().decode(data));
+    Files.write(file, Base64.getDecoder().decode(data));
   }
 
   /** What the console and the log said at level warning or error, and every exception thrown. */

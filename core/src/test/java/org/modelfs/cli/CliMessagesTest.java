@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.CommitRefusedException;
@@ -130,7 +132,7 @@ class CliMessagesTest {
     byte[] cmdline = "java\0-cp\0x.jar\0org.modelfs.cli.Main\0ls\0m.fb\0/params/a\u00ffb\0"
         .getBytes(StandardCharsets.ISO_8859_1);
     String[] jvm = {"ls", "m.fb", "/params/a\uFFFDb"};
-    Args.UsageException e = org.junit.jupiter.api.Assertions.assertThrows(Args.UsageException.class,
+    Args.UsageException e = Assertions.assertThrows(Args.UsageException.class,
         () -> Utf8Args.decode(cmdline, jvm));
     assertEquals("argument 3 ('/params/a\uFFFDb') is not valid UTF-8: byte 0xFF at byte offset 9 of it;"
         + " names in a model are UTF-8", e.getMessage());
@@ -143,7 +145,7 @@ class CliMessagesTest {
   /** The same through a real process (Linux: the raw bytes come from /proc/self/cmdline), on another command. */
   @Test
   void aRealProcessRefusesTheArgument() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/cmdline"))
+    Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/cmdline"))
         && Files.isExecutable(Path.of("/bin/bash")), "needs Linux's /proc and bash");
     Path m = copy("mlp_adam.fb");
     String java = ProcessHandle.current().info().command().orElse("java");
@@ -273,7 +275,7 @@ class CliMessagesTest {
     assertEquals(Arrays.toString(before), Arrays.toString(Files.readAllBytes(m)));
     // the library's door is the same: Files.copy into the mount
     try (FileSystem fs = ModelFileSystems.open(m, Map.of("commitOnClose", false))) {
-      FileSystemException e = org.junit.jupiter.api.Assertions.assertThrows(FileSystemException.class,
+      FileSystemException e = Assertions.assertThrows(FileSystemException.class,
           () -> Files.copy(Fixtures.get("mlp_adam.fb"), fs.getPath("/tags/default/graph"),
               StandardCopyOption.REPLACE_EXISTING));
       assertTrue(e.getMessage().contains("this is a whole DL4J .fb model (16 variables, 6 with arrays), not a graph"),
@@ -294,7 +296,7 @@ class CliMessagesTest {
         failure("meta", "set", m.toString(), "nd4j.format.type", "hello"));
     try (FileSystem fs = ModelFileSystems.open(m, Map.of("commitOnClose", false))) {
       Files.writeString(fs.getPath("/metadata/nd4j.format.type"), "hello");
-      CommitRefusedException e = org.junit.jupiter.api.Assertions.assertThrows(
+      CommitRefusedException e = Assertions.assertThrows(
           CommitRefusedException.class, () -> ((JournaledFileSystem) fs).commit());
       assertEquals(List.of("/tags/default/metadata/nd4j.format.type: the sdnb format writes this key itself"
           + " ('APPENDED_BLOB'); 'hello' would not be stored"), e.problems());

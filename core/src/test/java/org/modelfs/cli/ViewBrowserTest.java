@@ -9,8 +9,10 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -274,8 +276,8 @@ class ViewBrowserTest {
     try (var in = Page.class.getResourceAsStream(Page.DAGRE)) {
       bytes = in.readAllBytes();
     }
-    java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-    assertEquals(Page.DAGRE_SHA256, java.util.HexFormat.of().formatHex(sha.digest(bytes)));
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    assertEquals(Page.DAGRE_SHA256, HexFormat.of().formatHex(sha.digest(bytes)));
     assertFalse(new String(bytes, StandardCharsets.ISO_8859_1).contains("</script"));
   }
 }

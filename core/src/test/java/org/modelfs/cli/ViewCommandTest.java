@@ -3,13 +3,18 @@ package org.modelfs.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -98,7 +103,7 @@ class ViewCommandTest {
         Files.createLink(fs.getPath("/tags/v2/params/" + p), fs.getPath("/tags/default/params/" + p));
       }
     }
-    Map<String, Double> squares = new java.util.TreeMap<>();
+    Map<String, Double> squares = new TreeMap<>();
     try (FileSystem fs = ModelFileSystems.open(zip, Map.of())) {
       for (String p : PARAMS) {
         Path a = fs.getPath("/tags/default/params/" + p);
@@ -141,17 +146,17 @@ class ViewCommandTest {
     Path sdz = tmp.resolve("p.sdz");
     assertEquals(0, MainTest.run("convert", Fixtures.get("mlp_adam.fb").toString(), sdz.toString()).code());
     assertEquals(0, MainTest.run("tag", "add", sdz.toString(), "v2").code());
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream err = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
     long[] clock = {0};
-    List<Long> totals = new java.util.ArrayList<>();
+    List<Long> totals = new ArrayList<>();
     ViewCommand.facts(List.of(new DiffCommand.Ref(sdz.toString(), "default"), new DiffCommand.Ref(sdz.toString(), "v2")),
         total -> new Progress(err, "view: array statistics", total, true, () -> clock[0]),
         total -> {
           totals.add(total);
           return new Progress(err, "view: deltas", total, true, () -> clock[0] += 1_000_000_000L);
         });
-    String text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+    String text = bytes.toString(StandardCharsets.UTF_8);
     assertEquals(1, totals.size());
     assertTrue(totals.get(0) > 0, "the total: the bytes of the arrays compared");
     assertTrue(text.contains("view: deltas: " + Listing.size(totals.get(0)) + " of " + Listing.size(totals.get(0))), text);
@@ -169,7 +174,7 @@ class ViewCommandTest {
   }
 
   private static Map<String, Double> norms(Map<?, ?> compare) {
-    Map<String, Double> out = new java.util.TreeMap<>();
+    Map<String, Double> out = new TreeMap<>();
     for (Object o : (List<?>) compare.get("scopes")) {
       out.put((String) ((Map<?, ?>) o).get("scope"), (Double) ((Map<?, ?>) o).get("norm"));
     }

@@ -1,5 +1,6 @@
 package org.modelfs.docs;
 
+import org.junit.jupiter.api.Assumptions;
 import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,7 +38,7 @@ import org.modelfs.model.ModelFormat;
 class DocCliTest {
   @BeforeAll
   static void fromTheRepositoryRoot() {
-    org.junit.jupiter.api.Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
+    Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
         "runs in the surefire execution 'examples', from the repository's root");
   }
 

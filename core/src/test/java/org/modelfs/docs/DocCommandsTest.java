@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,7 +86,7 @@ class DocCommandsTest {
 
   @BeforeAll
   static void fromTheRepositoryRoot() {
-    org.junit.jupiter.api.Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
+    Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
         "runs in the surefire execution 'examples', from the repository's root");
   }
 

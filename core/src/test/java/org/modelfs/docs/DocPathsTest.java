@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +38,7 @@ class DocPathsTest {
 
   @BeforeAll
   static void fromTheRepositoryRoot() {
-    org.junit.jupiter.api.Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
+    Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
         "runs in the surefire execution 'examples', from the repository's root");
   }
 

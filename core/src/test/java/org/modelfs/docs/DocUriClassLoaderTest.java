@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,7 +85,7 @@ class DocUriClassLoaderTest {
 
   @BeforeAll
   static void fromTheRepositoryRoot() {
-    org.junit.jupiter.api.Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
+    Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
         "runs in the surefire execution 'examples', from the repository's root");
   }
 

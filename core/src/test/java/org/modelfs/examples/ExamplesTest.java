@@ -36,6 +36,8 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -56,9 +58,9 @@ class ExamplesTest {
    * execution "examples" (core/pom.xml) sets that directory and this property. Elsewhere (a
    * {@code -Dtest=ExamplesTest} run of the default execution, in core/) the class is skipped.
    */
-  @org.junit.jupiter.api.BeforeAll
+  @BeforeAll
   static void fromTheRepositoryRoot() {
-    org.junit.jupiter.api.Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
+    Assumptions.assumeTrue("from-root".equals(System.getProperty("modelfs.examples")),
         "runs in the surefire execution 'examples', from the repository's root");
   }
 

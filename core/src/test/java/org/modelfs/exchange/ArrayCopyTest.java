@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -129,7 +130,7 @@ class ArrayCopyTest {
   @Test
   void aShortFileIsAnError() throws IOException {
     try (FileChannel in = file(new byte[0], new byte[10])) {
-      org.junit.jupiter.api.Assertions.assertThrows(EOFException.class,
+      Assertions.assertThrows(EOFException.class,
           () -> run(out -> ArrayCopy.copy(in, 0, 16, 4, false, out, x -> { })));
     }
   }

@@ -20,7 +20,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -95,8 +97,8 @@ class NpyTest {
     }
   }
 
-  private static <T> T assertDoesNotThrow(org.junit.jupiter.api.function.ThrowingSupplier<T> s) {
-    return org.junit.jupiter.api.Assertions.assertDoesNotThrow(s);
+  private static <T> T assertDoesNotThrow(ThrowingSupplier<T> s) {
+    return Assertions.assertDoesNotThrow(s);
   }
 
   static List<DType> npyTypes() {

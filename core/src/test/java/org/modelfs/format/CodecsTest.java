@@ -22,6 +22,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.container.Models;
+import org.modelfs.io.ByteSource;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
@@ -94,7 +95,7 @@ class CodecsTest {
       }
 
       @Override
-      public boolean sniff(org.modelfs.io.ByteSource src) {
+      public boolean sniff(ByteSource src) {
         return false;
       }
 

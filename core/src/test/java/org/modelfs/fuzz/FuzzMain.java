@@ -2,6 +2,8 @@ package org.modelfs.fuzz;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectMethod;
 
+import java.io.PrintWriter;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,14 +107,14 @@ public final class FuzzMain {
     SummaryGeneratingListener listener = new SummaryGeneratingListener();
     LauncherFactory.create().execute(request, listener);
     TestExecutionSummary summary = listener.getSummary();
-    summary.printTo(new java.io.PrintWriter(System.out, true));
-    summary.printFailuresTo(new java.io.PrintWriter(System.out, true), 50);
+    summary.printTo(new PrintWriter(System.out, true));
+    summary.printFailuresTo(new PrintWriter(System.out, true), 50);
     return summary.getTotalFailureCount() == 0 && summary.getTestsSucceededCount() > 0 ? 0 : 3;
   }
 
   private static String paramType(String cls, String method) {
     try {
-      for (java.lang.reflect.Method m : Class.forName(cls).getDeclaredMethods()) {
+      for (Method m : Class.forName(cls).getDeclaredMethods()) {
         if (m.getName().equals(method) && m.getParameterCount() == 1) {
           return m.getParameterTypes()[0].getName();
         }

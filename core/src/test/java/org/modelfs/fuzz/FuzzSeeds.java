@@ -17,14 +17,16 @@ import org.modelfs.format.sdnb.ManifestSeeds;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
+import org.modelfs.provider.GraphJsonFuzzSeeds;
 import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.HandArrays;
 
 /**
  * Writes the seed corpus of every fuzz target into
  * {@code src/test/resources/<package>/<Class>Inputs/<method>/} (run from the project directory:
  * {@code java -cp <test class path> org.modelfs.fuzz.FuzzSeeds}): the DL4J fixtures as they are,
  * each rewritten by our writers into every format, and edits of fixtures' graph.json
- * ({@link org.modelfs.provider.GraphJsonFuzzSeeds}; docs/RELIABILITY.md "Fuzzing"). Each
+ * ({@link GraphJsonFuzzSeeds}; docs/RELIABILITY.md "Fuzzing"). Each
  * seed is named by the SHA-1 of its bytes, as Jazzer names the inputs it keeps; crash inputs the
  * fuzzer finds are added beside them and kept.
  */
@@ -83,7 +85,7 @@ public final class FuzzSeeds {
       }
     }
     // chunked and appended arrays, older-layout UTF8 (docs/FORMATS.md §3.8, §10)
-    for (java.util.Map.Entry<String, byte[]> e : org.modelfs.testing.HandArrays.samples().entrySet()) {
+    for (Map.Entry<String, byte[]> e : HandArrays.samples().entrySet()) {
       seed("ReaderFuzzTest", e.getKey().endsWith(".sdnb") ? "sdnb" : "fb", e.getValue());
     }
     for (byte[] manifest : ManifestSeeds.seeds()) {
@@ -95,7 +97,7 @@ public final class FuzzSeeds {
     for (byte[] r : RecoverySeeds.seeds()) {
       seed("RecoveryFuzzTest", "recover", r);
     }
-    for (byte[] g : org.modelfs.provider.GraphJsonFuzzSeeds.seeds()) {
+    for (byte[] g : GraphJsonFuzzSeeds.seeds()) {
       seed("org/modelfs/provider", "GraphJsonFuzzTest", "write", g);
     }
   }

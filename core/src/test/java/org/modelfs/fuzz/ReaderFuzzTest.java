@@ -1,6 +1,7 @@
 package org.modelfs.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,7 +75,7 @@ class ReaderFuzzTest {
 
   /** The input of {@link #sharded} that stands for these shards (each but the last below 64 KiB). */
   static byte[] framed(List<byte[]> shards) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write(shards.size() - 1);
     for (int k = 0; k < shards.size(); k++) {
       byte[] s = shards.get(k);

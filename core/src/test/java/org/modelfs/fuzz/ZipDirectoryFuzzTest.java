@@ -2,6 +2,7 @@ package org.modelfs.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class ZipDirectoryFuzzTest {
         for (int i = 0; i < raw.size(); i++) {
           ZipIo.Entry e = checked.get(i);
           if (e.size() <= FuzzFiles.READ_CAP) {
-            ZipIo.copy(zf, raw.get(i), e, "m.zip", Channels.newChannel(java.io.OutputStream.nullOutputStream()));
+            ZipIo.copy(zf, raw.get(i), e, "m.zip", Channels.newChannel(OutputStream.nullOutputStream()));
           }
         }
       }

@@ -1,5 +1,9 @@
 package org.modelfs.hostile;
 
+import com.google.common.io.MoreFiles;
+import org.apache.commons.io.file.PathUtils;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.format.Codecs;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.modelfs.testing.JsonTrees.list;
@@ -345,8 +349,8 @@ public class GraphJsonRenamesAndCopiesTest {
 
   // ---------------------------------------------------------------- copies verified by Path tools
 
-  static Stream<org.junit.jupiter.params.provider.Arguments> fixturesAndOrders() throws IOException {
-    List<org.junit.jupiter.params.provider.Arguments> out = new ArrayList<>();
+  static Stream<Arguments> fixturesAndOrders() throws IOException {
+    List<Arguments> out = new ArrayList<>();
     for (Path p : Fixtures.all()) {
       String n = p.getFileName().toString();
       if (n.equals("dtypes.fb") || n.equals("non2d_1.fb")) {
@@ -354,7 +358,7 @@ public class GraphJsonRenamesAndCopiesTest {
       }
       for (String order : List.of("lexical", "reverse", "graphJsonFirst", "paramsFirst", "graphJsonLast")) {
         for (boolean crossMount : new boolean[] {false, true}) {
-          out.add(org.junit.jupiter.params.provider.Arguments.of(p.getFileName().toString(), p, order, crossMount));
+          out.add(Arguments.of(p.getFileName().toString(), p, order, crossMount));
         }
       }
     }
@@ -381,7 +385,7 @@ public class GraphJsonRenamesAndCopiesTest {
    * mount and from another mount; then committed, every file is the source's.
    */
   @ParameterizedTest(name = "{0} {2} crossMount={3}")
-  @org.junit.jupiter.params.provider.MethodSource("fixturesAndOrders")
+  @MethodSource("fixturesAndOrders")
   void aTagCopiedFileByFileVerifiesInEveryOrder(String label, Path fixture, String order, boolean crossMount)
       throws IOException {
     Path d = Files.createDirectories(tmp.resolve("copy"));
@@ -408,9 +412,9 @@ public class GraphJsonRenamesAndCopiesTest {
         }
         Files.copy(a, b);
         assertEquals(-1L, Files.mismatch(a, b), rel + " verifies as a copy (Files.mismatch)");
-        assertTrue(org.apache.commons.io.file.PathUtils.fileContentEquals(a, b), rel + " (commons-io)");
-        assertTrue(com.google.common.io.MoreFiles.asByteSource(a).contentEquals(
-            com.google.common.io.MoreFiles.asByteSource(b)), rel + " (Guava)");
+        assertTrue(PathUtils.fileContentEquals(a, b), rel + " (commons-io)");
+        assertTrue(MoreFiles.asByteSource(a).contentEquals(
+            MoreFiles.asByteSource(b)), rel + " (Guava)");
       }
       Map<String, byte[]> copy = files(fs, "/tags/v2");
       assertEquals(source.keySet(), copy.keySet(), "in the session");

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.testing.SlowRuns;
@@ -63,7 +64,7 @@ class PooledWindowTest {
     }
     stop.set(true);
     other.join();
-    org.junit.jupiter.api.Assertions.assertEquals(0, failures, "window() of a pooled source lent to another reader: " + first);
+    Assertions.assertEquals(0, failures, "window() of a pooled source lent to another reader: " + first);
     sa.close();
     sb.close();
   }

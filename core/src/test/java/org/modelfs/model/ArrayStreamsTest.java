@@ -3,6 +3,7 @@ package org.modelfs.model;
 import java.io.EOFException;
 import java.io.FilterOutputStream;
 import java.io.OutputStream;
+import org.junit.jupiter.api.Assertions;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.SliceSource;
 import org.modelfs.io.ChannelSource;
@@ -139,9 +140,9 @@ class ArrayStreamsTest {
     try (ChannelSource s = ChannelSource.open(src)) {
       for (boolean bigEndian : new boolean[] {false, true}) { // kernel transfer, then the buffer path
         ArrayData a = array(s, 0, array.length + 4096, DType.FLOAT, bigEndian);
-        EOFException e = org.junit.jupiter.api.Assertions.assertThrows(EOFException.class,
+        EOFException e = Assertions.assertThrows(EOFException.class,
             () -> copyInto(tmp.resolve("out"), a, false));
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("short.bin")
+        Assertions.assertTrue(e.getMessage().contains("short.bin")
             && e.getMessage().contains("offset 200000"), e.getMessage());
       }
     }

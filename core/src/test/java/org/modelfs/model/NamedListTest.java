@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -127,7 +128,7 @@ class NamedListTest {
     }
     NamedList<Item> nl = NamedList.of(items, NAME);
     nl.byName("w1"); // warm
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     long before = mx.getCurrentThreadAllocatedBytes();
     for (int i = 0; i < 1000; i++) {
       nl = nl.with(new Item("new" + i, i)).with(new Item("w" + i, -i));

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * Idioms users copy from answers and frameworks rather than from Javadoc, each written as it is
@@ -75,7 +76,7 @@ class EverydayIdiomsTest {
   void springCopyRecursivelyIntoANewTag() throws IOException {
     Path model = PathToolsModels.sdz(tmp);
     try (FileSystem fs = ModelFileSystems.open(model)) {
-      org.springframework.util.FileSystemUtils.copyRecursively(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
+      FileSystemUtils.copyRecursively(fs.getPath("/tags/default"), fs.getPath("/tags/v2"));
       assertEquals(TreeSnapshot.of(fs.getPath("/tags/default")), TreeSnapshot.of(fs.getPath("/tags/v2")));
     }
   }

@@ -13,6 +13,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.modelfs.testing.RecursiveCopy;
 
 /**
  * The JDK's own examples, as its Javadoc writes them (Java 17 API documentation). No
@@ -32,7 +33,7 @@ final class JdkIdioms {
    * the example's {@code target.resolve(source.relativize(dir))}.
    */
   static void copyTree(Path source, Path target) throws IOException {
-    org.modelfs.testing.RecursiveCopy.copyTree(source, target); // the same example, kept once
+    RecursiveCopy.copyTree(source, target); // the same example, kept once
   }
 
   /**

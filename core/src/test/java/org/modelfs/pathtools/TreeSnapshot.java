@@ -9,6 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import org.modelfs.testing.ModelTsv;
 
 /**
  * Our own comparator of two trees, over {@code Files.walkFileTree} (no links followed): relative
@@ -71,6 +72,6 @@ final class TreeSnapshot {
   }
 
   static String sha256(byte[] b) {
-    return org.modelfs.testing.ModelTsv.sha256(b);
+    return ModelTsv.sha256(b);
   }
 }

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.NonWritableChannelException;
@@ -39,6 +40,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -301,7 +303,7 @@ class ChannelTest {
   void openingADirectoryIsAFileSystemException(Format f) {
     for (String dir : List.of("/", "/params", "/params/layer0", "/tags/default", "/updater/layer0/W")) {
       Path p = path(f, dir);
-      for (var open : List.<org.junit.jupiter.api.function.ThrowingSupplier<?>>of(
+      for (var open : List.<ThrowingSupplier<?>>of(
           () -> Files.newByteChannel(p), () -> FileChannel.open(p), () -> Files.newInputStream(p),
           () -> Files.readAllBytes(p))) {
         FileSystemException e = assertThrows(FileSystemException.class, () -> {
@@ -396,7 +398,7 @@ class ChannelTest {
         assertEquals(-1, ch.read(ByteBuffer.allocate(4), 0));
         assertEquals(0, ch.map(FileChannel.MapMode.READ_ONLY, 0, 0).remaining());
         assertThrows(IOException.class, () -> ch.map(FileChannel.MapMode.READ_ONLY, 0, 1));
-        assertEquals(0, ch.transferTo(0, 10, java.nio.channels.Channels.newChannel(new ByteArrayOutputStream())));
+        assertEquals(0, ch.transferTo(0, 10, Channels.newChannel(new ByteArrayOutputStream())));
       }
       try (InputStream in = Files.newInputStream(p)) {
         assertEquals(-1, in.read());

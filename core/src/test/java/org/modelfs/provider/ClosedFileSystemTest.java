@@ -11,8 +11,10 @@ import static org.modelfs.provider.ProviderTestModels.W;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -27,10 +29,14 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -161,7 +167,7 @@ class ClosedFileSystemTest {
     assertEquals("samediff", p.toUri().getScheme());
     assertTrue(fs.getPathMatcher("glob:**/W").matches(p));
     assertEquals("/", fs.getSeparator());
-    List<Path> roots = new java.util.ArrayList<>();
+    List<Path> roots = new ArrayList<>();
     fs.getRootDirectories().forEach(roots::add);
     assertEquals(List.of(fs.getPath("/")), roots);
     assertEquals(Set.of("basic", "samediff"), fs.supportedFileAttributeViews());
@@ -192,10 +198,10 @@ class ClosedFileSystemTest {
     for (int round = 0; round < 30; round++) {
       FileSystem fs = ModelFileSystems.open(fb);
       Path w = fs.getPath(W);
-      java.util.List<java.nio.channels.SeekableByteChannel> opened =
-          java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-      java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-      java.util.List<Thread> openers = new java.util.ArrayList<>();
+      List<SeekableByteChannel> opened =
+          Collections.synchronizedList(new ArrayList<>());
+      CountDownLatch go = new CountDownLatch(1);
+      List<Thread> openers = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         Thread th = new Thread(() -> {
           try {
@@ -217,7 +223,7 @@ class ClosedFileSystemTest {
         th.join();
       }
       synchronized (opened) {
-        for (java.nio.channels.SeekableByteChannel ch : opened) {
+        for (SeekableByteChannel ch : opened) {
           assertFalse(ch.isOpen(), "round " + round + ": a channel opened during close() is still open");
         }
       }
@@ -251,8 +257,8 @@ class ClosedFileSystemTest {
     }
     assertThrows(ClosedChannelException.class, () -> positional.read(ByteBuffer.allocate(4), 0));
     assertThrows(ClosedChannelException.class, () -> fc.map(FileChannel.MapMode.READ_ONLY, 0, 4));
-    assertThrows(ClosedChannelException.class, () -> fc.transferTo(0, 4, java.nio.channels.Channels.newChannel(
-        java.io.OutputStream.nullOutputStream())));
+    assertThrows(ClosedChannelException.class, () -> fc.transferTo(0, 4, Channels.newChannel(
+        OutputStream.nullOutputStream())));
     assertThrows(ClosedChannelException.class, () -> fc.tryLock(0, 1, true));
     assertThrows(ClosedChannelException.class, in::read);
     assertFalse(lock.isValid(), "a lock does not outlive its channel");
@@ -305,7 +311,7 @@ class ClosedFileSystemTest {
 
   @Test
   void aReadOnlyRefusalOnAnOpenFileSystemIsNotAClosedOne() throws IOException {
-    try (FileSystem fs = ModelFileSystems.open(fb, java.util.Map.of("readOnly", "true"))) {
+    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("readOnly", "true"))) {
       assertThrows(ReadOnlyFileSystemException.class, () -> Files.delete(fs.getPath(W)));
     }
   }

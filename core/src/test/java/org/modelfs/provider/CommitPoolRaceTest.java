@@ -4,9 +4,12 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
@@ -42,7 +45,7 @@ class CommitPoolRaceTest {
         for (int k = 0; k < readers.length; k++) {
           final int seed = k;
           readers[k] = new Thread(() -> {
-            java.util.Random rnd = new java.util.Random(seed);
+            Random rnd = new Random(seed);
             while (!stop.get()) {
               try {
                 Files.readAllBytes(fs.getPath("/params/n" + r + "_" + rnd.nextInt(files)));
@@ -55,13 +58,13 @@ class CommitPoolRaceTest {
         }
         Thread.sleep(20);
         try {
-          ((org.modelfs.JournaledFileSystem) fs).commit();
+          ((JournaledFileSystem) fs).commit();
         } catch (Exception e) {
           failures++;
           if (first == null) {
             first = e.toString();
           }
-          ((org.modelfs.JournaledFileSystem) fs).rollback();
+          ((JournaledFileSystem) fs).rollback();
         }
         stop.set(true);
         for (Thread t : readers) {
@@ -69,6 +72,6 @@ class CommitPoolRaceTest {
         }
       }
     }
-    org.junit.jupiter.api.Assertions.assertEquals(0, failures, "commits while other threads read the journal: " + first);
+    Assertions.assertEquals(0, failures, "commits while other threads read the journal: " + first);
   }
 }

@@ -5,8 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
@@ -42,7 +44,7 @@ class CopyRaceTest {
         Files.write(x, values); // new: little-endian until committed
         Thread committer = new Thread(() -> {
           try {
-            ((org.modelfs.JournaledFileSystem) s).commit();
+            ((JournaledFileSystem) s).commit();
           } catch (Exception e) {
             throw new RuntimeException(e);
           }
@@ -69,6 +71,6 @@ class CopyRaceTest {
         committer.join();
       }
     }
-    org.junit.jupiter.api.Assertions.assertEquals(0, bad, "copies with wrong values: " + firstBad);
+    Assertions.assertEquals(0, bad, "copies with wrong values: " + firstBad);
   }
 }

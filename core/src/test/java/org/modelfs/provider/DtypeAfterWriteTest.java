@@ -4,6 +4,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -31,7 +32,7 @@ class DtypeAfterWriteTest {
         Path w0 = fs.getPath("/params/big/w0");
         Files.write(w0, new byte[8000]); // the new bytes first, as the refusal says
         Files.setAttribute(w0, "samediff:dtype", "double"); // refused in a stored mount before the fix
-        org.junit.jupiter.api.Assertions.assertEquals("DOUBLE", Files.getAttribute(w0, "samediff:dtype"), order);
+        Assertions.assertEquals("DOUBLE", Files.getAttribute(w0, "samediff:dtype"), order);
       }
     }
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ class EditCostTest {
   @Test
   void oneChangeAmongTwoHundredThousandAllocatesLittle() throws Exception {
     Path model = SyntheticModels.sdnb(tmp.resolve("m.sdnb"), PARAMS);
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     byte[] four = {1, 2, 3, 4};
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("commitOnClose", "false"))) {
       Path big = fs.getPath("/params/big");

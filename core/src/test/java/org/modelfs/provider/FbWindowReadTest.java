@@ -3,16 +3,21 @@ package org.modelfs.provider;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.FloatPattern;
@@ -29,7 +34,7 @@ class FbWindowReadTest {
   @TempDir Path tmp;
 
   /** An fb model of {@code count} arrays {@code big/w<i>} of {@link #ELEMENTS} floats. */
-  private Path fbModel(int count) throws java.io.IOException {
+  private Path fbModel(int count) throws IOException {
     var synthetic = SyntheticModels.floats(tmp.resolve("data.bin"), count, ELEMENTS);
     Path fb = tmp.resolve("m.fb");
     try (var data = synthetic.data()) {
@@ -42,7 +47,7 @@ class FbWindowReadTest {
   void everyReadGivesTheLittleEndianBytes() throws Exception {
     Path fb = fbModel(2);
     long length = 4L * ELEMENTS;
-    try (FileSystem fs = ModelFileSystems.open(fb, java.util.Map.of("readOnly", "true"))) {
+    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("readOnly", "true"))) {
       for (int array = 0; array < 2; array++) {
         Path p = fs.getPath("/params/big/w" + array);
         assertEquals("big-endian", Files.getAttribute(p, "samediff:stored"));
@@ -72,7 +77,7 @@ class FbWindowReadTest {
             int n = 1 + r.nextInt(4999);
             ByteBuffer b = ByteBuffer.allocate(n);
             int got = ch.read(b, at);
-            assertArrayEquals(FloatPattern.bytes(array, at, got), java.util.Arrays.copyOf(b.array(), got),
+            assertArrayEquals(FloatPattern.bytes(array, at, got), Arrays.copyOf(b.array(), got),
                 "random read of " + n + " at " + at);
           }
         }
@@ -89,18 +94,18 @@ class FbWindowReadTest {
   void aConvertToSdnbKeepsEveryValue() throws Exception {
     Path fb = fbModel(1);
     Path sdnb = tmp.resolve("m.sdnb");
-    try (org.modelfs.model.Model m = org.modelfs.container.Models.open(fb)) {
+    try (Model m = Models.open(fb)) {
       ModelFiles.write(m.newest(), sdnb, WriteOptions.of(ModelFormat.SDNB));
     }
     long length = 4L * ELEMENTS;
-    try (FileSystem fs = ModelFileSystems.open(sdnb, java.util.Map.of("readOnly", "true"));
+    try (FileSystem fs = ModelFileSystems.open(sdnb, Map.of("readOnly", "true"));
         FileChannel ch = FileChannel.open(fs.getPath("/params/big/w0"))) {
       assertEquals("raw", Files.getAttribute(fs.getPath("/params/big/w0"), "samediff:stored"));
       ByteBuffer buf = ByteBuffer.allocate(1 << 20);
       for (long pos = 0; pos < length; pos += buf.capacity()) {
         buf.clear();
         int n = ch.read(buf, pos);
-        assertArrayEquals(FloatPattern.bytes(0, pos, n), java.util.Arrays.copyOf(buf.array(), n), "at " + pos);
+        assertArrayEquals(FloatPattern.bytes(0, pos, n), Arrays.copyOf(buf.array(), n), "at " + pos);
       }
     }
   }

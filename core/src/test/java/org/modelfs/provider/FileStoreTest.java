@@ -25,6 +25,7 @@ import java.nio.file.attribute.FileStoreAttributeView;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -89,7 +90,7 @@ class FileStoreTest {
   }
 
   private static List<FileStore> toList(Iterable<FileStore> it) {
-    List<FileStore> out = new java.util.ArrayList<>();
+    List<FileStore> out = new ArrayList<>();
     it.forEach(out::add);
     return out;
   }

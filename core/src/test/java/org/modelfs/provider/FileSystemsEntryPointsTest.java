@@ -10,6 +10,7 @@ import static org.modelfs.provider.ProviderTestModels.hash;
 
 import java.io.IOException;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.provider.ProviderTestModels.Format;
 
 /**
@@ -149,13 +151,13 @@ class FileSystemsEntryPointsTest {
     // our provider's answer, which makes the JDK go on to the next provider
     assertThrows(UnsupportedOperationException.class, () -> ModelFileSystems.provider().newFileSystem(txt, Map.of()));
     // asked for by name, ModelFS says why with an IOException (FileSystems.newFileSystem needs the unchecked one)
-    assertThrows(org.modelfs.format.ModelFormatException.class, () -> ModelFileSystems.open(txt));
+    assertThrows(ModelFormatException.class, () -> ModelFileSystems.open(txt));
   }
 
   @Test
   void aDirectoryIsLeftToOtherProviders() {
     assertThrows(ProviderNotFoundException.class, () -> FileSystems.newFileSystem(tmp));
-    assertThrows(java.nio.file.FileSystemException.class, () -> ModelFileSystems.open(tmp));
+    assertThrows(FileSystemException.class, () -> ModelFileSystems.open(tmp));
   }
 
   /** Files that say they are models (by extension or by magic) but are broken. */

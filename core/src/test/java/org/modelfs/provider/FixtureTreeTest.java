@@ -1,5 +1,11 @@
 package org.modelfs.provider;
 
+import org.modelfs.format.fb.GraphJson;
+import org.modelfs.format.fb.GraphReader;
+import org.modelfs.io.ByteSource;
+import org.modelfs.io.ChannelSource;
+import org.modelfs.model.GraphRef;
+import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,6 +26,7 @@ import org.modelfs.format.FixtureRoundTripTest;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
+import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.ModelTsv;
 import org.modelfs.testing.TreeTsv;
@@ -47,13 +54,13 @@ class FixtureTreeTest {
   }
 
   private static void assertGraphFileParses(byte[] graph, String fixture) throws Exception {
-    org.modelfs.io.ByteSource src = org.modelfs.io.ChannelSource.of("graph",
-        new org.modelfs.testing.BytesChannel(graph));
-    var content = org.modelfs.format.fb.GraphReader.read(
-        new org.modelfs.model.GraphRef(src, 0, graph.length, org.modelfs.model.GraphRef.Convention.SDNB), "graph");
-    org.modelfs.format.fb.GraphJson.render(new org.modelfs.model.Tag("t",
-        new org.modelfs.model.GraphRef(src, 0, graph.length, org.modelfs.model.GraphRef.Convention.SDNB),
-        content.variables(), java.util.List.of(), null, Map.of()), "graph");
+    ByteSource src = ChannelSource.of("graph",
+        new BytesChannel(graph));
+    var content = GraphReader.read(
+        new GraphRef(src, 0, graph.length, GraphRef.Convention.SDNB), "graph");
+    GraphJson.render(new Tag("t",
+        new GraphRef(src, 0, graph.length, GraphRef.Convention.SDNB),
+        content.variables(), List.of(), null, Map.of()), "graph");
     assertTrue(!content.variables().isEmpty() || fixture.isEmpty(), fixture);
   }
 

@@ -22,6 +22,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -247,7 +248,7 @@ class GraphJsonBadEditTest {
       Path gj = fs.getPath("/graph.json");
       shown = Files.readString(gj);
       written = c.edit().apply(shown);
-      assertFalse(java.util.Arrays.equals(written, shown.getBytes(StandardCharsets.UTF_8)), "the edit changed the text");
+      assertFalse(Arrays.equals(written, shown.getBytes(StandardCharsets.UTF_8)), "the edit changed the text");
       if (c.outcome().says() != null) {
         GraphJsonException e = assertThrows(GraphJsonException.class, () -> Files.write(gj, written));
         String text = new String(written, StandardCharsets.UTF_8);

@@ -11,6 +11,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -61,7 +62,7 @@ class GraphJsonBeyondTheDescriptorTest {
     return JsonTrees.edit(json, d -> {
       Map<String, Object> args = object(op(d, "matmul"), "iArgs");
       args.keySet().removeIf(k -> k.startsWith("#"));
-      new java.util.TreeMap<>(extra).forEach(args::put);
+      new TreeMap<>(extra).forEach(args::put);
     });
   }
 

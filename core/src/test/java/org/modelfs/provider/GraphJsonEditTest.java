@@ -12,8 +12,10 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.format.JsonText;
@@ -35,7 +37,7 @@ class GraphJsonEditTest {
   }
 
   /** Edits graph.json's text with {@code edit} and writes it back; the mount's close commits. */
-  private static void edit(Path model, java.util.function.UnaryOperator<String> edit) throws IOException {
+  private static void edit(Path model, UnaryOperator<String> edit) throws IOException {
     try (FileSystem fs = FileSystems.newFileSystem(model)) {
       Path g = fs.getPath("/graph.json");
       String before = Files.readString(g);
@@ -172,7 +174,7 @@ class GraphJsonEditTest {
       // updater state needs a training configuration: its files go first, then training.json
       for (String p : new String[] {"/updater", "/training.json"}) {
         try (var walk = Files.walk(fs.getPath(p))) {
-          for (Path x : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          for (Path x : walk.sorted(Comparator.reverseOrder()).toList()) {
             if (!x.toString().equals("/updater")) {
               Files.delete(x);
             }

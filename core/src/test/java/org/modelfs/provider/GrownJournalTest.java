@@ -8,6 +8,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
@@ -36,10 +37,10 @@ class GrownJournalTest {
         b = FileChannel.open(fresh, StandardOpenOption.WRITE, StandardOpenOption.CREATE);
         a.write(ByteBuffer.allocate(half));
       }
-      ((org.modelfs.JournaledFileSystem) fs).commit();
+      ((JournaledFileSystem) fs).commit();
       b.write(ByteBuffer.allocate(half), half);
       b.close();
-      ((org.modelfs.JournaledFileSystem) fs).commit();
+      ((JournaledFileSystem) fs).commit();
     }
   }
 }

@@ -19,9 +19,12 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,7 +55,7 @@ class InterruptTest {
   static void models() throws IOException {
     for (Format f : Format.values()) {
       MODELS.put(f, ProviderTestModels.write(tmp, f));
-      Map<String, byte[]> expected = new java.util.HashMap<>();
+      Map<String, byte[]> expected = new HashMap<>();
       try (FileSystem fs = ModelFileSystems.open(MODELS.get(f))) {
         for (String file : FILES) {
           expected.put(file, Files.readAllBytes(fs.getPath(file)));
@@ -193,7 +196,7 @@ class InterruptTest {
   void concurrentReadersSurviveAnInterruptedOne(Format f) throws Exception {
     try (FileSystem fs = ModelFileSystems.open(MODELS.get(f))) {
       int readers = 8;
-      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(readers + 1);
+      CyclicBarrier start = new CyclicBarrier(readers + 1);
       List<Thread> threads = new ArrayList<>();
       List<AtomicReference<Object>> results = new ArrayList<>();
       for (int i = 0; i < readers; i++) {
@@ -204,7 +207,7 @@ class InterruptTest {
           try {
             start.await();
             for (int k = 0; k < 50; k++) {
-              if (!java.util.Arrays.equals(EXPECTED.get(f).get(file), Files.readAllBytes(fs.getPath(file)))) {
+              if (!Arrays.equals(EXPECTED.get(f).get(file), Files.readAllBytes(fs.getPath(file)))) {
                 r.set("wrong bytes for " + file);
                 return;
               }

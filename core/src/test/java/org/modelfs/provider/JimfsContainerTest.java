@@ -1,5 +1,6 @@
 package org.modelfs.provider;
 
+import org.modelfs.model.ModelFormat;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -93,7 +94,7 @@ class JimfsContainerTest {
   void writesIntoJimfsAndMountsByUri() throws Exception {
     Path target = Files.createDirectories(jimfs.getPath("/w")).resolve("mlp.sdz");
     try (Model m = Models.open(Path.of("src/test/resources/fixtures/dl4j-1.0.0-M2.1/mlp_adam.fb"))) {
-      ModelFiles.write(m.newest(), target, WriteOptions.of(org.modelfs.model.ModelFormat.SDZ));
+      ModelFiles.write(m.newest(), target, WriteOptions.of(ModelFormat.SDZ));
     }
     URI uri = ModelFileSystems.uri(target);
     try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {

@@ -5,17 +5,33 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.container.Models;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.format.fb.GraphWriter;
+import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.format.sdnb.ShardedFormat;
+import org.modelfs.io.CountingOutput;
+import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.model.Tag;
+import org.modelfs.model.Variable;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.FloatPattern;
 import org.modelfs.testing.SyntheticModels;
@@ -56,7 +72,7 @@ class KeptShardHostileTest {
     }
     try (FileSystem fs = ModelFileSystems.open(dir.resolve("m.shard00-of-05.sdnb"))) {
       Files.write(fs.getPath("/params/big/w3"), floats(ELEMENTS, 7f));
-      ((org.modelfs.JournaledFileSystem) fs).commit(); // before the fix: IllegalArgumentException
+      ((JournaledFileSystem) fs).commit(); // before the fix: IllegalArgumentException
     }
     try (FileSystem fs = ModelFileSystems.open(dir.resolve("m.sdnb"))) {
       for (int i = 0; i < ARRAYS; i++) {
@@ -101,11 +117,11 @@ class KeptShardHostileTest {
       Files.move(aside, dir.resolve(pad));
       // two files claim one shard: the set is refused (before: the mount read whichever was listed
       // last, and a commit then kept the stale one and deleted the other)
-      org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
-          org.modelfs.format.ModelFormatException.class, () -> ModelFileSystems.open(model).close());
-      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains(pad) && e.getMessage().contains(canon),
+      ModelFormatException e = Assertions.assertThrows(
+          ModelFormatException.class, () -> ModelFileSystems.open(model).close());
+      Assertions.assertTrue(e.getMessage().contains(pad) && e.getMessage().contains(canon),
           e.getMessage());
-      org.junit.jupiter.api.Assertions.assertTrue(Files.exists(dir.resolve(pad)) && Files.exists(dir.resolve(canon)),
+      Assertions.assertTrue(Files.exists(dir.resolve(pad)) && Files.exists(dir.resolve(canon)),
           "both files are left as they are");
     }
   }
@@ -167,38 +183,38 @@ class KeptShardHostileTest {
   void updaterStateInTheGraphShard() throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("upd"));
     Path data = dir.resolve("named.bin");
-    java.util.List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       names.add("p" + i);
     }
     SyntheticModels.Synthetic syn = SyntheticModels.named(data, names, Map.of());
     Path model = dir.resolve("m.sdnb");
-    org.modelfs.model.Tag t0 = syn.tag();
-    org.modelfs.model.Tag t = new org.modelfs.model.Tag(t0.name(), t0.graph(), t0.variables(), t0.updater(),
+    Tag t0 = syn.tag();
+    Tag t = new Tag(t0.name(), t0.graph(), t0.variables(), t0.updater(),
         "{\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Adam\"}}", t0.metadata());
     try (var src = syn.data()) {
       ModelFiles.write(t, model, WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(64 * 1024 + 300));
     }
     Files.delete(data);
     int n;
-    try (org.modelfs.model.Model m = org.modelfs.container.Models.open(model)) {
-      org.modelfs.model.Tag read = m.tags().get(0);
-      java.util.List<java.util.Set<String>> layout = org.modelfs.format.sdnb.ShardedFormat.plan(read, 64 * 1024 + 300);
+    try (Model m = Models.open(model)) {
+      Tag read = m.tags().get(0);
+      List<Set<String>> layout = ShardedFormat.plan(read, 64 * 1024 + 300);
       n = layout.size() + 1;
-      java.util.List<org.modelfs.model.Variable> stubs = new java.util.ArrayList<>();
-      for (org.modelfs.model.Variable v : read.variables()) {
+      List<Variable> stubs = new ArrayList<>();
+      for (Variable v : read.variables()) {
         stubs.add(v.withArray(null));
       }
-      org.modelfs.model.Tag graph = new org.modelfs.model.Tag(read.name(), read.graph(), stubs, read.updater(),
+      Tag graph = new Tag(read.name(), read.graph(), stubs, read.updater(),
           read.trainingConfig(), read.metadata());
-      org.modelfs.model.Tag noUpdater = new org.modelfs.model.Tag(read.name(), read.graph(), read.variables(),
-          java.util.List.of(), read.trainingConfig(), read.metadata());
-      writeSdnb(org.modelfs.format.sdnb.SdnbFormat.prepare(graph, org.modelfs.format.fb.GraphWriter.Mode.SDNB,
-          java.util.Set.of(), org.modelfs.format.sdnb.SdnbFormat.metadataFor(read, 0, true), "x"),
+      Tag noUpdater = new Tag(read.name(), read.graph(), read.variables(),
+          List.of(), read.trainingConfig(), read.metadata());
+      writeSdnb(SdnbFormat.prepare(graph, GraphWriter.Mode.SDNB,
+          Set.of(), SdnbFormat.metadataFor(read, 0, true), "x"),
           dir.resolve("new0"));
       for (int k = 1; k < n; k++) {
-        writeSdnb(org.modelfs.format.sdnb.SdnbFormat.prepare(noUpdater, org.modelfs.format.fb.GraphWriter.Mode.SHARD_WEIGHTS,
-            layout.get(k - 1), org.modelfs.format.sdnb.SdnbFormat.metadataFor(read, k, false), "x"),
+        writeSdnb(SdnbFormat.prepare(noUpdater, GraphWriter.Mode.SHARD_WEIGHTS,
+            layout.get(k - 1), SdnbFormat.metadataFor(read, k, false), "x"),
             dir.resolve("new" + k));
       }
     }
@@ -208,7 +224,7 @@ class KeptShardHostileTest {
     try (FileSystem fs = ModelFileSystems.open(model)) {
       assertEquals(-3.5f, floatsOf(fs.getPath("/updater/p3/M"))[1]);
       Files.writeString(fs.getPath("/metadata/note"), "hello");
-      ((org.modelfs.JournaledFileSystem) fs).commit(); // before the fix: refused, the state read back with none
+      ((JournaledFileSystem) fs).commit(); // before the fix: refused, the state read back with none
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
       assertEquals(-3.5f, floatsOf(fs.getPath("/updater/p3/M"))[1]);
@@ -216,10 +232,10 @@ class KeptShardHostileTest {
     }
   }
 
-  private static void writeSdnb(org.modelfs.format.sdnb.SdnbFormat.Prepared p, Path to) throws IOException {
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(to, java.nio.file.StandardOpenOption.CREATE_NEW,
-        java.nio.file.StandardOpenOption.WRITE)) {
-      p.writeTo(new org.modelfs.io.CountingOutput(ch));
+  private static void writeSdnb(SdnbFormat.Prepared p, Path to) throws IOException {
+    try (FileChannel ch = FileChannel.open(to, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE)) {
+      p.writeTo(new CountingOutput(ch));
     }
   }
 

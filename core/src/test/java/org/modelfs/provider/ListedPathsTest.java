@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +36,7 @@ class ListedPathsTest {
       "deep/1/2/3/4");
 
   private FileSystem mounted() throws IOException {
-    FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "mlp_adam.fb"), java.util.Map.of("commitOnClose", "false"));
+    FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "mlp_adam.fb"), Map.of("commitOnClose", "false"));
     for (String k : KEYS) {
       Path p = fs.getPath("/metadata/" + k);
       Files.writeString(p, "v");
@@ -94,10 +97,10 @@ class ListedPathsTest {
   }
 
   /** The samediff attributes, arrays by their content. */
-  private static java.util.Map<String, String> samediff(Path p) throws IOException {
-    java.util.Map<String, String> out = new java.util.TreeMap<>();
+  private static Map<String, String> samediff(Path p) throws IOException {
+    Map<String, String> out = new TreeMap<>();
     Files.readAttributes(p, "samediff:*").forEach((k, v) ->
-        out.put(k, v instanceof long[] a ? java.util.Arrays.toString(a) : String.valueOf(v)));
+        out.put(k, v instanceof long[] a ? Arrays.toString(a) : String.valueOf(v)));
     return out;
   }
 }

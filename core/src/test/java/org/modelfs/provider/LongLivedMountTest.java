@@ -13,12 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
@@ -78,7 +80,7 @@ class LongLivedMountTest {
       Descriptors base = null;
       for (int k = 1; k <= 60; k++) {
         Files.write(fs.getPath("/params/big/w0"), filled(ELEMENTS, k));
-        ((org.modelfs.JournaledFileSystem) fs).commit();
+        ((JournaledFileSystem) fs).commit();
         float[] e = ends(fs, "/params/big/w0");
         assertEquals(k, e[0]);
         assertEquals(k, e[1]);
@@ -107,7 +109,7 @@ class LongLivedMountTest {
       Descriptors base = null;
       for (int k = 1; k <= 40; k++) {
         Files.write(fs.getPath("/params/layer0/W"), filled(32, k));
-        ((org.modelfs.JournaledFileSystem) fs).commit();
+        ((JournaledFileSystem) fs).commit();
         try (FileChannel ch = FileChannel.open(fs.getPath("/params/layer1/W"))) {
           MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size());
           assertEquals(ch.size(), m.remaining());
@@ -151,11 +153,11 @@ class LongLivedMountTest {
     Path model = sdnb(tmp, ELEMENTS);
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Files.write(fs.getPath("/params/big/w0"), filled(ELEMENTS, 1));
-      ((org.modelfs.JournaledFileSystem) fs).commit();
+      ((JournaledFileSystem) fs).commit();
       FileChannel old = FileChannel.open(fs.getPath("/params/big/w0"));
       for (int k = 2; k <= 4; k++) {
         Files.write(fs.getPath("/params/big/w0"), filled(ELEMENTS, k));
-        ((org.modelfs.JournaledFileSystem) fs).commit();
+        ((JournaledFileSystem) fs).commit();
       }
       Descriptors open = Descriptors.now();
       ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
@@ -184,7 +186,7 @@ class LongLivedMountTest {
       }
       assertEquals(1, journalFiles(model), "the replaced and the deleted file are gone");
       Files.write(fs.getPath("/params/big/w1"), filled(1024, 4));
-      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      ((JournaledFileSystem) fs).rollback();
       assertEquals(0, journalFiles(model), "a rollback empties the journal");
       assertEquals(0f, ends(fs, "/params/big/w0")[0]);
     }
@@ -195,8 +197,8 @@ class LongLivedMountTest {
     Path model = sdnb(tmp, 1024);
     try (FileSystem fs = ModelFileSystems.open(model)) {
       Path p = fs.getPath("/params/fresh");
-      FileChannel first = FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-      FileChannel second = FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+      FileChannel first = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileChannel second = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       first.write(ByteBuffer.wrap(filled(16, 5)));
       first.close(); // installs the shared file
       Files.delete(p); // the tree no longer shows it; the second channel still writes into it

@@ -12,6 +12,7 @@ import static org.modelfs.provider.ProviderTestModels.hash;
 import static org.modelfs.provider.ProviderTestModels.uri;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemAlreadyExistsException;
@@ -33,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.provider.ProviderTestModels.Format;
 import org.modelfs.store.Backings;
 
@@ -56,7 +58,7 @@ class MountRegistryTest {
   }
 
   private final MountRegistry registry = ModelFileSystemProvider.registry();
-  private final ModelFileSystemProvider provider = (ModelFileSystemProvider) org.modelfs.ModelFileSystems.provider();
+  private final ModelFileSystemProvider provider = (ModelFileSystemProvider) ModelFileSystems.provider();
 
   private <T> T get(Future<T> f) throws Exception {
     try {
@@ -78,7 +80,7 @@ class MountRegistryTest {
       try {
         release.await();
       } catch (InterruptedException e) {
-        throw new java.io.InterruptedIOException("the test stopped");
+        throw new InterruptedIOException("the test stopped");
       }
       if (fail) {
         throw new IOException(model + ": the slow open failed");

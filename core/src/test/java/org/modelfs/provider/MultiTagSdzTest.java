@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -50,7 +51,7 @@ class MultiTagSdzTest {
       assertEquals(original, TreeTsv.of(fs.getPath("/tags/default")));
       assertArrayEquals(newW, Files.readAllBytes(fs.getPath("/params/layer0/W")), "root aliases show v2");
       assertEquals(without(original, "layer0/W"), without(TreeTsv.of(fs.getPath("/tags/v2")), "layer0/W"));
-      assertFalse(java.util.Arrays.equals(newW, Files.readAllBytes(fs.getPath("/tags/default/params/layer0/W"))));
+      assertFalse(Arrays.equals(newW, Files.readAllBytes(fs.getPath("/tags/default/params/layer0/W"))));
     }
     try (ZipFile zf = ZipFile.builder().setPath(model).get()) {
       assertTrue(zf.getEntry("model.sdnb") != null && zf.getEntry("tag.default") != null

@@ -13,17 +13,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.FloatPattern;
 import org.modelfs.testing.SyntheticModels;
@@ -66,7 +72,7 @@ class PartialShardCommitTest {
 
     /** {@link #env()} with the mount option {@code maxShardBytes}. */
     Map<String, Object> env(long maxShardBytes) {
-      Map<String, Object> env = new java.util.HashMap<>(env());
+      Map<String, Object> env = new HashMap<>(env());
       env.put("maxShardBytes", Long.toString(maxShardBytes));
       return env;
     }
@@ -209,8 +215,8 @@ class PartialShardCommitTest {
     }
     SyntheticModels.Synthetic s = SyntheticModels.named(data, names, Map.of());
     Path model = tmp.resolve(kind.file);
-    org.modelfs.model.Tag t = s.tag();
-    t = new org.modelfs.model.Tag(t.name(), t.graph(), t.variables(), t.updater(),
+    Tag t = s.tag();
+    t = new Tag(t.name(), t.graph(), t.variables(), t.updater(),
         "{\"updater\":{\"@class\":\"org.nd4j.linalg.learning.config.Adam\"}}", t.metadata());
     try (var src = s.data()) {
       // one parameter and its state a weight shard: 64 KiB + 8 + 16 + 256 bytes each
@@ -239,8 +245,8 @@ class PartialShardCommitTest {
    * their level-1 DEFLATE streams byte for byte through a commit at the default level, while the
    * graph shard and the changed one are compressed again.
    */
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
   void aShardedSdzCopiesItsUnchangedShardEntriesAsStored(boolean deflate) throws Exception {
     Path data = tmp.resolve("data.bin");
     SyntheticModels.Synthetic s = SyntheticModels.floats(data, ARRAYS, ELEMENTS);
@@ -259,7 +265,7 @@ class PartialShardCommitTest {
     assertEquals(before.keySet(), after.keySet(), "the same shard entries: the SDZ stays sharded");
     List<String> changed = new ArrayList<>();
     for (String n : after.keySet()) {
-      if (!java.util.Arrays.equals(before.get(n), after.get(n))) {
+      if (!Arrays.equals(before.get(n), after.get(n))) {
         changed.add(n);
       }
     }
@@ -268,7 +274,7 @@ class PartialShardCommitTest {
     changed.remove("model.shard0-of-5.sdnb");
     assertEquals(1, changed.size(), "only w3's weight shard is written again, the others copied: " + changed);
     if (deflate) {
-      assertFalse(java.util.Arrays.equals(before.get("model.shard0-of-5.sdnb"), after.get("model.shard0-of-5.sdnb")),
+      assertFalse(Arrays.equals(before.get("model.shard0-of-5.sdnb"), after.get("model.shard0-of-5.sdnb")),
           "the graph shard is deflated again at the commit's level");
     }
     try (FileSystem fs = ModelFileSystems.open(model)) {
@@ -283,9 +289,9 @@ class PartialShardCommitTest {
   /** Each shard entry of a zip: its bytes as stored (compressed where deflated). */
   private static Map<String, byte[]> rawEntries(Path zip) throws IOException {
     Map<String, byte[]> out = new TreeMap<>();
-    try (org.apache.commons.compress.archivers.zip.ZipFile zf = org.apache.commons.compress.archivers.zip.ZipFile.builder()
+    try (ZipFile zf = ZipFile.builder()
         .setPath(zip).get()) {
-      for (var e : java.util.Collections.list(zf.getEntries())) {
+      for (var e : Collections.list(zf.getEntries())) {
         if (ShardNames.parse(e.getName()) != null) {
           try (var in = zf.getRawInputStream(e)) {
             out.put(e.getName(), in.readAllBytes());

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonReadableChannelException;
 import java.nio.channels.WritableByteChannel;
@@ -232,7 +233,7 @@ class PathContractTest {
   }
 
   private static WritableByteChannel sink() {
-    return java.nio.channels.Channels.newChannel(OutputStream.nullOutputStream());
+    return Channels.newChannel(OutputStream.nullOutputStream());
   }
 
   // ---- 3. times and the file store ---------------------------------------------------------------

@@ -23,8 +23,10 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,7 +103,7 @@ class PathDifferentialTest {
     Path model = ProviderTestModels.copy(tmp, "m.sdnb");
     Random r = new Random(seed);
     List<String> log = new ArrayList<>();
-    try (FileSystem fs = ModelFileSystems.open(model, java.util.Map.of("format", "sdnb"))) {
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("format", "sdnb"))) {
       Path mine = fs.getPath(area);
       Files.createDirectory(mine.resolve("d"));
       Files.createDirectory(ref.resolve("d"));
@@ -141,7 +143,7 @@ class PathDifferentialTest {
     Path ref = Files.createDirectories(tmp.resolve("ref"));
     Random r = new Random(seed);
     List<String> log = new ArrayList<>();
-    try (FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "m.sdnb"), java.util.Map.of("format",
+    try (FileSystem fs = ModelFileSystems.open(ProviderTestModels.copy(tmp, "m.sdnb"), Map.of("format",
         "sdnb"))) {
       Path mine = fs.getPath(area);
       ModelFileSystem m = (ModelFileSystem) fs;
@@ -334,7 +336,7 @@ class PathDifferentialTest {
           }
         }
         boolean read = r.nextBoolean();
-        return new Step("newByteChannel " + p + " " + new java.util.TreeSet<>(o.stream().map(String::valueOf).toList())
+        return new Step("newByteChannel " + p + " " + new TreeSet<>(o.stream().map(String::valueOf).toList())
             + (read ? " read" : " write " + text), d -> channel(d.resolve(p), o, read, text));
       }
       case 9:

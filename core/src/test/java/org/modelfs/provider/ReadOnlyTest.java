@@ -18,6 +18,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.AccessMode;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.ReadOnlyFileSystemException;
 import java.nio.file.StandardCopyOption;
@@ -57,7 +58,7 @@ class ReadOnlyTest {
   static void mount() throws IOException {
     model = ProviderTestModels.copy(tmp, "mlp_adam.fb");
     containerBytes = Files.readAllBytes(model);
-    fs = ModelFileSystems.open(model, java.util.Map.of("readOnly", "true"));
+    fs = ModelFileSystems.open(model, Map.of("readOnly", "true"));
     wBytes = Files.readAllBytes(fs.getPath(W));
     outside = tmp.resolve("outside.bin");
     Files.write(outside, new byte[] {1, 2, 3});
@@ -205,7 +206,7 @@ class ReadOnlyTest {
     Path p = p(path);
     assertFalse(Files.isReadable(p));
     assertFalse(Files.isWritable(p));
-    assertThrows(java.nio.file.NoSuchFileException.class, () -> fs.provider().checkAccess(p, AccessMode.READ));
+    assertThrows(NoSuchFileException.class, () -> fs.provider().checkAccess(p, AccessMode.READ));
   }
 
   /**

@@ -14,6 +14,7 @@ import static org.modelfs.provider.ProviderTestModels.uri;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.ClosedFileSystemException;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemAlreadyExistsException;
 import java.nio.file.FileSystemNotFoundException;
@@ -21,6 +22,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -205,7 +207,7 @@ class RegistryTest {
           assertTrue(fs.isOpen());
           assertEquals(W_HASH, hash(Files.readAllBytes(fs.getPath(W))));
         }
-        assertThrows(java.nio.file.ClosedFileSystemException.class, () -> Files.readAllBytes(a.getPath(W)));
+        assertThrows(ClosedFileSystemException.class, () -> Files.readAllBytes(a.getPath(W)));
       }
       assertTrue(b.isOpen() && c.isOpen() && d.isOpen(), "closing the registered one leaves the others open");
     } finally {
@@ -258,7 +260,7 @@ class RegistryTest {
     assertThrows(IllegalArgumentException.class, () -> FileSystems.newFileSystem(uri(good), Map.of("bogus", "1")));
     assertThrows(FileSystemNotFoundException.class, () -> FileSystems.getFileSystem(uri(good)));
     // the same name, now holding a model, mounts
-    Files.copy(ProviderTestModels.EXAMPLE, bad, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(ProviderTestModels.EXAMPLE, bad, StandardCopyOption.REPLACE_EXISTING);
     try (FileSystem fs = FileSystems.newFileSystem(uri(bad), Map.of())) {
       assertSame(fs, FileSystems.getFileSystem(uri(bad)));
     }

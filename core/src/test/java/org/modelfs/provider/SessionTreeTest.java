@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
@@ -19,12 +20,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.container.Models;
+import org.modelfs.format.fb.FlatBufferOut;
 import org.modelfs.format.fb.GraphJsonException;
+import org.modelfs.format.fb.GraphWriter;
+import org.modelfs.io.CountingOutput;
+import org.modelfs.model.Model;
 
 /**
  * The rules of docs/FILESYSTEM.md §7.1–§7.3 one by one, on the mlp_adam.fb fixture (fb, and SDZ
@@ -171,11 +178,11 @@ class SessionTreeTest {
     }
     // a FlatGraph with a training configuration, as shard 0 of a sharded SDNB holds one
     byte[] withConfig;
-    try (org.modelfs.model.Model x = org.modelfs.container.Models.open(ProviderTestModels.EXAMPLE)) {
-      var built = org.modelfs.format.fb.GraphWriter.build(x.newest(), org.modelfs.format.fb.GraphWriter.Mode.SHARD_GRAPH,
-          java.util.Set.of(), Map.of(), "x");
-      var out = new java.io.ByteArrayOutputStream();
-      org.modelfs.format.fb.FlatBufferOut.write(built, new org.modelfs.io.CountingOutput(out), false);
+    try (Model x = Models.open(ProviderTestModels.EXAMPLE)) {
+      var built = GraphWriter.build(x.newest(), GraphWriter.Mode.SHARD_GRAPH,
+          Set.of(), Map.of(), "x");
+      var out = new ByteArrayOutputStream();
+      FlatBufferOut.write(built, new CountingOutput(out), false);
       withConfig = out.toByteArray();
     }
     try (FileSystem fs = ModelFileSystems.open(m, Map.of("commitOnClose", false))) {

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
@@ -42,11 +44,11 @@ class SharedOrderTest {
       Path fresh = fs.getPath("/params/fresh");
       Files.write(fresh, values); // new: little-endian
       try (FileChannel a = FileChannel.open(fresh, StandardOpenOption.WRITE)) { // shares its journal file
-        ((org.modelfs.JournaledFileSystem) fs).commit();
+        ((JournaledFileSystem) fs).commit();
         assertEquals("big", Files.getAttribute(fresh, "samediff:byteOrder"), "committed to fb: stored big-endian");
         // a second channel would share a journal file that takes little-endian bytes while the file
         // says big: refused, instead of storing the caller's big-endian bytes as little-endian ones
-        assertThrows(java.nio.file.FileSystemException.class, () -> FileChannel.open(fresh, StandardOpenOption.WRITE,
+        assertThrows(FileSystemException.class, () -> FileChannel.open(fresh, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING));
       }
       // closing a installed its file, little-endian as it took it: the file says so, and b follows it

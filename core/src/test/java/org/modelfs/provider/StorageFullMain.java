@@ -5,6 +5,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.io.StorageFullException;
 
 /**
  * The child of {@link StorageFullTest}, run under {@code ulimit -f}: mounts the model
@@ -28,7 +29,7 @@ public final class StorageFullMain {
       }
     } catch (IOException e) {
       Throwable full = e;
-      while (full.getCause() != null && !(full instanceof org.modelfs.io.StorageFullException)) {
+      while (full.getCause() != null && !(full instanceof StorageFullException)) {
         full = full.getCause();
       }
       System.out.println(full.getClass().getName());

@@ -8,11 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +52,7 @@ class StorageFullTest {
     Path dir = tmpfs();
     try {
       Path model = sdnb(dir);
-      try (FileSystem fs = ModelFileSystems.open(model, java.util.Map.of("commitOnClose", "false"))) {
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("commitOnClose", "false"))) {
         IOException e = assertThrows(IOException.class, () -> Files.write(fs.getPath("/params/big"), new byte[2 << 20]));
         StorageFullException full = assertInstanceOf(StorageFullException.class, e, e.toString());
         assertEquals(StorageFullException.Limit.NO_SPACE, full.limit());
@@ -86,10 +90,10 @@ class StorageFullTest {
         Throwable[] closing = e.getSuppressed();
         assertEquals(1, closing.length, "closing the stream reports that nothing was installed: " + e);
         assertTrue(closing[0].getMessage().contains("its new bytes were not installed"), closing[0].getMessage());
-        assertTrue(java.util.Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the mount shows the old bytes");
+        assertTrue(Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the mount shows the old bytes");
       }
       try (FileSystem fs = ModelFileSystems.open(model)) {
-        assertTrue(java.util.Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the commit kept the old bytes");
+        assertTrue(Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the commit kept the old bytes");
       }
     } finally {
       umount(dir);
@@ -105,15 +109,15 @@ class StorageFullTest {
     Path dir = tmpfs();
     try {
       Path model = sdnb(dir);
-      try (FileSystem fs = ModelFileSystems.open(model, java.util.Map.of("commitOnClose", "false"))) {
+      try (FileSystem fs = ModelFileSystems.open(model, Map.of("commitOnClose", "false"))) {
         String param;
         try (Stream<Path> files = Files.walk(fs.getPath("/params"))) {
           param = files.filter(Files::isRegularFile).findFirst().orElseThrow().toString();
         }
         byte[] old = Files.readAllBytes(fs.getPath(param));
-        var a = Files.newByteChannel(fs.getPath(param), java.nio.file.StandardOpenOption.WRITE);
-        var b = Files.newByteChannel(fs.getPath(param), java.nio.file.StandardOpenOption.WRITE);
-        java.nio.ByteBuffer big = java.nio.ByteBuffer.allocate(2 << 20);
+        var a = Files.newByteChannel(fs.getPath(param), StandardOpenOption.WRITE);
+        var b = Files.newByteChannel(fs.getPath(param), StandardOpenOption.WRITE);
+        ByteBuffer big = ByteBuffer.allocate(2 << 20);
         assertThrows(StorageFullException.class, () -> {
           while (big.hasRemaining()) {
             a.write(big);
@@ -123,7 +127,7 @@ class StorageFullTest {
         assertTrue(closingA.getMessage().contains("its new bytes were not installed"), closingA.getMessage());
         IOException closingB = assertThrows(IOException.class, b::close);
         assertTrue(closingB.getMessage().contains("its new bytes were not installed"), closingB.getMessage());
-        assertTrue(java.util.Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the mount shows the old bytes");
+        assertTrue(Arrays.equals(old, Files.readAllBytes(fs.getPath(param))), "the mount shows the old bytes");
       }
     } finally {
       umount(dir);
@@ -147,7 +151,7 @@ class StorageFullTest {
       assertTrue(Stream.of(e.getMessage(), String.valueOf(e.getCause())).anyMatch(s -> s.contains("no space left")),
           "the refusal says why: " + e);
       assertEquals(List.of(model.getFileName().toString()), names(dir), "temporaries and journal removed");
-      assertTrue(java.util.Arrays.equals(before, Files.readAllBytes(model)), "the model is unchanged");
+      assertTrue(Arrays.equals(before, Files.readAllBytes(model)), "the model is unchanged");
     } finally {
       umount(dir);
     }
@@ -175,7 +179,7 @@ class StorageFullTest {
   @Test
   void aJournalRemovedUnderAMountIsNamedAsTheJournalOfThatModel() throws Exception {
     Path model = sdnb(tmp);
-    try (FileSystem fs = ModelFileSystems.open(model, java.util.Map.of("commitOnClose", "false"))) {
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("commitOnClose", "false"))) {
       Files.write(fs.getPath("/params/a"), new byte[8]);
       Path journal;
       try (Stream<Path> s = Files.list(tmp)) {

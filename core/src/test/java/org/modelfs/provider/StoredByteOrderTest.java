@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -15,9 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.SamediffFileAttributeView;
 import org.modelfs.container.Models;
@@ -90,7 +94,7 @@ class StoredByteOrderTest {
       try (FileChannel ch = FileChannel.open(p)) {
         ByteBuffer at = ByteBuffer.allocate(4096);
         ch.read(at, 4000);
-        assertArrayEquals(java.util.Arrays.copyOfRange(big(pattern(1)), 4000, 8096), at.array());
+        assertArrayEquals(Arrays.copyOfRange(big(pattern(1)), 4000, 8096), at.array());
         MappedByteBuffer map = ch.map(MapMode.READ_ONLY, 0, ch.size());
         byte[] mapped = new byte[map.capacity()];
         map.get(mapped);
@@ -140,7 +144,7 @@ class StoredByteOrderTest {
       assertEquals("little", Files.getAttribute(fresh, "samediff:byteOrder"));
       assertArrayEquals(FloatPattern.bytes(5, 0, 400), Files.readAllBytes(fresh));
       try (FileChannel before = FileChannel.open(fresh)) {
-        ((org.modelfs.JournaledFileSystem) fs).commit();
+        ((JournaledFileSystem) fs).commit();
         // committed to fb, the new file is big-endian in the container now, and shows so at once;
         // a channel opened before the commit goes on reading what it read (little-endian)
         assertEquals("big", Files.getAttribute(fresh, "samediff:byteOrder"));
@@ -200,7 +204,7 @@ class StoredByteOrderTest {
   @Test
   void onAProviderThatCannotMapTheCopyHoldsTheShownBytes() throws IOException {
     Path fb = write(ModelFormat.FB, "m.fb");
-    try (FileSystem jimfs = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+    try (FileSystem jimfs = Jimfs.newFileSystem(Configuration.unix())) {
       Path there = Files.copy(fb, jimfs.getPath("/m.fb"));
       try (FileSystem fs = ModelFileSystems.open(there, Map.of("readOnly", "true", "byteOrder", "stored"));
           FileChannel ch = FileChannel.open(fs.getPath("/params/big/w2"))) {

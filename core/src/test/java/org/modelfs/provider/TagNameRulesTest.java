@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.Fixtures;
 
@@ -58,7 +59,7 @@ class TagNameRulesTest {
     try (FileSystem fs = mount()) {
       Files.createDirectory(fs.getPath("/tags", name));
       assertEquals(List.of("default", name), tags(fs));
-      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      ((JournaledFileSystem) fs).rollback();
     }
   }
 
@@ -73,7 +74,7 @@ class TagNameRulesTest {
           () -> Files.move(fs.getPath("/tags/v2"), fs.getPath("/tags", name)));
       assertTrue(mv.getMessage().contains("default"), mv.getMessage());
       assertEquals(List.of("default", "v2"), tags(fs));
-      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      ((JournaledFileSystem) fs).rollback();
     }
   }
 
@@ -83,7 +84,7 @@ class TagNameRulesTest {
     try (FileSystem fs = mount()) {
       Files.move(fs.getPath("/tags/default"), fs.getPath("/tags", name));
       assertEquals(List.of(name), tags(fs));
-      ((org.modelfs.JournaledFileSystem) fs).rollback();
+      ((JournaledFileSystem) fs).rollback();
     }
   }
 

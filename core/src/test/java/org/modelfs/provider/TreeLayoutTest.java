@@ -1,5 +1,7 @@
 package org.modelfs.provider;
 
+import java.nio.file.attribute.DosFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributeView;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -204,8 +206,8 @@ class TreeLayoutTest {
     assertArrayEquals(new long[] {2}, (long[]) all.get("shape"));
     assertEquals(Map.of("size", 8L, "isDirectory", false), Files.readAttributes(w, "size,isDirectory"));
     assertEquals("VARIABLE", Files.getFileAttributeView(w, SamediffFileAttributeView.class).readAttributes().kind());
-    assertNull(Files.getFileAttributeView(w, java.nio.file.attribute.PosixFileAttributeView.class));
-    assertNull(Files.getFileAttributeView(w, java.nio.file.attribute.DosFileAttributeView.class));
+    assertNull(Files.getFileAttributeView(w, PosixFileAttributeView.class));
+    assertNull(Files.getFileAttributeView(w, DosFileAttributeView.class));
     assertThrows(UnsupportedOperationException.class, () -> Files.readAttributes(w, "posix:*"));
     assertThrows(IllegalArgumentException.class, () -> Files.readAttributes(w, "samediff:nonsense"));
     SamediffFileAttributes g = Files.readAttributes(fs.getPath("/graph"), SamediffFileAttributes.class);

@@ -1,5 +1,8 @@
 package org.modelfs.provider;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Map;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -45,7 +48,7 @@ class TwoProcessTest {
   }
 
   private Process child(String... args) throws Exception {
-    List<String> cmd = new java.util.ArrayList<>(List.of(
+    List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
         "-cp", System.getProperty("java.class.path"), ProcessMain.class.getName()));
     cmd.addAll(List.of(args));
@@ -63,7 +66,7 @@ class TwoProcessTest {
             () -> Files.writeString(fs.getPath("/metadata/x"), "parent"));
         assertTrue(e.getMessage().contains("another writer") && e.getMessage().contains(".m.sdnb.modelfs-lock"),
             e.getMessage());
-        assertArrayEquals(FloatPattern.bytes(1, 0, 64), java.util.Arrays.copyOf(
+        assertArrayEquals(FloatPattern.bytes(1, 0, 64), Arrays.copyOf(
             Files.readAllBytes(fs.getPath("/params/big/w1")), 64), "reading is never blocked");
       }
       try (OutputStream in = holder.getOutputStream()) {
@@ -80,7 +83,7 @@ class TwoProcessTest {
   @Test
   void aReaderKeepsReadingTheOldModelWhileAnotherProcessCommits() throws Exception {
     Path model = model();
-    try (FileSystem reader = ModelFileSystems.open(model, java.util.Map.of("readOnly", "true"));
+    try (FileSystem reader = ModelFileSystems.open(model, Map.of("readOnly", "true"));
         FileChannel ch = FileChannel.open(reader.getPath("/params/big/w0"))) {
       Process writer = child("commit", model.toString(), "7.5");
       long size = ch.size();
@@ -92,10 +95,10 @@ class TwoProcessTest {
       assertEquals(0, writer.waitFor());
       readAllAndCheckOld(ch, buf, size);
       assertArrayEquals(FloatPattern.bytes(0, 0, 4096),
-          java.util.Arrays.copyOf(Files.readAllBytes(reader.getPath("/params/big/w0")), 4096),
+          Arrays.copyOf(Files.readAllBytes(reader.getPath("/params/big/w0")), 4096),
           "new channels of the old mount still read the old container");
     }
-    try (FileSystem fresh = ModelFileSystems.open(model, java.util.Map.of("readOnly", "true"))) {
+    try (FileSystem fresh = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
       ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(fresh.getPath("/params/big/w0"))).order(ByteOrder.LITTLE_ENDIAN);
       assertEquals(7.5f, b.getFloat(0));
       assertEquals(7.5f, b.getFloat(b.capacity() - 4));

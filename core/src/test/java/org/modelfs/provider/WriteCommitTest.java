@@ -1,5 +1,11 @@
 package org.modelfs.provider;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -30,6 +36,7 @@ import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.ModelTsv;
+import org.modelfs.testing.Sidecars;
 import org.modelfs.testing.TreeTsv;
 
 /**
@@ -135,7 +142,7 @@ class WriteCommitTest {
       assertArrayEquals(container, Files.readAllBytes(model), "container untouched");
       assertTrue(((JournaledFileSystem) fs).hasPendingChanges(), "changes kept");
       assertEquals(3, Files.size(w));
-      assertEquals(1, org.modelfs.testing.Sidecars.journals(model).size(), "journal kept");
+      assertEquals(1, Sidecars.journals(model).size(), "journal kept");
       // commit() is where a refused change is fixed and retried (close() would discard it)
       Files.setAttribute(w, "samediff:shape", new long[] {3});
       Files.setAttribute(w, "samediff:dtype", "UBYTE");
@@ -164,7 +171,7 @@ class WriteCommitTest {
     assertTrue(e.getMessage().contains("discarded") && e.getMessage().contains("holds 3 bytes"), e.getMessage());
     assertFalse(fs.isOpen(), "close() always closes");
     assertArrayEquals(container, Files.readAllBytes(model), "container untouched");
-    assertEquals(java.util.List.of(), org.modelfs.testing.Sidecars.of(model), "no journal, no lock file left");
+    assertEquals(List.of(), Sidecars.of(model), "no journal, no lock file left");
     try (FileSystem again = ModelFileSystems.open(model)) {
       Files.writeString(again.getPath("/metadata/x"), "the lock was released"); // a new writer gets it
     }
@@ -194,9 +201,9 @@ class WriteCommitTest {
       Files.delete(fs.getPath("/updater/layer0/W/M")); // the whole state of a parameter (Adam: M and V)
       Files.delete(fs.getPath("/updater/layer0/W/V"));
       try (var ch = Files.newByteChannel(fs.getPath("/params/extra/bias"),
-          java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+          Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
           ModelFileSystems.attribute("dtype", "DOUBLE"), ModelFileSystems.attribute("shape", new long[] {3}))) {
-        ch.write(java.nio.ByteBuffer.allocate(24));
+        ch.write(ByteBuffer.allocate(24));
       }
       Files.copy(fs.getPath("/params/layer1/W"), fs.getPath("/params/layer1/W_copy"));
       Files.move(fs.getPath("/params/layer1/W_copy"), fs.getPath("/params/moved"));
@@ -264,9 +271,9 @@ class WriteCommitTest {
   void aWriteChannelLeftOpenAtCloseIsReportedNotLost() throws Exception {
     Path model = sdnb();
     FileSystem fs = ModelFileSystems.open(model);
-    java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/metadata/late"),
-        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-    ch.write(java.nio.ByteBuffer.wrap("v".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/metadata/late"),
+        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    ch.write(ByteBuffer.wrap("v".getBytes(StandardCharsets.UTF_8)));
     IOException e = assertThrows(IOException.class, fs::close);
     assertTrue(e.getMessage().contains("were not committed"), e.getMessage());
     assertFalse(fs.isOpen());
@@ -283,15 +290,15 @@ class WriteCommitTest {
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("create", "true"))) {
         assertEquals(List.of("default"), Files.list(fs.getPath("/tags")).map(p -> p.getFileName().toString()).toList());
         try (var ch = Files.newByteChannel(fs.getPath("/params/layer/W"),
-            java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE),
+            Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
             ModelFileSystems.attribute("shape", new long[] {2, 2}))) {
-          ch.write(java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.LITTLE_ENDIAN).putFloat(0, 1.5f));
+          ch.write(ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putFloat(0, 1.5f));
         }
       }
       try (FileSystem fs = ModelFileSystems.open(model)) {
         Path w = fs.getPath("/params/layer/W");
         assertArrayEquals(new long[] {2, 2}, (long[]) Files.getAttribute(w, "samediff:shape"));
-        assertEquals(1.5f, java.nio.ByteBuffer.wrap(Files.readAllBytes(w)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getFloat(0));
+        assertEquals(1.5f, ByteBuffer.wrap(Files.readAllBytes(w)).order(ByteOrder.LITTLE_ENDIAN).getFloat(0));
         assertEquals("VARIABLE", Files.getAttribute(w, "samediff:kind"));
       }
     }
@@ -346,7 +353,7 @@ class WriteCommitTest {
     try (FileSystem fs = ModelFileSystems.open(sdnb, Map.of("format", "sdnb"))) {
       Files.writeString(fs.getPath("/metadata/x"), "y");
     }
-    assertEquals("SDNB", new String(Arrays.copyOf(Files.readAllBytes(sdnb), 4), java.nio.charset.StandardCharsets.US_ASCII));
+    assertEquals("SDNB", new String(Arrays.copyOf(Files.readAllBytes(sdnb), 4), StandardCharsets.US_ASCII));
     try (FileSystem fs = ModelFileSystems.open(sdnb)) {
       assertEquals("y", Files.readString(fs.getPath("/metadata/x")));
       assertEquals(TreeTsv.arraysOnly(ModelTsv.read(Fixtures.expected(Fixtures.get("mlp_adam.fb")))),

@@ -1,5 +1,6 @@
 package org.modelfs.provider;
 
+import java.util.LinkedHashMap;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -196,7 +197,7 @@ class ZipTagsTest {
 
   /** Each tag's arrays as TSV (names, attributes, digests), by tag name in order. */
   private static Map<String, String> tagTsvs(Path model) throws IOException {
-    Map<String, String> out = new java.util.LinkedHashMap<>();
+    Map<String, String> out = new LinkedHashMap<>();
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", true))) {
       for (String t : list(fs.getPath("/tags"))) {
         out.put(t, TreeTsv.of(fs.getPath("/tags", t)));

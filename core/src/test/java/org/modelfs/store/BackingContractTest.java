@@ -8,16 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -279,7 +284,7 @@ public abstract class BackingContractTest {
           String read;
           try {
             read = ModelTsv.of(m.newest());
-          } catch (IOException | java.io.UncheckedIOException failed) {
+          } catch (IOException | UncheckedIOException failed) {
             continue;
           }
           assertEquals(ModelTsv.of(v1.tag()), read, "the old generation, or a failure");
@@ -289,7 +294,7 @@ public abstract class BackingContractTest {
   }
 
   /** The plan with every file's body replaced by {@code body} (files it keeps stay kept). */
-  private static ContainerPlan withBodies(ContainerPlan p, java.util.function.IntFunction<ContainerPlan.Body> body) {
+  private static ContainerPlan withBodies(ContainerPlan p, IntFunction<ContainerPlan.Body> body) {
     List<ContainerPlan.PlannedFile> files = new ArrayList<>();
     for (int i = 0; i < p.files().size(); i++) {
       ContainerPlan.PlannedFile f = p.files().get(i);
@@ -302,9 +307,9 @@ public abstract class BackingContractTest {
   protected static String contentAndKey(Path p) throws IOException {
     Durable.Stamp s = Durable.stamp(p);
     try {
-      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
           Files.readAllBytes(p))) + "@" + (s == null ? "" : s.key());
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e); // every JDK has SHA-256
     }
   }

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -149,10 +151,10 @@ class CommitRecordTest {
   /** Writes a record with one extra line and reads it back. */
   private CommitRecord.State withLine(ModelId id, String line) throws IOException {
     String body = HEADER + line + "\n";
-    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    CRC32 crc = new CRC32();
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     crc.update(bytes);
-    String text = body + "end\t" + java.util.HexFormat.of().toHexDigits((int) crc.getValue()) + "\n";
+    String text = body + "end\t" + HexFormat.of().toHexDigits((int) crc.getValue()) + "\n";
     Path p = Files.writeString(id.dir().resolve(SidecarNames.newRecord(id.key())), text);
     try {
       return CommitRecord.read(id, p).state();

@@ -16,7 +16,9 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.container.ModelWriter;
@@ -157,7 +160,7 @@ class CrashCommitTest {
   private static Map<String, String> shardIdentities(Path model) throws IOException {
     Map<String, String> out = new TreeMap<>();
     for (String n : shardFilesAny(model.toAbsolutePath().getParent())) {
-      var a = Files.readAttributes(model.resolveSibling(n), java.nio.file.attribute.BasicFileAttributes.class);
+      var a = Files.readAttributes(model.resolveSibling(n), BasicFileAttributes.class);
       out.put(n, a.fileKey() + "/" + a.size() + "/" + a.lastModifiedTime().toMillis());
     }
     return out;
@@ -393,11 +396,11 @@ class CrashCommitTest {
       renames.add(new CommitRecord.Rename(t, n, Durable.stamp(dir.resolve(t)).key()));
     }
     switch (record) {
-      case "complete", "lost-one", "lost-all" -> CommitRecord.write(id, new CommitRecord.Content(renames, java.util.List.of(), st.stale()));
+      case "complete", "lost-one", "lost-all" -> CommitRecord.write(id, new CommitRecord.Content(renames, List.of(), st.stale()));
       case "cut" -> {
-        Path recordPath = CommitRecord.write(id, new CommitRecord.Content(renames, java.util.List.of(), st.stale()));
+        Path recordPath = CommitRecord.write(id, new CommitRecord.Content(renames, List.of(), st.stale()));
         byte[] b = Files.readAllBytes(recordPath);
-        Files.write(recordPath, java.util.Arrays.copyOf(b, b.length - 7)); // a crash while it was written
+        Files.write(recordPath, Arrays.copyOf(b, b.length - 7)); // a crash while it was written
       }
       default -> { }
     }
@@ -461,7 +464,7 @@ class CrashCommitTest {
           try (FileSystem fs = ModelFileSystems.open(model,
               Map.of("maxShardBytes", Long.toString(limit), "commitOnClose", "false"))) {
             CrashCommitMain.writeGeneration(fs, 1, true, () -> { });
-            ((org.modelfs.JournaledFileSystem) fs).commit();
+            ((JournaledFileSystem) fs).commit();
           }
           return null;
         });

@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class LocalBackingTest {
   }
 
   /** The plan with every file's body replaced by {@code body}. */
-  private static ContainerPlan withBodies(ContainerPlan p, java.util.function.IntFunction<ContainerPlan.Body> body) {
+  private static ContainerPlan withBodies(ContainerPlan p, IntFunction<ContainerPlan.Body> body) {
     List<ContainerPlan.PlannedFile> files = new ArrayList<>();
     for (int i = 0; i < p.files().size(); i++) {
       files.add(new ContainerPlan.PlannedFile(p.files().get(i).name(), body.apply(i)));

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,6 +147,6 @@ class ModelFilesTest {
     List<Tag> tags = List.of(named(two.tag(), "older"), named(three.tag(), "newest"));
     assertThrows(ModelFormatException.class, () -> ModelFiles.writeTags(tags, out, WriteOptions.of(ModelFormat.FB)));
     assertEquals(List.of("m.fb"), names());
-    org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(out));
+    Assertions.assertArrayEquals(before, Files.readAllBytes(out));
   }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -171,8 +172,8 @@ class ModelIdTest {
 
   @Test
   void aDirectoryNameIsNotAModel() {
-    assertThrows(java.nio.file.FileSystemException.class, () -> ModelId.of(tmp.resolve("..")));
-    assertThrows(java.nio.file.FileSystemException.class, () -> ModelId.of(tmp.resolve(".")));
+    assertThrows(FileSystemException.class, () -> ModelId.of(tmp.resolve("..")));
+    assertThrows(FileSystemException.class, () -> ModelId.of(tmp.resolve(".")));
   }
 
   @Test

@@ -15,18 +15,21 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -200,8 +203,8 @@ class ModelLockTest {
       assertFalse(ModelLock.heldHere(id));
     } finally {
       // unblock an open that might hang (a reader and writer at once never blocks)
-      try (var ch = java.nio.channels.FileChannel.open(fifo, java.nio.file.StandardOpenOption.READ,
-          java.nio.file.StandardOpenOption.WRITE)) {
+      try (var ch = FileChannel.open(fifo, StandardOpenOption.READ,
+          StandardOpenOption.WRITE)) {
         // nothing
       } catch (IOException ignored) {
         // gone
@@ -299,7 +302,7 @@ class ModelLockTest {
     Future<String> f = reader.submit(out::readLine);
     try {
       return f.get(60, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       fail("the child said nothing for 60 s");
       return null;
     }

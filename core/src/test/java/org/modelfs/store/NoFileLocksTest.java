@@ -8,6 +8,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class NoFileLocksTest {
       assertTrue(e.getMessage().contains("cannot write the model there"), e.getMessage());
       assertTrue(e.getMessage().contains("modelfs-s3"), e.getMessage());
       try (Stream<Path> s = Files.list(z.getPath("/"))) {
-        assertEquals(java.util.List.of("m.fb"), s.map(p -> p.getFileName().toString()).toList(),
+        assertEquals(List.of("m.fb"), s.map(p -> p.getFileName().toString()).toList(),
             "nothing but the model in the zip");
       }
     }

@@ -12,7 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -217,7 +219,7 @@ class RecoveryTest {
   @Test
   void temporariesLostAfterRenamesRestoreTheOldFilesByteForByte() throws IOException {
     Rewrite w = rewrite();
-    Object oldKey0 = Files.readAttributes(dir.resolve(S0), java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+    Object oldKey0 = Files.readAttributes(dir.resolve(S0), BasicFileAttributes.class).fileKey();
     move(w.temps.get(0), S0);
     move(w.temps.get(1), "m.sdnb");
     Files.delete(dir.resolve(w.temps.get(2))); // a tmp cleaner
@@ -225,7 +227,7 @@ class RecoveryTest {
     assertFalse(recover());
     assertEquals(expect(S0, w.old0, S1, w.old1), listing(), "old files back, new-only m.sdnb removed, backups gone");
     assertArrayEquals(w.old0, Files.readAllBytes(dir.resolve(S0)));
-    assertEquals(oldKey0, Files.readAttributes(dir.resolve(S0), java.nio.file.attribute.BasicFileAttributes.class)
+    assertEquals(oldKey0, Files.readAttributes(dir.resolve(S0), BasicFileAttributes.class)
         .fileKey(), "the old file itself is back");
   }
 
@@ -282,7 +284,7 @@ class RecoveryTest {
     Files.createDirectory(dir.resolve(SidecarNames.newJournal(id.key()))); // an empty one
     Path cut = CommitRecord.write(id, new CommitRecord.Content(List.of(), List.of(), List.of(S0, S1)));
     byte[] full = Files.readAllBytes(cut);
-    Files.write(cut, java.util.Arrays.copyOf(full, full.length - 3));
+    Files.write(cut, Arrays.copyOf(full, full.length - 3));
     assertTrue(Recovery.needed(id));
     assertFalse(recover());
     assertEquals(expect(S0, old0, S1, old1), listing(), "the cut-off record is dropped without deleting anything");

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.modelfs.format.BaseCodec;
 import org.modelfs.format.ModelFormatException;
@@ -52,7 +53,7 @@ public final class FbTagsCodec extends BaseCodec {
     }
     ByteBuffer b = ByteBuffer.allocate(MAGIC.length);
     src.readFully(b, 0);
-    return java.util.Arrays.equals(b.array(), MAGIC);
+    return Arrays.equals(b.array(), MAGIC);
   }
 
   @Override

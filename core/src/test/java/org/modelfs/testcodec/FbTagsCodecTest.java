@@ -22,6 +22,7 @@ import org.modelfs.cli.Main;
 import org.modelfs.container.Models;
 import org.modelfs.format.Codecs;
 import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.RecursiveCopy;
@@ -87,7 +88,7 @@ class FbTagsCodecTest {
     Path again = tmp.resolve("again.fb");
     run("convert", one.toString(), again.toString());
     try (Model a = Models.open(back); Model b = Models.open(again)) {
-      assertEquals(org.modelfs.model.ModelFormat.FB, b.format());
+      assertEquals(ModelFormat.FB, b.format());
       assertEquals(a.newest().variables().size(), b.newest().variables().size());
     }
     try (FileSystem fs = ModelFileSystems.open(again)) {

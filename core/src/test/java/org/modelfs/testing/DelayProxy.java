@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.util.Arrays;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -60,7 +61,7 @@ public final class DelayProxy implements AutoCloseable {
         s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target));
         c.setTcpNoDelay(true);
         s.setTcpNoDelay(true);
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
         pipe(c, s, up, done);
         pipe(s, c, down, done);
       } catch (IOException e) {
@@ -72,7 +73,7 @@ public final class DelayProxy implements AutoCloseable {
   }
 
   /** Reader and writer threads for one direction: chunks are written when their deadline passes. */
-  private void pipe(Socket from, Socket to, AtomicLong count, java.util.concurrent.atomic.AtomicInteger done) {
+  private void pipe(Socket from, Socket to, AtomicLong count, AtomicInteger done) {
     BlockingQueue<Object[]> q = new ArrayBlockingQueue<>(4096);
     Thread reader = new Thread(() -> {
       byte[] buf = new byte[64 * 1024];

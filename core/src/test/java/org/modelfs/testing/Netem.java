@@ -1,6 +1,7 @@
 package org.modelfs.testing;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,7 +56,7 @@ public final class Netem {
   static int reexec(String ns, String mainClass, String[] args) throws IOException, InterruptedException {
     ProcessHandle.Info info = ProcessHandle.current().info();
     List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns, info.command().orElseThrow()));
-    cmd.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+    cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
     cmd.add("-D" + INSIDE + "=" + ns);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

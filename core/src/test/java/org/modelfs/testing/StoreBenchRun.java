@@ -1,6 +1,7 @@
 package org.modelfs.testing;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -11,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +135,7 @@ public final class StoreBenchRun {
     Files.createDirectory(dir);
     System.out.printf("JVM %s; %d processors; max heap %d MiB; load average %.1f; delay by %s%n",
         System.getProperty("java.runtime.version"), Runtime.getRuntime().availableProcessors(),
-        Runtime.getRuntime().maxMemory() / MIB, java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        Runtime.getRuntime().maxMemory() / MIB, ManagementFactory.getOperatingSystemMXBean()
             .getSystemLoadAverage(), Netem.inside() ? "netem in network namespace " + System.getProperty(Netem.INSIDE)
             : "the benchmark's delaying proxy");
     try (DelayProxy proxy = new DelayProxy(store.port())) {
@@ -356,7 +358,7 @@ public final class StoreBenchRun {
       return;
     }
     try (Stream<Path> s = Files.walk(dir)) {
-      for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
     }

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ModelFiles;
 
 /**
  * A model whose every parameter byte is one number, its version: after any crash or race a
@@ -29,7 +30,7 @@ public final class VersionedModel {
       if (maxShardBytes > 0) {
         o = o.withMaxShardBytes(maxShardBytes);
       }
-      org.modelfs.store.ModelFiles.write(s.tag(), out, o);
+      ModelFiles.write(s.tag(), out, o);
     }
     Files.delete(data);
     try (FileSystem fs = ModelFileSystems.open(out, format == ModelFormat.SHARDED_SDNB

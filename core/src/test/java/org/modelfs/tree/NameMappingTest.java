@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.InvalidPathException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -109,9 +112,9 @@ public class NameMappingTest {
    */
   @Test
   void decodeOfEncodeIsIdentityAndEncodingIsInjective() {
-    java.util.Random r = new java.util.Random(15);
+    Random r = new Random(15);
     char[] alphabet = {'%', '/', '.', '\0', '2', '5', 'E', 'F', 'a', 'é', '\uD83D', '\uDE00', 'x'};
-    Map<String, String> byPath = new java.util.HashMap<>();
+    Map<String, String> byPath = new HashMap<>();
     for (int n = 0; n < 200_000; n++) {
       StringBuilder sb = new StringBuilder();
       int len = r.nextInt(7);
@@ -124,7 +127,7 @@ public class NameMappingTest {
       }
       String one = NameMapping.oneSegment(name);
       assertEquals(name, NameMapping.decode(one), one);
-      List<String> segs = NameMapping.segments(name, java.util.Set.of());
+      List<String> segs = NameMapping.segments(name, Set.of());
       assertEquals(name, NameMapping.name(segs), String.valueOf(segs));
       String other = byPath.putIfAbsent(one, name);
       assertTrue(other == null || other.equals(name), "'" + other + "' and '" + name + "' both map to " + one);

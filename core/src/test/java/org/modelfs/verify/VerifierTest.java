@@ -14,9 +14,13 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.format.sdnb.SdnbFormat;
+import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.DType;
 import org.modelfs.model.Model;
@@ -31,6 +37,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
+import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.VerifyModels;
 import org.modelfs.testing.VerifyModels.Format;
@@ -155,7 +162,7 @@ class VerifierTest {
     List<Problem> got = verify(p.model()).problems();
     assertEquals(1, got.size(), got.toString());
     assertEquals("/tags/default/graph", got.get(0).path());
-    assertTrue(got.get(0).message().matches("op '" + java.util.regex.Pattern.quote(p.op())
+    assertTrue(got.get(0).message().matches("op '" + Pattern.quote(p.op())
         + "' \\(\\w+\\) input 0 is the id \\(99999, \\d+\\), which no variable has: DL4J wires inputs by id and cannot"
         + " load the graph \\(docs/FORMATS.md §3.10\\)"), got.get(0).message());
   }
@@ -208,15 +215,15 @@ class VerifierTest {
       }
       lost = largest.name();
     }
-    try (org.modelfs.io.ChannelSource s1 = org.modelfs.io.ChannelSource.open(shards.get(1))) {
-      Tag alone = org.modelfs.format.sdnb.SdnbFormat.read(s1, "shard1");
+    try (ChannelSource s1 = ChannelSource.open(shards.get(1))) {
+      Tag alone = SdnbFormat.read(s1, "shard1");
       assertTrue(alone.variable(lost) != null && alone.variable(lost).array() != null, "the largest parameter is in shard 1");
     }
     // an empty weight shard: the SDNB of a tag without variables
     Path empty = tmp.resolve("empty.sdnb");
-    org.modelfs.store.ModelFiles.write(new Tag("default", null, List.of(), List.of(), null, java.util.Map.of()), empty,
+    ModelFiles.write(new Tag("default", null, List.of(), List.of(), null, Map.of()), empty,
         WriteOptions.of(ModelFormat.SDNB));
-    Files.copy(empty, shards.get(1), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(empty, shards.get(1), StandardCopyOption.REPLACE_EXISTING);
     List<Problem> got = verify(base).problems();
     assertTrue(got.contains(new Problem("/tags/default/params/" + lost, "VARIABLE has no array: no weight shard holds it")),
         got.toString());
@@ -265,7 +272,7 @@ class VerifierTest {
   void aModelTheReadersRefuseIsOneProblemNamingTheOffset() throws IOException {
     Path m = VerifyModels.write(tmp, Format.FB);
     byte[] b = Files.readAllBytes(m);
-    Files.write(m, java.util.Arrays.copyOf(b, b.length / 2));
+    Files.write(m, Arrays.copyOf(b, b.length / 2));
     List<Problem> got = verify(m).problems();
     assertEquals(1, got.size(), got.toString());
     assertEquals(m.toString(), got.get(0).path());

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.VariableType;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -80,7 +81,7 @@ public final class BridgeBench {
 
   private static void close(SameDiff sd) {
     for (SDVariable v : sd.variables()) {
-      if (v.getVariableType() == org.nd4j.autodiff.samediff.VariableType.VARIABLE) {
+      if (v.getVariableType() == VariableType.VARIABLE) {
         sd.getArrForVarName(v.name()).close();
       }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,7 @@ class ArrayLayoutTest {
   void everyLayoutRoundTrips(String name) throws IOException {
     Nd4j.getRandom().setSeed(5);
     INDArray big = Nd4j.rand(DataType.DOUBLE, 6, 5);
-    Map<String, INDArray> arrays = new java.util.LinkedHashMap<>();
+    Map<String, INDArray> arrays = new LinkedHashMap<>();
     arrays.put("whole", Nd4j.rand(DataType.FLOAT, 3, 4));
     arrays.put("forder", Nd4j.rand(DataType.FLOAT, 'f', 3, 4));
     arrays.put("rows", big.get(NDArrayIndex.interval(2, 5), NDArrayIndex.all()));

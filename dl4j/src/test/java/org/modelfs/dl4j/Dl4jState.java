@@ -2,6 +2,7 @@ package org.modelfs.dl4j;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -69,7 +70,7 @@ final class Dl4jState {
 
   /** The ARRAY variables no op reads: what the graph computes. */
   static List<String> leaves(SameDiff sd) {
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (SDVariable v : sd.variables()) {
       List<String> readers = sd.getVariables().get(v.name()).getInputsForOp();
       if (v.getVariableType() == VariableType.ARRAY && (readers == null || readers.isEmpty())) {

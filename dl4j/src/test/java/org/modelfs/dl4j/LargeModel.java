@@ -1,7 +1,9 @@
 package org.modelfs.dl4j;
 
+import java.io.File;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.util.HexFormat;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -44,14 +46,14 @@ final class LargeModel {
       md.update(buf);
       pos += n;
     }
-    return java.util.HexFormat.of().formatHex(md.digest());
+    return HexFormat.of().formatHex(md.digest());
   }
 
   /** Builds the model and calls DL4J's {@code SameDiff.save}; prints the outcome. */
   public static void main(String[] args) {
     SameDiff sd = build(ELEMENTS);
     try {
-      java.io.File f = java.io.File.createTempFile("large", ".fb", new java.io.File(args[0]));
+      File f = File.createTempFile("large", ".fb", new File(args[0]));
       sd.save(f, false);
       System.out.println("SAVED " + f.length());
     } catch (Throwable t) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -24,7 +25,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 class SameDiffFilesTest {
   /** Every format ModelFS writes, with a file name of its kind. */
-  static final Map<String, String> FORMATS = new java.util.LinkedHashMap<>();
+  static final Map<String, String> FORMATS = new LinkedHashMap<>();
 
   static {
     FORMATS.put("fb", "model.fb");

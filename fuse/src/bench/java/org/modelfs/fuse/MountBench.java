@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.modelfs.ModelFileSystems;
 
 /**
@@ -197,7 +198,7 @@ public final class MountBench {
   /** The descriptor number through which process {@code pid} holds {@code model}. */
   private static String modelFd(long pid, Path model) throws IOException {
     Path real = model.toRealPath();
-    try (java.util.stream.Stream<Path> s = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+    try (Stream<Path> s = Files.list(Path.of("/proc/" + pid + "/fd"))) {
       for (Path f : (Iterable<Path>) s::iterator) {
         try {
           if (Files.readSymbolicLink(f).equals(real)) {

@@ -1,5 +1,6 @@
 package org.modelfs.fuse;
 
+import java.io.File;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class Background {
     }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     Process p = pb.start();
     if (MountPoints.await(dir, p, READY_MILLIS)) {
       out.println("mounted at " + dir + " (process " + p.pid() + ", log " + log + "); unmount with: fusermount -u " + dir);

@@ -1,28 +1,36 @@
 package org.modelfs.fuse;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.modelfs.cli.Main;
 
 /**
  * The {@code modelfs} command line of the FUSE module's jar (target/modelfs-fuse.jar): the
  * core's commands plus {@code mount}, {@code commit} and {@code unmount} (docs/MOUNT.md). The core
- * stays free of FUSE; everything but these verbs goes to {@link org.modelfs.cli.Main}.
+ * stays free of FUSE; everything but these verbs goes to {@link Main}.
  */
 public final class FuseMain {
   private FuseMain() {}
 
   public static void main(String[] args) {
-    PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
-    PrintStream err = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.err), true, StandardCharsets.UTF_8);
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     if (args.length == 0 || args.length == 1 && (args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h"))) {
       PrintStream s = args.length == 0 ? err : out;
-      int code = org.modelfs.cli.Main.run(args, s, s);
+      int code = Main.run(args, s, s);
       s.println();
       s.println("this jar adds (modelfs help mount):");
       s.println("  mount     " + MOUNT_SUMMARY);
@@ -32,7 +40,7 @@ public final class FuseMain {
       System.exit(code);
     }
     if (!(VERBS.contains(args[0]) || args[0].equals("help") && args.length == 2 && VERBS.contains(args[1]))) {
-      org.modelfs.cli.Main.main(args);
+      Main.main(args);
       return;
     }
     out.flush();
@@ -97,7 +105,7 @@ public final class FuseMain {
     ByteBuffer pid = ByteBuffer.allocate(32);
     v.read(Control.PID.substring("user.".length()), pid);
     long id = Long.parseLong(new String(pid.array(), 0, pid.position(), StandardCharsets.US_ASCII).trim());
-    int committed = commit(rest, new PrintStream(java.io.OutputStream.nullOutputStream()), err);
+    int committed = commit(rest, new PrintStream(OutputStream.nullOutputStream()), err);
     if (committed != 0) {
       return committed;
     }
@@ -106,11 +114,11 @@ public final class FuseMain {
       err.println("modelfs unmount: fusermount -u " + dir + " failed (is it busy? lsof +D " + dir + ")");
       return 2;
     }
-    java.util.Optional<ProcessHandle> h = ProcessHandle.of(id);
+    Optional<ProcessHandle> h = ProcessHandle.of(id);
     if (h.isPresent()) {
       try {
-        h.get().onExit().get(10, java.util.concurrent.TimeUnit.MINUTES);
-      } catch (java.util.concurrent.TimeoutException e) {
+        h.get().onExit().get(10, TimeUnit.MINUTES);
+      } catch (TimeoutException e) {
         err.println("modelfs unmount: the mount's process " + id + " has not ended after 10 minutes");
         return 2;
       }
@@ -132,7 +140,7 @@ public final class FuseMain {
     UserDefinedFileAttributeView v = Files.getFileAttributeView(dir, UserDefinedFileAttributeView.class);
     try {
       v.write(Control.COMMIT.substring("user.".length()), ByteBuffer.wrap("1".getBytes(StandardCharsets.US_ASCII)));
-    } catch (java.nio.file.FileSystemException e) {
+    } catch (FileSystemException e) {
       err.println("modelfs commit: the commit of " + dir + " was refused (" + e.getReason()
           + "); nothing changed; the mount's log lists the problems");
       return 1;

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
 import jnr.ffi.Struct;
 import ru.serce.jnrfuse.ErrorCodes;
 import ru.serce.jnrfuse.FuseFillDir;
@@ -137,7 +138,7 @@ final class Listing {
     final Pointer dir = of(FileStat.S_IFDIR);
 
     private static Pointer of(int mode) {
-      jnr.ffi.Runtime r = jnr.ffi.Runtime.getSystemRuntime();
+      Runtime r = Runtime.getSystemRuntime();
       Pointer p = Memory.allocateDirect(r, Struct.size(new FileStat(r)), true);
       FileStat.of(p).st_mode.set(mode);
       return p;

@@ -1,5 +1,7 @@
 package org.modelfs.fuse;
 
+import java.util.Set;
+
 /**
  * Which paths of the mount name a file of the model (docs/FILESYSTEM.md §1) — a file created
  * anywhere else (an editor's {@code sedXXXXXX} beside graph.json, a swap file, {@code .#lock})
@@ -9,8 +11,8 @@ package org.modelfs.fuse;
 final class ModelNames {
   private ModelNames() {}
 
-  private static final java.util.Set<String> TAG_FILES = java.util.Set.of("graph", "graph.json", "training.json");
-  static final java.util.Set<String> AREAS = java.util.Set.of("params", "updater", "metadata");
+  private static final Set<String> TAG_FILES = Set.of("graph", "graph.json", "training.json");
+  static final Set<String> AREAS = Set.of("params", "updater", "metadata");
 
   /** Whether the FUSE path {@code p} ("/tags/t/params/W", "/params/W") can be a model file. */
   static boolean isModelFile(String p) {

@@ -2,8 +2,13 @@ package org.modelfs.fuse;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -105,7 +110,7 @@ final class MountCommand {
       return Background.start(args, dir, logFile, out, err);
     }
     PrintStream logOut = logFile == null ? err : new PrintStream(Files.newOutputStream(logFile,
-        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND), true, "UTF-8");
+        StandardOpenOption.CREATE, StandardOpenOption.APPEND), true, "UTF-8");
     if (readOnly) {
       env.put("readOnly", "true");
     }
@@ -122,9 +127,9 @@ final class MountCommand {
     int colon = arg.indexOf("://");
     if (colon > 1) {
       String scheme = arg.substring(0, colon);
-      for (java.nio.file.spi.FileSystemProvider p : java.nio.file.spi.FileSystemProvider.installedProviders()) {
+      for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
         if (p.getScheme().equalsIgnoreCase(scheme)) {
-          return Path.of(java.net.URI.create(arg));
+          return Path.of(URI.create(arg));
         }
       }
     }
@@ -137,13 +142,13 @@ final class MountCommand {
    * the credentials a user may have written into it.
    */
   static String shown(Path model) {
-    if (model.getFileSystem() == java.nio.file.FileSystems.getDefault()) {
+    if (model.getFileSystem() == FileSystems.getDefault()) {
       return model.toString();
     }
-    java.net.URI u = model.toUri();
+    URI u = model.toUri();
     try {
-      return new java.net.URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), null, null).toString();
-    } catch (java.net.URISyntaxException | RuntimeException e) {
+      return new URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), null, null).toString();
+    } catch (URISyntaxException | RuntimeException e) {
       return u.getScheme() + "://…" + model;
     }
   }

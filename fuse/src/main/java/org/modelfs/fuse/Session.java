@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,7 +55,7 @@ final class Session {
     writes = new Writes(fs, staging, log);
     if (tag != null && !Files.isDirectory(fs.getPath("/tags", tag))) {
       fs.close();
-      throw new java.nio.file.NoSuchFileException(shown + "!/tags/" + tag, null, "the model has no tag " + tag);
+      throw new NoSuchFileException(shown + "!/tags/" + tag, null, "the model has no tag " + tag);
     }
     fuse = new ModelFuse(fs, model, tag, readOnly, writes, log);
     Thread hook = new Thread(this::finish, "modelfs-unmount");

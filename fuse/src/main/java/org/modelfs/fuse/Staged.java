@@ -2,6 +2,7 @@ package org.modelfs.fuse;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.modelfs.ModelFileSystems;
 
 /**
@@ -46,7 +48,7 @@ final class Staged {
   long size() throws IOException {
     try {
       return channel.size();
-    } catch (java.nio.channels.ClosedChannelException e) {
+    } catch (ClosedChannelException e) {
       return -1;
     }
   }
@@ -76,7 +78,7 @@ final class Staged {
     if (!exists) {
       attributes.forEach((k, v) -> attrs.add(ModelFileSystems.attribute(k, v)));
     }
-    try (SeekableByteChannel out = Files.newByteChannel(target, java.util.Set.of(StandardOpenOption.WRITE,
+    try (SeekableByteChannel out = Files.newByteChannel(target, Set.of(StandardOpenOption.WRITE,
         StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING), attrs.toArray(FileAttribute[]::new))) {
       ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
       long pos = 0;

@@ -5,14 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,9 +41,9 @@ class DocMountSessionTest {
   @BeforeAll
   static void fuse() {
     KernelMount.assumeFuse();
-    org.junit.jupiter.api.Assumptions.assumeTrue(KernelMount.sh("command -v getfattr").exit() == 0,
+    Assumptions.assumeTrue(KernelMount.sh("command -v getfattr").exit() == 0,
         "README session skipped: getfattr is missing (apt-get install attr)");
-    org.junit.jupiter.api.Assumptions.assumeTrue(KernelMount.sh("python3 -c 'import numpy'").exit() == 0,
+    Assumptions.assumeTrue(KernelMount.sh("python3 -c 'import numpy'").exit() == 0,
         "README session skipped: python3 with NumPy is missing");
   }
 
@@ -82,7 +87,7 @@ class DocMountSessionTest {
     try {
       ProcessBuilder pb = new ProcessBuilder("bash", "-c", script.toString()).directory(root.toFile())
           .redirectErrorStream(true).redirectOutput(out.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
       // the mount's staging and its --background log in the private directory, not in /tmp
       pb.environment().put("JAVA_TOOL_OPTIONS", "-Xmx256m -Djava.io.tmpdir=" + tmp);
       Process p = pb.start();
@@ -98,9 +103,9 @@ class DocMountSessionTest {
       }
     }
     byte[] half = new byte[8 * 4];
-    java.nio.ByteBuffer.wrap(half).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[] {
+    ByteBuffer.wrap(half).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[] {
         0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f});
-    assertFalse(java.util.Arrays.equals(half, biasBefore), "the fixture's bias is not already the session's");
+    assertFalse(Arrays.equals(half, biasBefore), "the fixture's bias is not already the session's");
     assertArrayEquals(Files.readAllBytes(tmp.resolve("b.bin")), half, "NumPy's file is 8 × 0.5 <f4");
     assertArrayEquals(half, bias(tmp.resolve("mlp.fb")), "the model holds the bias the session copied in");
   }

@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.modelfs.cli.Main;
 
 /**
  * A real kernel mount for the tests: {@code modelfs mount} in a child JVM (this class path),
@@ -92,7 +94,7 @@ final class KernelMount implements AutoCloseable {
     try {
       Process p = new ProcessBuilder("sh", "-c", script).start();
       p.getOutputStream().close();
-      var out = new java.util.concurrent.CompletableFuture<byte[]>();
+      var out = new CompletableFuture<byte[]>();
       Thread t = new Thread(() -> {
         try {
           out.complete(p.getInputStream().readAllBytes());
@@ -137,7 +139,7 @@ final class KernelMount implements AutoCloseable {
   static byte[] modelfs(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = org.modelfs.cli.Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(0, code, String.join(" ", args) + ": " + err.toString(StandardCharsets.UTF_8));
     return out.toByteArray();

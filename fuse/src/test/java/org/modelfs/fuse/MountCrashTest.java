@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +41,7 @@ class MountCrashTest {
     KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), model.toString(), "--quiet");
     byte[] old = Files.readAllBytes(model);
     byte[] big = new byte[8 << 20];
-    new java.util.Random(3).nextBytes(big);
+    new Random(3).nextBytes(big);
     Files.write(tmp.resolve("big.bin"), big);
     for (int delay : new int[] {30, 150}) {
       KernelMount m = new KernelMount(model, tmp.resolve("m"));
@@ -89,7 +92,7 @@ class MountCrashTest {
       String log = m.logText();
       assertTrue(log.contains("the commit at unmount was refused"), log);
       assertTrue(log.contains("is unchanged"), log);
-      java.util.regex.Matcher where = java.util.regex.Pattern.compile("copied to (\\S+)").matcher(log);
+      Matcher where = Pattern.compile("copied to (\\S+)").matcher(log);
       assertTrue(where.find(), log);
       Path saved = Path.of(where.group(1));
       try {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,7 +106,7 @@ class MountReadTest {
       mount.run("cmp '" + copy + "' 'm" + a + "'").ok();
     }
     byte[] json = KernelMount.modelfs("cat", model.toString(), "/tags/default/graph.json");
-    assertArrayEquals(json, mount.run("cat m/graph.json").ok().out().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertArrayEquals(json, mount.run("cat m/graph.json").ok().out().getBytes(StandardCharsets.UTF_8));
   }
 
   @Test

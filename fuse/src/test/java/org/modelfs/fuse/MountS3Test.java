@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
@@ -23,9 +25,11 @@ import org.gaul.s3proxy.blobstore.BlobStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * {@code modelfs mount s3x://…/model.fb DIR} with the s3 module on the class path (docs/MOUNT.md
@@ -76,7 +80,7 @@ class MountS3Test {
   /** {@code fixture} put as object {@code key}; its URI as a user writes it (credentials inside). */
   private static String put(String key, Path fixture) throws Exception {
     try (InputStream in = Files.newInputStream(fixture)) {
-      store.putBlob(software.amazon.awssdk.services.s3.model.PutObjectRequest.builder().bucket(BUCKET).key(key)
+      store.putBlob(PutObjectRequest.builder().bucket(BUCKET).key(key)
           .contentLength(Files.size(fixture)).build(), in);
     }
     return "s3x://access:secret-key@127.0.0.1:" + proxy.getPort() + "/" + BUCKET + "/" + key;
@@ -177,7 +181,7 @@ class MountS3Test {
    * slow (five JVMs with the AWS SDK: ~40 s on a busy 2-core machine): {@code mvn -pl fuse test -Pslow}.
    */
   @Test
-  @org.junit.jupiter.api.Tag("slow")
+  @Tag("slow")
   void theMountPagesObjectStoreSessionRunsAsWritten() throws Exception {
     Path root = DocMountSessionTest.root();
     String alias = "modelfs_s3() { java -cp fuse/target/modelfs-fuse.jar:s3/target/modelfs-s3.jar org.modelfs.fuse.FuseMain \"$@\"; }";
@@ -192,11 +196,11 @@ class MountS3Test {
     Path out = tmp.resolve("s3-session.out");
     ProcessBuilder pb = new ProcessBuilder("bash", "-c", script.toString()).directory(root.toFile())
         .redirectErrorStream(true).redirectOutput(out.toFile())
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     pb.environment().put("JAVA_TOOL_OPTIONS", "-Xmx256m -Djava.io.tmpdir=" + tmp);
     Process p = pb.start();
     try {
-      assertTrue(p.waitFor(180, java.util.concurrent.TimeUnit.SECONDS), "the session timed out:\n" + Files.readString(out));
+      assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the session timed out:\n" + Files.readString(out));
       String printed = Files.readString(out);
       assertEquals(0, p.exitValue(), "docs/MOUNT.md's object-store session failed:\n" + script + "\n--- it printed:\n" + printed);
       assertTrue(printed.endsWith("v\n") && printed.contains("committed and unmounted"), printed);

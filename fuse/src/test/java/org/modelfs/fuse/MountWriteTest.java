@@ -6,10 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,7 +52,7 @@ class MountWriteTest {
   void toolsWriteAndUnmountCommits() throws Exception {
     Path model = sdz();
     byte[] w = new byte[64];
-    new java.util.Random(7).nextBytes(w);
+    new Random(7).nextBytes(w);
     Files.write(tmp.resolve("w.bin"), w);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       // the errnos the tools print, before any change (one mount for the class's main scenario)
@@ -118,7 +127,7 @@ class MountWriteTest {
       long before = Files.getLastModifiedTime(model).toMillis();
       byte[] old = Files.readAllBytes(model);
       m.run("setfattr -n user.modelfs.commit -v 1 m").ok();
-      assertFalse(java.util.Arrays.equals(old, Files.readAllBytes(model)), "committed while mounted");
+      assertFalse(Arrays.equals(old, Files.readAllBytes(model)), "committed while mounted");
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
         assertEquals("1\n", Files.readString(fs.getPath("/metadata/a")));
       }
@@ -126,9 +135,9 @@ class MountWriteTest {
       assertTrue(before > 0);
       m.run("echo 2 > m/metadata/b").ok();
       // modelfs unmount: commit, fusermount -u, and return once the mounting process has ended
-      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-      assertEquals(0, FuseMain.run(new String[] {"unmount", m.dir.toString()}, new java.io.PrintStream(new java.io.ByteArrayOutputStream()),
-          new java.io.PrintStream(err)), err.toString());
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      assertEquals(0, FuseMain.run(new String[] {"unmount", m.dir.toString()}, new PrintStream(new ByteArrayOutputStream()),
+          new PrintStream(err)), err.toString());
       assertFalse(m.process().isAlive(), "the mount's process has ended when unmount returns");
       assertFalse(MountPoints.isMounted(m.dir));
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
@@ -149,15 +158,15 @@ class MountWriteTest {
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"), "--tag", "default")) {
       assertEquals("graph\ngraph.json\nmetadata\nparams\ntraining.json\nupdater\n", m.run("ls m").ok().out());
       m.run("echo 1 > m/metadata/a").ok();
-      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-      assertEquals(0, FuseMain.run(new String[] {"commit", m.dir.toString()}, new java.io.PrintStream(out), System.err));
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      assertEquals(0, FuseMain.run(new String[] {"commit", m.dir.toString()}, new PrintStream(out), System.err));
       try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
         assertEquals("1\n", Files.readString(fs.getPath("/tags/default/metadata/a")));
       }
       m.run("echo 2 > m/metadata/b").ok();
       // SIGTERM (what a service manager or kill sends): the shutdown hook unmounts and commits
       KernelMount.sh("kill -TERM " + m.pid()).ok();
-      assertTrue(m.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+      assertTrue(m.process().waitFor(60, TimeUnit.SECONDS));
       assertFalse(MountPoints.isMounted(m.dir), m.logText());
       assertTrue(m.logText().contains("committed the changes"), m.logText());
     }
@@ -171,10 +180,10 @@ class MountWriteTest {
     Path model = sdz();
     Path dir = tmp.resolve("bg");
     Files.createDirectories(dir);
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code = FuseMain.run(new String[] {"mount", "--background", "--read-only", "--log", tmp.resolve("bg.log").toString(),
-        model.toString(), dir.toString()}, new java.io.PrintStream(out), new java.io.PrintStream(err));
+        model.toString(), dir.toString()}, new PrintStream(out), new PrintStream(err));
     try {
       assertEquals(0, code, err.toString());
       assertTrue(MountPoints.isMounted(dir));
@@ -193,7 +202,7 @@ class MountWriteTest {
     Assumptions.assumeTrue(KernelMount.sh("command -v rsync").exit() == 0, "rsync missing");
     Path model = sdz();
     byte[] w = new byte[128];
-    java.nio.ByteBuffer.wrap(w).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[32]).flip();
+    ByteBuffer.wrap(w).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[32]).flip();
     w[3] = 0x40;
     Files.write(tmp.resolve("w.bin"), w);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
@@ -209,7 +218,7 @@ class MountWriteTest {
       assertArrayEquals(w, Files.readAllBytes(fs.getPath("/tags/v3/params/layer0/W")));
       assertArrayEquals(Files.readAllBytes(fs.getPath("/tags/default/params/layer0/b")), Files.readAllBytes(fs.getPath("/tags/v3/params/layer0/b")));
       try (var s = Files.walk(fs.getPath("/tags/v3"))) {
-        assertEquals(java.util.List.of(), s.filter(p -> p.getFileName() != null && p.getFileName().toString().startsWith(".")).toList(),
+        assertEquals(List.of(), s.filter(p -> p.getFileName() != null && p.getFileName().toString().startsWith(".")).toList(),
             "no rsync temporaries left in the model");
       }
     }
@@ -230,14 +239,14 @@ class MountWriteTest {
       assertEquals(0, m.unmount(), m.logText());
     }
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
-      java.nio.FloatBuffer w = java.nio.ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/params/layer0/W")))
-          .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+      FloatBuffer w = ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/params/layer0/W")))
+          .order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
       for (int i = 8; i < 16; i++) {
         assertEquals(7f, w.get(i));
       }
       assertNotEquals(7f, w.get(0));
-      java.nio.FloatBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/params/layer0/b")))
-          .order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+      FloatBuffer b = ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/params/layer0/b")))
+          .order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
       assertEquals(7f, b.get(7));
       assertArrayEquals(new long[] {1, 8}, (long[]) Files.getAttribute(fs.getPath("/params/layer0/b"), "samediff:shape"));
     }

@@ -3,6 +3,8 @@ package org.modelfs.hdfs;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.Closer;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
@@ -46,7 +49,7 @@ final class HdfsBacking implements Backing {
 
   private final HdfsModel at;
   private final boolean shardSet;
-  private volatile java.nio.file.attribute.FileTime opened;
+  private volatile FileTime opened;
 
   HdfsBacking(HdfsModel at, boolean shardSet) {
     this.at = at;
@@ -105,7 +108,7 @@ final class HdfsBacking implements Backing {
       throw new NoSuchFileException(at.uri(), null, "no model file, and no shard files of this base name");
     }
     long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
-    opened = java.nio.file.attribute.FileTime.fromMillis(newest);
+    opened = FileTime.fromMillis(newest);
     List<ByteSource> sources = new ArrayList<>();
     try {
       for (Stored.File f : s.files()) {
@@ -116,7 +119,7 @@ final class HdfsBacking implements Backing {
           : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
           s.generation());
     } catch (IOException | RuntimeException e) {
-      org.modelfs.io.Closer.closeAll(sources);
+      Closer.closeAll(sources);
       throw e;
     }
   }
@@ -127,12 +130,12 @@ final class HdfsBacking implements Backing {
   }
 
   @Override
-  public java.nio.file.attribute.FileTime modified() {
+  public FileTime modified() {
     return opened;
   }
 
   @Override
-  public void checkNew(java.nio.file.Path path) throws IOException {
+  public void checkNew(Path path) throws IOException {
     FileStatus dir = at.status(at.dir());
     if (dir == null || !dir.isDirectory()) {
       throw new NoSuchFileException(at.uri(), null, "the directory of the new model does not exist");
@@ -140,8 +143,8 @@ final class HdfsBacking implements Backing {
   }
 
   @Override
-  public List<java.nio.file.Path> files() throws IOException {
-    List<java.nio.file.Path> out = new ArrayList<>();
+  public List<Path> files() throws IOException {
+    List<Path> out = new ArrayList<>();
     for (Stored.File f : look().files()) {
       out.add(at.path().getParent().resolve(f.name()));
     }

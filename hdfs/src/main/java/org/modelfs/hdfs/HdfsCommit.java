@@ -5,17 +5,22 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.ipc.RemoteException;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.hdfs.nio.HdfsErrors;
 import org.modelfs.io.ByteSource;
@@ -115,7 +120,7 @@ final class HdfsCommit implements CommitStorage {
     Files.delete(t.path());
     FileStatus s = at.status(at.beside(temp));
     if (s == null) {
-      throw new java.nio.file.NoSuchFileException(at.shown(temp), null, "the commit's temporary vanished after its upload");
+      throw new NoSuchFileException(at.shown(temp), null, "the commit's temporary vanished after its upload");
     }
     return HdfsSource.open(at.fs(), s.getPath(), HdfsModel.fileId(s), s.getLen(), at.shown(temp));
   }
@@ -135,7 +140,7 @@ final class HdfsCommit implements CommitStorage {
   @Override
   public void install(List<Planned> files) throws IOException {
     Map<String, String> temps = new LinkedHashMap<>();
-    java.util.Set<String> kept = new java.util.HashSet<>();
+    Set<String> kept = new HashSet<>();
     for (Planned p : files) {
       if (p.kept()) {
         kept.add(p.name());
@@ -166,7 +171,7 @@ final class HdfsCommit implements CommitStorage {
       if (!recorded) {
         deleteUploaded(temps.keySet(), e);
       }
-      if (e instanceof org.apache.hadoop.ipc.RemoteException r) {
+      if (e instanceof RemoteException r) {
         throw HdfsErrors.nio(r, at.uri(), "commit");
       }
       throw e;
@@ -182,7 +187,7 @@ final class HdfsCommit implements CommitStorage {
     }
   }
 
-  private void deleteUploaded(java.util.Collection<String> temps, Exception into) {
+  private void deleteUploaded(Collection<String> temps, Exception into) {
     for (String temp : temps) {
       try {
         at.fs().delete(at.beside(temp), false);

@@ -2,7 +2,9 @@ package org.modelfs.hdfs;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.FileSystemException;
+import java.util.EnumSet;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
@@ -114,7 +116,7 @@ final class HdfsLock implements AutoCloseable {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while waiting for a model in HDFS");
+      throw new InterruptedIOException("interrupted while waiting for a model in HDFS");
     }
   }
 
@@ -126,7 +128,7 @@ final class HdfsLock implements AutoCloseable {
   void fence() throws IOException {
     try {
       if (out instanceof HdfsDataOutputStream h) {
-        h.hsync(java.util.EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH)); // the NameNode's fsync
+        h.hsync(EnumSet.of(HdfsDataOutputStream.SyncFlag.UPDATE_LENGTH)); // the NameNode's fsync
       } else {
         out.hsync();
       }

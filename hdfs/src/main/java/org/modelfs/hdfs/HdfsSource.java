@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.BlockMissingException;
 import org.modelfs.hdfs.nio.HdfsErrors;
 import org.modelfs.io.ByteSource;
@@ -40,9 +41,9 @@ final class HdfsSource implements ByteSource {
    * Opens the file with inode id {@code fileId} (read at {@code size} bytes under {@code name},
    * the user's spelling of it), or the path itself when {@code fileId} is negative (no HDFS).
    */
-  static HdfsSource open(FileSystem fs, org.apache.hadoop.fs.Path file, long fileId, long size, String name)
+  static HdfsSource open(FileSystem fs, Path file, long fileId, long size, String name)
       throws IOException {
-    org.apache.hadoop.fs.Path byId = fileId < 0 ? file : new org.apache.hadoop.fs.Path("/.reserved/.inodes/" + fileId);
+    Path byId = fileId < 0 ? file : new Path("/.reserved/.inodes/" + fileId);
     FSDataInputStream in;
     long now;
     try {

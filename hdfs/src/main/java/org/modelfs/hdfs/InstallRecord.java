@@ -3,6 +3,7 @@ package org.modelfs.hdfs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,7 +84,7 @@ record InstallRecord(Map<String, String> renames, List<String> deletes) {
       } else if (f.length == 2 && f[0].equals("delete") && ownFile(at, f[1])) {
         deletes.add(f[1]);
       } else if (!line.isEmpty()) {
-        throw new java.nio.file.FileSystemException(at.uri(), null, "the install record " + name + " names '"
+        throw new FileSystemException(at.uri(), null, "the install record " + name + " names '"
             + line.replace('\t', ' ') + "', which is not a step on this model's files: it was left as it is");
       }
     }

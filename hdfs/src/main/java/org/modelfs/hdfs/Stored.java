@@ -1,6 +1,7 @@
 package org.modelfs.hdfs;
 
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,7 +55,7 @@ record Stored(List<File> files, List<String> records) {
     for (String r : records) {
       InstallRecord read = InstallRecord.read(at, r);
       if (read != null && pending != null) {
-        throw new java.nio.file.FileSystemException(at.uri(), null, "two complete install records beside the"
+        throw new FileSystemException(at.uri(), null, "two complete install records beside the"
             + " model (" + records + "): only one writer at a time makes one; left as they are");
       }
       pending = read != null ? read : pending;

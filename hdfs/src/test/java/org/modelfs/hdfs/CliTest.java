@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -135,7 +136,7 @@ class CliTest {
     }
     Result r = ok("clean", m);
     assertEquals(ours.stream().sorted().toList(), r.out().lines().sorted().toList());
-    List<String> expected = new java.util.ArrayList<>(concat(List.of("m.fb"), notOurs));
+    List<String> expected = new ArrayList<>(concat(List.of("m.fb"), notOurs));
     expected.sort(null);
     assertEquals(expected, HdfsTestCluster.names("/cli-clean"));
     assertEquals("", ok("clean", m).out());
@@ -159,7 +160,7 @@ class CliTest {
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
-    List<String> out = new java.util.ArrayList<>(a);
+    List<String> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
   }

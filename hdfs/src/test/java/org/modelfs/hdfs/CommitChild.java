@@ -1,8 +1,15 @@
 package org.modelfs.hdfs;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.VersionedModel;
 
@@ -19,19 +26,19 @@ public final class CommitChild {
   /** A child writer started by a test: its process and its output, read line by line. */
   static final class Running implements AutoCloseable {
     final Process process;
-    private final java.io.BufferedReader out;
+    private final BufferedReader out;
 
-    Running(java.nio.file.Path tmpdir, int port, String path, int version, long shard) throws java.io.IOException {
-      process = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    Running(Path tmpdir, int port, String path, int version, long shard) throws IOException {
+      process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Xmx512m", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + tmpdir, "-cp", System.getProperty("java.class.path"),
           CommitChild.class.getName(), String.valueOf(port), path, String.valueOf(version), String.valueOf(shard))
           .redirectErrorStream(true).start();
-      out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
-          java.nio.charset.StandardCharsets.UTF_8));
+      out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8));
     }
 
     /** Reads lines until one starts with one of {@code prefixes}; returns it. */
-    String await(String... prefixes) throws java.io.IOException {
+    String await(String... prefixes) throws IOException {
       StringBuilder seen = new StringBuilder();
       for (String line; (line = out.readLine()) != null; ) {
         seen.append(line).append('\n');
@@ -47,7 +54,7 @@ public final class CommitChild {
     @Override
     public void close() throws InterruptedException {
       process.destroyForcibly();
-      process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      process.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
@@ -59,7 +66,7 @@ public final class CommitChild {
       env.put("format", "sdnb-sharded");
       env.put("maxShardBytes", String.valueOf(shard));
     }
-    FileSystem fs = ModelFileSystems.open(java.nio.file.Path.of(java.net.URI.create("hdfs://localhost:" + port
+    FileSystem fs = ModelFileSystems.open(Path.of(URI.create("hdfs://localhost:" + port
         + args[1])), env);
     VersionedModel.write(fs, Integer.parseInt(args[2]));
     System.out.println("WRITTEN");
@@ -67,7 +74,7 @@ public final class CommitChild {
     try {
       fs.close();
       System.out.println("COMMITTED");
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       System.out.println("REFUSED " + e.getMessage());
     }
     System.out.flush();

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.Path;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingContractTest;
 
@@ -20,7 +21,7 @@ class HdfsBackingContractTest extends BackingContractTest {
   @Override
   protected Backing newBacking(String fileName, boolean shardSet) throws IOException {
     String dir = "/contract" + PLACES.incrementAndGet();
-    HdfsTestCluster.admin().mkdirs(new org.apache.hadoop.fs.Path(dir));
+    HdfsTestCluster.admin().mkdirs(new Path(dir));
     return new HdfsBackings().backing(HdfsTestCluster.path(dir + "/" + fileName), shardSet);
   }
 

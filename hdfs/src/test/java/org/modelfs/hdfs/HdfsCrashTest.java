@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -26,7 +27,7 @@ import org.modelfs.testing.VersionedModel;
  * Kills per kind: system property {@code crash.kills} (default 3; 20 under {@code -Pslow}).
  */
 class HdfsCrashTest {
-  private static final int KILLS = org.modelfs.testing.SlowRuns.count("crash.kills", 3, 20);
+  private static final int KILLS = SlowRuns.count("crash.kills", 3, 20);
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
   private static final long SOFT_LEASE_MS = 2000;
   @TempDir Path tmp;

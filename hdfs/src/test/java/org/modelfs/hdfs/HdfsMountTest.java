@@ -2,7 +2,11 @@ package org.modelfs.hdfs;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -50,8 +55,8 @@ class HdfsMountTest {
   private static long size(Path p) {
     try {
       return Files.isDirectory(p) ? -1 : Files.size(p);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -73,12 +78,12 @@ class HdfsMountTest {
   @Test
   void theSamediffUriFormAndTheProvidersFileSystem() throws Exception {
     HdfsTestCluster.upload(FIXTURES.resolve("mlp_adam.fb"), "/uri/m.fb");
-    java.net.URI mount = java.net.URI.create("samediff:" + HdfsTestCluster.uri("/uri/m.fb") + "!/");
-    try (FileSystem fs = java.nio.file.FileSystems.newFileSystem(mount, Map.of("readOnly", "true"))) {
+    URI mount = URI.create("samediff:" + HdfsTestCluster.uri("/uri/m.fb") + "!/");
+    try (FileSystem fs = FileSystems.newFileSystem(mount, Map.of("readOnly", "true"))) {
       assertArrayEquals(w(FIXTURES.resolve("mlp_adam.fb")), Files.readAllBytes(fs.getPath("/params/layer0/W")));
     }
     Path file = HdfsTestCluster.path("/uri/m.fb");
-    assertSame(file.getFileSystem(), java.nio.file.FileSystems.getFileSystem(HdfsTestCluster.uri("/")));
+    assertSame(file.getFileSystem(), FileSystems.getFileSystem(HdfsTestCluster.uri("/")));
     assertEquals(Files.size(FIXTURES.resolve("mlp_adam.fb")), Files.size(file));
     assertTrue(Files.isDirectory(file.getParent()));
     try (var list = Files.list(file.getParent())) {
@@ -90,7 +95,7 @@ class HdfsMountTest {
   /** A plain DL4J shard set is mounted by its base name and by a shard's name. */
   @Test
   void aPlainShardSetMountsByBaseAndShardName() throws Exception {
-    Path local = VersionedModel.local(tmp, "m.sdnb", org.modelfs.model.ModelFormat.SHARDED_SDNB, 6, 16 * 1024, 40 * 1024);
+    Path local = VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 6, 16 * 1024, 40 * 1024);
     int shards = 0;
     try (var files = Files.list(tmp)) {
       for (Path p : (Iterable<Path>) files::iterator) {

@@ -3,6 +3,7 @@ package org.modelfs.hdfs;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystemException;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -127,7 +129,7 @@ class HdfsRaceTest {
     FileSystem fs = ModelFileSystems.open(HdfsTestCluster.path(path));
     VersionedModel.write(fs, 5);
     org.apache.hadoop.fs.Path lock = new org.apache.hadoop.fs.Path("/fenced/.m.sdnb.modelfs-lock");
-    var dfs = (org.apache.hadoop.hdfs.DistributedFileSystem) HdfsTestCluster.admin();
+    var dfs = (DistributedFileSystem) HdfsTestCluster.admin();
     for (int i = 0; i < 100 && !dfs.recoverLease(lock); i++) {
       Thread.sleep(100);
     }
@@ -153,7 +155,7 @@ class HdfsRaceTest {
             assertTrue(v >= last, "a reader never goes back: " + v + " after " + last);
             last = v;
             reads++;
-          } catch (HdfsChangedException | java.io.UncheckedIOException e) {
+          } catch (HdfsChangedException | UncheckedIOException e) {
             changed++;
           } catch (IOException e) {
             if (!(e.getCause() instanceof HdfsChangedException)) {

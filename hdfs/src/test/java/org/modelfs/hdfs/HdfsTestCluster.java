@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -76,8 +78,8 @@ final class HdfsTestCluster {
   }
 
   /** The names in the directory, sorted. */
-  static java.util.List<String> names(String dir) throws IOException {
-    return java.util.Arrays.stream(admin().listStatus(new org.apache.hadoop.fs.Path(dir)))
+  static List<String> names(String dir) throws IOException {
+    return Arrays.stream(admin().listStatus(new org.apache.hadoop.fs.Path(dir)))
         .map(s -> s.getPath().getName()).sorted().toList();
   }
 }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.store.Backing;
 import org.modelfs.store.Backings;
 import org.modelfs.store.SidecarNames;
 import org.modelfs.testing.VersionedModel;
@@ -69,7 +70,7 @@ class RollForwardTest {
     for (String n : HdfsTestCluster.names("/rollfwd")) {
       name = SidecarNames.isRecord("m.sdnb", n) ? n : name;
     }
-    org.modelfs.store.Backing b = Backings.of(HdfsTestCluster.path("/rollfwd/m.sdnb"));
+    Backing b = Backings.of(HdfsTestCluster.path("/rollfwd/m.sdnb"));
     try (var snap = b.open().model()) {
       assertEquals(expected.size(), snap.shards().weightShards().size() + 1, "the record's set, opened as installed");
     }

@@ -3,6 +3,7 @@ package org.modelfs.hdfs;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -46,10 +49,10 @@ class ShadedJarIT {
   }
 
   private static List<String> services(String service) throws IOException {
-    try (java.util.jar.JarFile j = new java.util.jar.JarFile(JAR.toFile())) {
-      java.util.zip.ZipEntry e = j.getEntry("META-INF/services/" + service);
+    try (JarFile j = new JarFile(JAR.toFile())) {
+      ZipEntry e = j.getEntry("META-INF/services/" + service);
       assertNotNull(e, "no services file for " + service);
-      try (java.io.InputStream in = j.getInputStream(e)) {
+      try (InputStream in = j.getInputStream(e)) {
         return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
             .filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted().toList();
       }

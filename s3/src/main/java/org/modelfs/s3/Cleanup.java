@@ -1,10 +1,13 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.modelfs.format.sdnb.ShardNames;
 
 /**
  * Removes what commits of shard sets leave behind in an object store, and only that: objects
@@ -38,8 +41,8 @@ final class Cleanup {
   private Cleanup() {}
 
   /** The grace period now (read at each run, so that a test or a command can set it). */
-  static java.time.Duration grace() {
-    return java.time.Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.s3.cleanup-grace-seconds",
+  static Duration grace() {
+    return Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.s3.cleanup-grace-seconds",
         DEFAULT_GRACE_SECONDS)));
   }
 
@@ -73,8 +76,8 @@ final class Cleanup {
     if (base == null) {
       return List.of(); // no model object: nothing to date the leftovers by
     }
-    Set<String> keep = new java.util.HashSet<>(); // whole generations
-    Set<String> keepKeys = new java.util.HashSet<>(); // single shards (relative keys)
+    Set<String> keep = new HashSet<>(); // whole generations
+    Set<String> keepKeys = new HashSet<>(); // single shards (relative keys)
     String previous = base.metadata().get(ObjectBacking.PREVIOUS);
     if (previous != null) {
       keep.add(previous);
@@ -112,11 +115,11 @@ final class Cleanup {
 
   /** Deletes the plain shards {@code <base>.shard<k>-of-<N>.sdnb} beside the model's key written before {@code bound}. */
   private static void plainShards(ObjectLocation at, Instant bound, List<String> deleted) throws IOException {
-    String base = org.modelfs.format.sdnb.ShardNames.base(at.name());
+    String base = ShardNames.base(at.name());
     for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + base + ".shard")) {
       String rest = o.key().substring(at.dir().length());
-      org.modelfs.format.sdnb.ShardNames.Shard s = rest.contains("/") ? null
-          : org.modelfs.format.sdnb.ShardNames.parse(rest);
+      ShardNames.Shard s = rest.contains("/") ? null
+          : ShardNames.parse(rest);
       if (s != null && s.base().equals(base) && o.lastModified() != null && o.lastModified().isBefore(bound)) {
         at.store().delete(at.bucket(), o.key());
         deleted.add(o.key());

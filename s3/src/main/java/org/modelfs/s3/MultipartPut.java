@@ -5,11 +5,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 
 /**
  * One multipart upload of a local file as an object ({@link ObjectStore#put}): parts uploaded
@@ -96,14 +100,14 @@ final class MultipartPut {
   private String copyPart(String upload, int number, ObjectStore.Reuse reuse, long off, long len)
       throws IOException {
     String range = "bytes=" + off + "-" + (off + len - 1);
-    CompletableFuture<software.amazon.awssdk.services.s3.model.UploadPartCopyResponse> r = client.uploadPartCopy(c ->
+    CompletableFuture<UploadPartCopyResponse> r = client.uploadPartCopy(c ->
         c.sourceBucket(bucket).sourceKey(reuse.key()).copySourceIfMatch(reuse.etag()).copySourceRange(range)
             .destinationBucket(bucket).destinationKey(key).uploadId(upload).partNumber(number));
     try {
       r.join();
-    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+    } catch (CompletionException | CancellationException e) {
       Throwable t = e.getCause();
-      if (t instanceof software.amazon.awssdk.services.s3.model.S3Exception s3 && (s3.statusCode() == 501
+      if (t instanceof S3Exception s3 && (s3.statusCode() == 501
           || s3.awsErrorDetails() != null && "NotImplemented".equals(s3.awsErrorDetails().errorCode()))) {
         throw new CopiesRefused("UploadPartCopy answered " + s3.statusCode() + " " + (s3.awsErrorDetails() == null
             ? "" : s3.awsErrorDetails().errorCode()));

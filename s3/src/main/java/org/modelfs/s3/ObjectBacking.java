@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.Closer;
 import org.modelfs.store.Backing;
 import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
@@ -67,7 +70,7 @@ final class ObjectBacking implements Backing {
   private final ObjectLocation at;
   private final boolean shardSet;
   /** When the objects of the last generation opened were written (the newest of them), or {@code null}. */
-  private volatile java.time.Instant opened;
+  private volatile Instant opened;
 
   ObjectBacking(ObjectLocation at, boolean shardSet) {
     this.at = at;
@@ -106,8 +109,8 @@ final class ObjectBacking implements Backing {
     }
 
     /** When the newest of the stored objects was written. */
-    java.time.Instant modified() {
-      java.time.Instant m = base == null ? null : base.lastModified();
+    Instant modified() {
+      Instant m = base == null ? null : base.lastModified();
       for (ObjectStore.Info s : plainShards) {
         if (m == null || s.lastModified() != null && s.lastModified().isAfter(m)) {
           m = s.lastModified();
@@ -206,7 +209,7 @@ final class ObjectBacking implements Backing {
         }
       }
     } catch (IOException | RuntimeException e) {
-      org.modelfs.io.Closer.closeAll(shards);
+      Closer.closeAll(shards);
       throw e;
     }
     return new Snapshot(Models.openShardSources(at.uri(), shards, names), s.generation());
@@ -219,9 +222,9 @@ final class ObjectBacking implements Backing {
 
   /** When the objects of the model the last {@link #open} read were written (no request). */
   @Override
-  public java.nio.file.attribute.FileTime modified() {
-    java.time.Instant m = opened;
-    return m == null ? null : java.nio.file.attribute.FileTime.from(m);
+  public FileTime modified() {
+    Instant m = opened;
+    return m == null ? null : FileTime.from(m);
   }
 
   /** Nothing to check: an object store has no directories (the first PUT says whether the bucket takes it). */

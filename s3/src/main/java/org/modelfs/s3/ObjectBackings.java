@@ -1,5 +1,6 @@
 package org.modelfs.s3;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingFactory;
@@ -14,7 +15,7 @@ import org.modelfs.format.sdnb.ShardNames;
  */
 public final class ObjectBackings implements BackingFactory {
   @Override
-  public Backing backing(Path path, boolean shardSet) throws java.io.IOException {
+  public Backing backing(Path path, boolean shardSet) throws IOException {
     if (!(path.getFileSystem() instanceof S3FileSystem fs)) {
       return null;
     }

@@ -3,13 +3,16 @@ package org.modelfs.s3;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.modelfs.io.ByteSource;
 import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
 import org.modelfs.store.ModelChangedException;
@@ -55,7 +58,7 @@ final class ObjectCommit implements CommitStorage {
    * the index only — array bytes are not compared — so a few ranged GETs).
    */
   @Override
-  public org.modelfs.io.ByteSource kept(String name) throws IOException {
+  public ByteSource kept(String name) throws IOException {
     ShardPointer.Shard s = mountedShard(name);
     return new ObjectSource(at.store(), at.bucket(), at.dir() + s.key(), s.etag(), s.size());
   }
@@ -216,7 +219,7 @@ final class ObjectCommit implements CommitStorage {
     if (before.base() == null || mounted != null) {
       return null;
     }
-    java.util.BitSet same = PartDigests.unchanged(before.base().metadata().get(PartDigests.META), before.base().size(),
+    BitSet same = PartDigests.unchanged(before.base().metadata().get(PartDigests.META), before.base().size(),
         digests, size);
     return same.isEmpty() ? null : new ObjectStore.Reuse(at.key(), before.base().etag(), part, same);
   }
@@ -254,7 +257,7 @@ final class ObjectCommit implements CommitStorage {
       for (Path p : (Iterable<Path>) s::iterator) {
         Files.deleteIfExists(p);
       }
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return;
     }
     Files.deleteIfExists(dir);

@@ -1,5 +1,7 @@
 package org.modelfs.s3;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import org.modelfs.format.sdnb.ShardNames;
@@ -41,8 +43,8 @@ record ObjectLocation(ObjectStore store, String endpoint, String bucket, String 
     String s;
     try {
       s = path.toAbsolutePath().toRealPath(LinkOption.NOFOLLOW_LINKS).toString();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e); // the provider's toRealPath is purely lexical
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // the provider's toRealPath is purely lexical
     }
     // the provider's path string is the key below the bucket (its file system is the bucket):
     // never strip a first segment that happens to be the bucket's name

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
+import java.util.List;
 import org.modelfs.io.ByteSource;
 
 /**
@@ -141,7 +143,7 @@ final class ObjectSource implements ByteSource {
     byte[] first = null;
     for (int i = 0; i < count; i++) {
       int off = i * block;
-      byte[] b = java.util.Arrays.copyOfRange(bytes, off, Math.min(length, off + block));
+      byte[] b = Arrays.copyOfRange(bytes, off, Math.min(length, off + block));
       BlockCache.SHARED.put(id, index + i, b);
       if (i == 0) {
         first = b;
@@ -179,7 +181,7 @@ final class ObjectSource implements ByteSource {
     return fetchAll(new long[] {position}, new int[] {length}).get(0);
   }
 
-  private java.util.List<byte[]> fetchAll(long[] positions, int[] lengths) throws IOException {
+  private List<byte[]> fetchAll(long[] positions, int[] lengths) throws IOException {
     try {
       return store.getAll(bucket, key, etag, positions, lengths);
     } catch (ObjectStore.PreconditionFailed e) {

@@ -1,18 +1,23 @@
 package org.modelfs.s3;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +25,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -106,7 +113,7 @@ final class ObjectStore {
 
   /** The store of a NIO provider configuration (one client per endpoint, region, credentials and path style). */
   static ObjectStore of(S3NioSpiConfiguration config) {
-    software.amazon.awssdk.auth.credentials.AwsCredentials c = config.getCredentials();
+    AwsCredentials c = config.getCredentials();
     Object credentials = c != null ? c : config.getCredentialsProvider();
     ClientKey key = new ClientKey(config.endpointUri(), config.getRegion(), credentials, config.getForcePathStyle());
     return STORES.computeIfAbsent(key, ObjectStore::open);
@@ -122,8 +129,8 @@ final class ObjectStore {
     if (k.endpoint() != null) {
       b.endpointOverride(k.endpoint());
     }
-    if (k.credentials() instanceof software.amazon.awssdk.auth.credentials.AwsCredentials c) {
-      b.credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(c));
+    if (k.credentials() instanceof AwsCredentials c) {
+      b.credentialsProvider(StaticCredentialsProvider.create(c));
     } else if (k.credentials() instanceof AwsCredentialsProvider p) {
       b.credentialsProvider(p);
     }
@@ -223,7 +230,7 @@ final class ObjectStore {
    * ({@code UploadPartCopy}): that object's key and ETag (the copy is pinned to it), the part
    * size, and which parts (0-based) are the same bytes at the same place there.
    */
-  record Reuse(String key, String etag, long partSize, java.util.BitSet parts) {}
+  record Reuse(String key, String etag, long partSize, BitSet parts) {}
 
   private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
 
@@ -239,7 +246,7 @@ final class ObjectStore {
   String put(String bucket, String key, Path file, Condition condition, Map<String, String> metadata, Reuse reuse)
       throws IOException {
     String id = newWriteId();
-    Map<String, String> meta = new java.util.HashMap<>(metadata);
+    Map<String, String> meta = new HashMap<>(metadata);
     meta.put(WRITE_ID, id);
     long size = Files.size(file);
     String etag;
@@ -291,7 +298,7 @@ final class ObjectStore {
     return HexFormat.of().formatHex(b);
   }
 
-  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   /** A write that failed in a way that leaves open whether it landed, and the store could not be asked. */
   static final class OutcomeUnknown extends FileSystemException {
@@ -397,7 +404,7 @@ final class ObjectStore {
   /** The MD5 of {@code length} bytes of {@code file} from {@code from}. */
   static byte[] md5(Path file, long from, long length) throws IOException {
     MessageDigest md = md5();
-    try (var ch = java.nio.channels.FileChannel.open(file)) {
+    try (var ch = FileChannel.open(file)) {
       ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
       long pos = from;
       long end = from + length;
@@ -405,7 +412,7 @@ final class ObjectStore {
         buf.clear().limit((int) Math.min(buf.capacity(), end - pos));
         int n = ch.read(buf, pos);
         if (n < 0) {
-          throw new java.io.EOFException(file + ": ended at byte " + pos + " while it was being checksummed");
+          throw new EOFException(file + ": ended at byte " + pos + " while it was being checksummed");
         }
         buf.flip();
         md.update(buf);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.modelfs.format.ModelFormatException;
@@ -61,8 +62,8 @@ final class ShardPointer {
     }
     ByteBuffer b = ByteBuffer.allocate(magic.length);
     src.readFully(b, 0);
-    return java.util.Arrays.equals(b.array(), magic)
-        || java.util.Arrays.equals(b.array(), MAGIC_1.getBytes(StandardCharsets.US_ASCII));
+    return Arrays.equals(b.array(), magic)
+        || Arrays.equals(b.array(), MAGIC_1.getBytes(StandardCharsets.US_ASCII));
   }
 
   /**
@@ -98,7 +99,7 @@ final class ShardPointer {
     crc.update(body);
     byte[] tail = String.format("crc32c %08x%n", crc.getValue()).replace(System.lineSeparator(), "\n")
         .getBytes(StandardCharsets.US_ASCII);
-    byte[] out = java.util.Arrays.copyOf(body, body.length + tail.length);
+    byte[] out = Arrays.copyOf(body, body.length + tail.length);
     System.arraycopy(tail, 0, out, body.length, tail.length);
     return out;
   }

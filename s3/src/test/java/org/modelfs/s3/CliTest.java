@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -206,7 +207,7 @@ class CliTest {
     ObjectLocation at = ObjectLocation.of(s3.path("clean/m.sdnb"));
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     ObjectStore.Info deadInfo = at.store().head(at.bucket(), deadKeys.get(0));
-    while (!java.time.Instant.now().isAfter(deadInfo.lastModified().plusSeconds(1))) {
+    while (!Instant.now().isAfter(deadInfo.lastModified().plusSeconds(1))) {
       Thread.sleep(100); // the store's clock has one-second resolution
     }
     Path pointer = Files.write(tmp.resolve("pointer"), s3.bytes("clean/m.sdnb"));

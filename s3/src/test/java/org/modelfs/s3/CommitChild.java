@@ -1,9 +1,18 @@
 package org.modelfs.s3;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.VersionedModel;
 
@@ -21,20 +30,20 @@ public final class CommitChild {
   /** A child writer started by a test: its process and its output, read line by line. */
   static final class Running implements AutoCloseable {
     final Process process;
-    private final java.io.BufferedReader out;
+    private final BufferedReader out;
 
     /**
      * Starts a child writer of {@code key} on the server at {@code port} (arguments as
      * {@link CommitChild#main}; {@code go} may be {@code null}), its temporary directory
      * {@code tmpdir}.
      */
-    Running(Path tmpdir, int port, String key, int version, long shard, Path go) throws java.io.IOException {
+    Running(Path tmpdir, int port, String key, int version, long shard, Path go) throws IOException {
       this(tmpdir, port, key, version, shard, go, -1);
     }
 
     /** As above; {@code param ≥ 0}: only parameter {@code big/w<param>} is set to {@code version}. */
-    Running(Path tmpdir, int port, String key, int version, long shard, Path go, int param) throws java.io.IOException {
-      java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+    Running(Path tmpdir, int port, String key, int version, long shard, Path go, int param) throws IOException {
+      List<String> cmd = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
           "-Dcommit.child.param=" + param,
           "-Djava.io.tmpdir=" + tmpdir, "-Daws.region=us-east-1", "-Daws.disableEc2Metadata=true", "-cp",
@@ -44,12 +53,12 @@ public final class CommitChild {
         cmd.add(go.toString());
       }
       process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      out = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
-          java.nio.charset.StandardCharsets.UTF_8));
+      out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+          StandardCharsets.UTF_8));
     }
 
     /** Reads lines until one starts with one of {@code prefixes}; returns it (the output so far in the failure). */
-    String await(String... prefixes) throws java.io.IOException {
+    String await(String... prefixes) throws IOException {
       StringBuilder seen = new StringBuilder();
       for (String line; (line = out.readLine()) != null; ) {
         seen.append(line).append('\n');
@@ -65,7 +74,7 @@ public final class CommitChild {
     @Override
     public void close() throws InterruptedException {
       process.destroyForcibly();
-      process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+      process.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
@@ -74,7 +83,7 @@ public final class CommitChild {
     String key = args[1];
     int version = Integer.parseInt(args[2]);
     long shard = Long.parseLong(args[3]);
-    java.nio.file.Path go = args.length > 4 ? java.nio.file.Path.of(args[4]) : null;
+    Path go = args.length > 4 ? Path.of(args[4]) : null;
     Map<String, String> env = new HashMap<>();
     if (shard > 0) {
       env.put("format", "sdnb-sharded");
@@ -86,19 +95,19 @@ public final class CommitChild {
       VersionedModel.write(fs, version);
     } else {
       Path p = fs.getPath("/params/big/w" + param);
-      byte[] b = new byte[(int) java.nio.file.Files.size(p)];
-      java.util.Arrays.fill(b, (byte) version);
-      java.nio.file.Files.write(p, b);
+      byte[] b = new byte[(int) Files.size(p)];
+      Arrays.fill(b, (byte) version);
+      Files.write(p, b);
     }
     System.out.println("WRITTEN");
     System.out.flush();
-    while (go != null && !java.nio.file.Files.exists(go)) {
+    while (go != null && !Files.exists(go)) {
       Thread.sleep(1);
     }
     try {
       fs.close();
       System.out.println("COMMITTED");
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       System.out.println("REFUSED " + e.getMessage());
     }
     System.out.flush();

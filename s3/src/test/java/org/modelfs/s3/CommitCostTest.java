@@ -9,12 +9,16 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -37,7 +41,7 @@ class CommitCostTest extends StoreTest {
     try (FileSystem fs = ModelFileSystems.open(s3.path(key), env);
         SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/params/big/w" + i), StandardOpenOption.WRITE)) {
       byte[] b = new byte[1024];
-      java.util.Arrays.fill(b, value);
+      Arrays.fill(b, value);
       ch.position(SHARD / 2).write(ByteBuffer.wrap(b));
     }
   }
@@ -54,7 +58,7 @@ class CommitCostTest extends StoreTest {
 
   private static List<ShardPointer.Shard> pointer(String key) throws IOException {
     byte[] p = s3.bytes(key);
-    return ShardPointer.read(ChannelSource.of(key, new org.modelfs.testing.BytesChannel(p)), "m.sdnb");
+    return ShardPointer.read(ChannelSource.of(key, new BytesChannel(p)), "m.sdnb");
   }
 
   @Test
@@ -103,7 +107,7 @@ class CommitCostTest extends StoreTest {
       Thread.sleep(1100); // the store dates objects to the second
       changeOneKiB(key, SHARDED, 5, (byte) 11);
       List<ShardPointer.Shard> third = pointer(key);
-      java.util.Set<String> named = new java.util.TreeSet<>();
+      Set<String> named = new TreeSet<>();
       for (ShardPointer.Shard s : third) {
         named.add("cost/set/" + s.key());
       }

@@ -9,6 +9,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
@@ -28,7 +29,7 @@ class ComposeFallbackTest extends StoreTest {
     try (FileSystem fs = ModelFileSystems.open(s3.path(key));
         SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/params/big/w3"), StandardOpenOption.WRITE)) {
       byte[] b = new byte[1024];
-      java.util.Arrays.fill(b, (byte) version);
+      Arrays.fill(b, (byte) version);
       ch.write(ByteBuffer.wrap(b));
     }
   }

@@ -3,6 +3,7 @@ package org.modelfs.s3;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.VersionedModel;
@@ -124,8 +127,8 @@ class ObjectCommitTest extends StoreTest {
   }
 
   /** The zip formats are committed to the store like the others (one object, PK at its start). */
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(strings = {"sdz", "zip-tags", "fb", "sdnb", "container"})
+  @ParameterizedTest
+  @ValueSource(strings = {"sdz", "zip-tags", "fb", "sdnb", "container"})
   void everySingleFileFormatIsCommittedAsOneObject(String format) throws Exception {
     String key = model("formats/" + format + ".model", ModelFormat.SDNB);
     try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("format", format))) {
@@ -137,7 +140,7 @@ class ObjectCommitTest extends StoreTest {
     byte[] stored = s3.bytes(key);
     boolean zip = stored[0] == 'P' && stored[1] == 'K';
     assertEquals(format.equals("sdz") || format.equals("zip-tags"), zip, format + " as written");
-    assertEquals(format.equals("container"), new String(stored, 0, 14, java.nio.charset.StandardCharsets.ISO_8859_1)
+    assertEquals(format.equals("container"), new String(stored, 0, 14, StandardCharsets.ISO_8859_1)
         .equals("SAMEDIFF_MODEL"), format + " as written");
     assertEquals(List.of(key), s3.keys().stream().filter(k -> k.startsWith("formats/" + format + ".")).toList());
   }

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -23,7 +24,7 @@ import org.modelfs.testing.VersionedModel;
  * (default 3; 25 under {@code -Pslow}: each kill is a child JVM starting the AWS SDK).
  */
 class ObjectCrashTest extends StoreTest {
-  private static final int KILLS = org.modelfs.testing.SlowRuns.count("crash.kills", 3, 25);
+  private static final int KILLS = SlowRuns.count("crash.kills", 3, 25);
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
   @Test
   void singleObject() throws Exception {

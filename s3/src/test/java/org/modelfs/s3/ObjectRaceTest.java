@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -20,7 +21,7 @@ import org.modelfs.testing.VersionedModel;
  */
 class ObjectRaceTest extends StoreTest {
   /** Rounds per kind: 1 by default, 10 under {@code -Pslow}, or {@code -Drace.rounds=N}. */
-  private static final int ROUNDS = org.modelfs.testing.SlowRuns.count("race.rounds", 1, 10);
+  private static final int ROUNDS = SlowRuns.count("race.rounds", 1, 10);
   @Test
   void singleObject() throws Exception {
     s3.upload(VersionedModel.local(tmp, "m.sdnb", ModelFormat.SDNB, 4, 16 * 1024, 0), "race1/m.sdnb");

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
@@ -120,7 +122,7 @@ class ObjectShardSetTest extends StoreTest {
     commit(key, 1);
     List<String> before = keys("fail/");
     AtomicInteger shardPuts = new AtomicInteger();
-    java.util.concurrent.atomic.AtomicReference<String> first = new java.util.concurrent.atomic.AtomicReference<>();
+    AtomicReference<String> first = new AtomicReference<>();
     s3.beforePut(k -> {
       if (k.startsWith("fail/m.sdnb.modelfs-g")) {
         shardPuts.incrementAndGet();
@@ -166,7 +168,7 @@ class ObjectShardSetTest extends StoreTest {
 
   /** {@code body} with the CRC line a pointer ends with. */
   private static String withCrc(String body) {
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    CRC32C crc = new CRC32C();
     crc.update(body.getBytes(StandardCharsets.UTF_8));
     return body + String.format("crc32c %08x", crc.getValue()) + "\n";
   }

@@ -8,12 +8,16 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.model.Tag;
+import org.modelfs.model.Variable;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.FloatPattern;
 import org.modelfs.testing.SyntheticModels;
@@ -71,12 +75,12 @@ class PinnedGenerationTest {
     var synthetic = SyntheticModels.floats(tmp.resolve(name + ".data"), base + count, ELEMENTS);
     try (var data = synthetic.data()) {
       var t = synthetic.tag();
-      var vars = new java.util.ArrayList<org.modelfs.model.Variable>();
+      var vars = new ArrayList<Variable>();
       for (int i = 0; i < count; i++) {
         var v = t.variables().get(base + i);
-        vars.add(new org.modelfs.model.Variable("big/w" + i, v.kind(), v.dtype(), v.shape(), v.array(), v.graphVariable()));
+        vars.add(new Variable("big/w" + i, v.kind(), v.dtype(), v.shape(), v.array(), v.graphVariable()));
       }
-      ModelFiles.write(new org.modelfs.model.Tag("default", null, vars, java.util.List.of(), null, Map.of()), out,
+      ModelFiles.write(new Tag("default", null, vars, List.of(), null, Map.of()), out,
           WriteOptions.of(ModelFormat.SDNB));
     }
     return out;

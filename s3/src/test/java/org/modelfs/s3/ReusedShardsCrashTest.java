@@ -7,12 +7,16 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.BytesChannel;
+import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -23,7 +27,7 @@ import org.modelfs.testing.VersionedModel;
  * under {@code -Pslow}).
  */
 class ReusedShardsCrashTest extends StoreTest {
-  private static final int KILLS = org.modelfs.testing.SlowRuns.count("crash.kills", 3, 12);
+  private static final int KILLS = SlowRuns.count("crash.kills", 3, 12);
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
   private static final int COUNT = 4;
   private static final long SHARD = 256 * 1024;
@@ -93,8 +97,8 @@ class ReusedShardsCrashTest extends StoreTest {
     int[] last = values(key);
     now[0] = 99;
     assertArrayEquals(now, last, "the next commit, after its cleanup, reads whole");
-    java.util.List<ShardPointer.Shard> pointer = ShardPointer.read(org.modelfs.io.ChannelSource.of(key,
-        new org.modelfs.testing.BytesChannel(s3.bytes(key))), "m.sdnb");
+    List<ShardPointer.Shard> pointer = ShardPointer.read(ChannelSource.of(key,
+        new BytesChannel(s3.bytes(key))), "m.sdnb");
     assertTrue(pointer.stream().map(s -> ObjectNames.generationOf(s.key())).distinct().count() > 1,
         "the commits kept unchanged shards where older generations hold them: " + pointer);
   }

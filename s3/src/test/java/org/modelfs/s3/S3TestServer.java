@@ -1,15 +1,22 @@
 package org.modelfs.s3;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3ErrorCode;
 import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.S3ProxyException;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
@@ -17,6 +24,7 @@ import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CopyPartResult;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -25,6 +33,10 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * A real S3 API server for tests: S3Proxy in this JVM on 127.0.0.1 (a random port), over an
@@ -133,7 +145,7 @@ final class S3TestServer implements AutoCloseable {
   }
 
   /** Every key in the bucket, in order (straight from the store). */
-  java.util.List<String> keys() {
+  List<String> keys() {
     return store.delegate().list(BUCKET).contents().stream().map(o -> o.key()).sorted().toList();
   }
 
@@ -187,7 +199,7 @@ final class S3TestServer implements AutoCloseable {
    * before the store checks its condition and writes — e.g. another writer's object put straight
    * into the store, to lose a race at the PUT itself. {@code null} removes it.
    */
-  void beforePut(java.util.function.Consumer<String> hook) {
+  void beforePut(Consumer<String> hook) {
     store.beforePut = hook;
   }
 
@@ -234,7 +246,7 @@ final class S3TestServer implements AutoCloseable {
     final AtomicLong copyRequests = new AtomicLong();
     volatile boolean refuseCopies;
     private final ConcurrentHashMap<String, Object> keyLocks = new ConcurrentHashMap<>();
-    volatile java.util.function.Consumer<String> beforePut;
+    volatile Consumer<String> beforePut;
     /** A key whose next PUT is stored and then answered with a 500 (the client retries). */
     volatile String failAfterStore;
     /** Whether HEADs answer an ETag that is not the MD5 of the bytes (as with SSE-KMS). */
@@ -284,7 +296,7 @@ final class S3TestServer implements AutoCloseable {
         PutObjectResponse r = super.putBlob(request, counted(in));
         if (request.key().equals(failAfterStore)) {
           failAfterStore = null;
-          throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.INTERNAL_ERROR);
+          throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR);
         }
         return r;
       }
@@ -312,7 +324,7 @@ final class S3TestServer implements AutoCloseable {
         ok = false;
       }
       if (!ok) {
-        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.PRECONDITION_FAILED);
+        throw new S3ProxyException(S3ErrorCode.PRECONDITION_FAILED);
       }
     }
 
@@ -322,15 +334,15 @@ final class S3TestServer implements AutoCloseable {
     }
 
     @Override
-    public software.amazon.awssdk.services.s3.model.UploadPartResponse uploadMultipartPart(MultipartUpload upload,
-        software.amazon.awssdk.services.s3.model.UploadPartRequest request, InputStream in) {
+    public UploadPartResponse uploadMultipartPart(MultipartUpload upload,
+        UploadPartRequest request, InputStream in) {
       hook(request.key());
       return super.uploadMultipartPart(upload, request, counted(in));
     }
 
     /** {@code in}, adding what is read from it to {@link #uploaded}. */
     private InputStream counted(InputStream in) {
-      return new java.io.FilterInputStream(in) {
+      return new FilterInputStream(in) {
         @Override
         public int read() throws IOException {
           int b = super.read();
@@ -362,37 +374,37 @@ final class S3TestServer implements AutoCloseable {
     }
 
     @Override
-    public software.amazon.awssdk.services.s3.model.UploadPartCopyResponse copyMultipartPart(MultipartUpload upload,
-        software.amazon.awssdk.services.s3.model.UploadPartCopyRequest request) {
+    public UploadPartCopyResponse copyMultipartPart(MultipartUpload upload,
+        UploadPartCopyRequest request) {
       copyRequests.incrementAndGet();
       if (refuseCopies) {
-        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.NOT_IMPLEMENTED);
+        throw new S3ProxyException(S3ErrorCode.NOT_IMPLEMENTED);
       }
       HeadObjectResponse source = delegate().blobMetadataIfPresent(request.sourceBucket(), request.sourceKey());
       if (source == null) {
-        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.NO_SUCH_KEY);
+        throw new S3ProxyException(S3ErrorCode.NO_SUCH_KEY);
       }
       if (request.copySourceIfMatch() != null && !unquoted(source.eTag()).equals(unquoted(request.copySourceIfMatch()))) {
-        throw new org.gaul.s3proxy.S3ProxyException(org.gaul.s3proxy.S3ErrorCode.PRECONDITION_FAILED);
+        throw new S3ProxyException(S3ErrorCode.PRECONDITION_FAILED);
       }
       try (ResponseInputStream<GetObjectResponse> in = delegate().getBlob(GetObjectRequest.builder()
           .bucket(request.sourceBucket()).key(request.sourceKey()).range(request.copySourceRange()).build())) {
         long len = in.response().contentLength();
-        software.amazon.awssdk.services.s3.model.UploadPartResponse part = delegate().uploadMultipartPart(upload,
-            software.amazon.awssdk.services.s3.model.UploadPartRequest.builder().bucket(request.destinationBucket())
+        UploadPartResponse part = delegate().uploadMultipartPart(upload,
+            UploadPartRequest.builder().bucket(request.destinationBucket())
                 .key(request.destinationKey()).uploadId(request.uploadId()).partNumber(request.partNumber())
                 .contentLength(len).build(), in);
         copied.addAndGet(len);
-        return software.amazon.awssdk.services.s3.model.UploadPartCopyResponse.builder().copyPartResult(
-            software.amazon.awssdk.services.s3.model.CopyPartResult.builder().eTag(part.eTag())
-                .lastModified(java.time.Instant.now()).build()).build();
+        return UploadPartCopyResponse.builder().copyPartResult(
+            CopyPartResult.builder().eTag(part.eTag())
+                .lastModified(Instant.now()).build()).build();
       } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        throw new UncheckedIOException(e);
       }
     }
 
     private void hook(String key) {
-      java.util.function.Consumer<String> h = beforePut;
+      Consumer<String> h = beforePut;
       if (h != null) {
         h.accept(key);
       }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,10 +59,10 @@ class ShadedJarIT {
 
   /** The non-comment lines of {@code META-INF/services/<service>} in the jar. */
   private static List<String> services(Path jar, String service) throws IOException {
-    try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
-      java.util.zip.ZipEntry e = j.getEntry("META-INF/services/" + service);
+    try (JarFile j = new JarFile(jar.toFile())) {
+      ZipEntry e = j.getEntry("META-INF/services/" + service);
       assertTrue(e != null, "no services file for " + service + " in " + jar);
-      try (java.io.InputStream in = j.getInputStream(e)) {
+      try (InputStream in = j.getInputStream(e)) {
         return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().map(String::trim)
             .filter(l -> !l.isEmpty() && !l.startsWith("#")).sorted().toList();
       }

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
@@ -54,7 +56,7 @@ class ShardPointerTest {
     for (ShardPointer.Shard s : shards()) {
       v1.append(s.size()).append(' ').append(s.etag()).append(' ').append(s.key()).append('\n');
     }
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    CRC32C crc = new CRC32C();
     byte[] body = v1.toString().getBytes(StandardCharsets.UTF_8);
     crc.update(body);
     byte[] text = (v1 + String.format("crc32c %08x", crc.getValue()) + "\n").getBytes(StandardCharsets.UTF_8);
@@ -85,7 +87,7 @@ class ShardPointerTest {
   void everyPrefixIsRefused() {
     byte[] text = ShardPointer.write(shards());
     for (int n = 0; n < text.length; n++) {
-      byte[] cut = java.util.Arrays.copyOf(text, n);
+      byte[] cut = Arrays.copyOf(text, n);
       assertThrows(ModelFormatException.class, () -> ShardPointer.read(source(cut), "m.sdnb"), "prefix " + n);
     }
   }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -112,7 +113,7 @@ class StoreMessagesTest {
   @Test
   void aProviderDirectoryHoldingAFileIsLeftAlone() throws Exception {
     CliTest.ok("info", uploaded("messages/kept.fb"));
-    java.util.Set<Path> dirs = ProviderTempDirs.registered();
+    Set<Path> dirs = ProviderTempDirs.registered();
     assertFalse(dirs.isEmpty(), "the mount noted its file system's directory");
     Path staging = dirs.iterator().next().resolve("staging");
     Files.writeString(staging, "the provider's");

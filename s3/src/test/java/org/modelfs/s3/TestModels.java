@@ -1,6 +1,7 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.modelfs.format.WriteOptions;
@@ -24,7 +25,7 @@ final class TestModels {
     try (var src = synthetic.data()) {
       files = ModelFiles.write(synthetic.tag(), out, options);
     }
-    java.nio.file.Files.delete(data);
+    Files.delete(data);
     return files;
   }
 

@@ -18,7 +18,7 @@ import org.modelfs.model.Shapes;
  */
 public final class ArrayDecoder {
   /** ND4J's maximum rank. */
-  public static final int MAX_RANK = org.modelfs.model.Shapes.MAX_RANK;
+  public static final int MAX_RANK = Shapes.MAX_RANK;
 
   private ArrayDecoder() {}
 

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.TrainingJson;
 import org.modelfs.model.ArrayData;
@@ -89,7 +91,7 @@ public final class Dl4jGraphRules {
   public static List<Problem> graphProblems(Tag tag, String file) throws ModelFormatException {
     List<Problem> out = new ArrayList<>();
     int[] more = {0}; // beyond MAX_REPORTED: counted, no message made
-    java.util.function.Consumer<java.util.function.Supplier<Problem>> add = p -> {
+    Consumer<Supplier<Problem>> add = p -> {
       if (out.size() < MAX_REPORTED) {
         out.add(p.get());
       } else {

@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.modelfs.format.BudgetExceededException;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
 
@@ -119,8 +120,8 @@ public final class FbBuffer {
   }
 
   /** A refusal of a structure at buffer position {@code pos} that would cost more than the file's budget. */
-  org.modelfs.format.BudgetExceededException overBudget(long pos, String what, String problem) {
-    return new org.modelfs.format.BudgetExceededException(file, what, base + pos, problem);
+  BudgetExceededException overBudget(long pos, String what, String problem) {
+    return new BudgetExceededException(file, what, base + pos, problem);
   }
 
   byte getByte(long pos) throws ModelFormatException {

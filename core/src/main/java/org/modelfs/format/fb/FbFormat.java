@@ -1,6 +1,7 @@
 package org.modelfs.format.fb;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.modelfs.format.ModelFormatException;
@@ -9,6 +10,7 @@ import org.modelfs.io.CountingOutput;
 import org.modelfs.model.GraphRef;
 import org.modelfs.model.GraphRef.Convention;
 import org.modelfs.model.Tag;
+import org.modelfs.model.Where;
 
 /**
  * Format A, the original single-file FlatBuffers model of {@code SameDiff.save} in DL4J
@@ -34,10 +36,10 @@ public final class FbFormat {
 
   /** Checks that {@code tag} can be written as format A; returns the problems found. */
   public static List<String> problems(Tag tag) {
-    List<String> out = new java.util.ArrayList<>();
+    List<String> out = new ArrayList<>();
     for (var v : tag.variables()) {
       if (v.array() != null && v.array().dtype().legacyExtras() == 0) {
-        out.add(org.modelfs.model.Where.param(v.name()) + ": data type " + v.array().dtype() + " has no legacy fb encoding");
+        out.add(Where.param(v.name()) + ": data type " + v.array().dtype() + " has no legacy fb encoding");
       }
     }
     return out;

@@ -2,6 +2,7 @@ package org.modelfs.format.fb;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -91,7 +92,7 @@ final class GraphCycles {
         break;
       }
     }
-    int first = c.indexOf(java.util.Collections.min(c));
+    int first = c.indexOf(Collections.min(c));
     List<LoadedGraph.Op> out = new ArrayList<>();
     for (int k = 0; k <= c.size(); k++) {
       out.add(ops.get(c.get((first + k) % c.size())));

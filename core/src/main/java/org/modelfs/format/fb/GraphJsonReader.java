@@ -10,10 +10,13 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.format.JsonText;
@@ -239,7 +242,7 @@ public final class GraphJsonReader {
       if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        f.problem(where, "holds an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
+        f.problem(where, "holds an unpaired surrogate (U+" + Integer.toHexString(c).toUpperCase(Locale.ROOT)
             + " at character " + i + "): a FlatBuffer stores text as UTF-8, which cannot hold one");
         return;
       }
@@ -433,10 +436,10 @@ public final class GraphJsonReader {
         f.problem(where + ", dtype", "expected " + a.dtype().nd4jName() + ", the type of its array, found "
             + (t == null ? v.dtype().toString() : t.nd4jName()) + " (write an array of that type first)");
       }
-      if (v.shape() != null && !java.util.Arrays.equals(v.shape(), old.effectiveShape())
-          && !java.util.Arrays.equals(v.shape(), a.shape())) {
-        f.problem(where + ", shape", "expected " + java.util.Arrays.toString(a.shape()) + ", the shape of its array, found "
-            + java.util.Arrays.toString(v.shape()));
+      if (v.shape() != null && !Arrays.equals(v.shape(), old.effectiveShape())
+          && !Arrays.equals(v.shape(), a.shape())) {
+        f.problem(where + ", shape", "expected " + Arrays.toString(a.shape()) + ", the shape of its array, found "
+            + Arrays.toString(v.shape()));
       }
     }
   }
@@ -446,7 +449,7 @@ public final class GraphJsonReader {
     int id = IntPair.createIntPair(b, v.id()[0], v.id()[1]);
     long[] declared = v.shape();
     Variable old = tag.variable(v.name());
-    if (declared != null && old != null && old.shape() == null && java.util.Arrays.equals(declared, old.effectiveShape())) {
+    if (declared != null && old != null && old.shape() == null && Arrays.equals(declared, old.effectiveShape())) {
       declared = null; // shown from its array, never declared (legacy fb declares placeholders' shapes only): as it was
     }
     int shape = declared == null ? 0 : FlatVariable.createShapeVector(b, declared);
@@ -695,7 +698,7 @@ public final class GraphJsonReader {
   }
 
   private static Set<String> keys(String... k) {
-    return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(List.of(k)));
+    return Collections.unmodifiableSet(new LinkedHashSet<>(List.of(k)));
   }
 
 }

@@ -1,5 +1,6 @@
 package org.modelfs.format.fb;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -135,7 +136,7 @@ final class JsonFields {
    * A data type by its ND4J name or a known type's code; also a code no type has where
    * {@code shown} holds it (graph.json shows a stored unknown code as its number: it may stay).
    */
-  Integer dtypeCode(Object v, String where, java.util.Collection<?> shown) {
+  Integer dtypeCode(Object v, String where, Collection<?> shown) {
     if (v instanceof String s) {
       for (DType t : DType.values()) {
         if (t.nd4jName().equals(s)) {

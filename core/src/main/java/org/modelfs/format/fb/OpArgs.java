@@ -2,6 +2,8 @@ package org.modelfs.format.fb;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,6 +11,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.OpDescriptors.Arg;
 import org.modelfs.format.fb.OpDescriptors.ArgType;
 import org.modelfs.format.fb.OpDescriptors.Op;
+import org.modelfs.format.fb.gen.FlatNode;
 import org.modelfs.model.DType;
 
 /**
@@ -113,7 +116,7 @@ final class OpArgs {
    *     type has is accepted only as it was)
    * @param where the op, for messages ({@code op 'clip' (clipbyvalue)})
    */
-  static List<Object> parse(Field f, Object json, Optional<Op> op, int beyond, java.util.Collection<?> shown,
+  static List<Object> parse(Field f, Object json, Optional<Op> op, int beyond, Collection<?> shown,
       String where, JsonFields jf) {
     String at = where + ", " + f.key();
     List<Arg> names = op.map(o -> o.args(f.type)).orElse(List.of());
@@ -146,7 +149,7 @@ final class OpArgs {
       if (!ok) {
         return null;
       }
-      raw = new ArrayList<>(java.util.Arrays.asList(byPos));
+      raw = new ArrayList<>(Arrays.asList(byPos));
     } else {
       jf.problem(at, "expected " + (op.isPresent() ? "an object of named arguments (" + declared + ")" : "an array")
           + ", found " + JsonFields.show(json));
@@ -198,7 +201,7 @@ final class OpArgs {
     return sb.toString();
   }
 
-  private static Object typed(Field f, Object v, String at, java.util.Collection<?> shown, JsonFields jf) {
+  private static Object typed(Field f, Object v, String at, Collection<?> shown, JsonFields jf) {
     return switch (f) {
       case I -> jf.integer(v, Long.MIN_VALUE, Long.MAX_VALUE, at);
       case T -> jf.number(v, at);
@@ -217,35 +220,35 @@ final class OpArgs {
         for (int i = 0; i < n; i++) {
           a[i] = (Long) values.get(i);
         }
-        return org.modelfs.format.fb.gen.FlatNode.createExtraIntegerVector(b, a);
+        return FlatNode.createExtraIntegerVector(b, a);
       }
       case T -> {
         double[] a = new double[n];
         for (int i = 0; i < n; i++) {
           a[i] = (Double) values.get(i);
         }
-        return org.modelfs.format.fb.gen.FlatNode.createExtraParamsVector(b, a);
+        return FlatNode.createExtraParamsVector(b, a);
       }
       case B -> {
         boolean[] a = new boolean[n];
         for (int i = 0; i < n; i++) {
           a[i] = (Boolean) values.get(i);
         }
-        return org.modelfs.format.fb.gen.FlatNode.createExtraBoolsVector(b, a);
+        return FlatNode.createExtraBoolsVector(b, a);
       }
       case D -> {
         byte[] a = new byte[n];
         for (int i = 0; i < n; i++) {
           a[i] = (byte) (int) (Integer) values.get(i);
         }
-        return org.modelfs.format.fb.gen.FlatNode.createExtraTypesVector(b, a);
+        return FlatNode.createExtraTypesVector(b, a);
       }
       default -> {
         int[] a = new int[n];
         for (int i = 0; i < n; i++) {
           a[i] = b.createString((String) values.get(i));
         }
-        return org.modelfs.format.fb.gen.FlatNode.createExtraStringsVector(b, a);
+        return FlatNode.createExtraStringsVector(b, a);
       }
     }
   }

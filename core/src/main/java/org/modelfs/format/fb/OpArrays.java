@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -173,7 +174,7 @@ final class OpArrays {
     }
     long n = Shapes.elementCount(shape);
     if (n != values.size()) {
-      f.problem(where + ".values", "shape " + java.util.Arrays.toString(shape) + " holds " + n + " elements, but "
+      f.problem(where + ".values", "shape " + Arrays.toString(shape) + " holds " + n + " elements, but "
           + values.size() + " values are given");
       return null;
     }
@@ -189,7 +190,7 @@ final class OpArrays {
     }
     long n = Shapes.elementCount(s);
     if (n < 0 || n > GraphJson.MAX_CHARS) {
-      f.problem(where, java.util.Arrays.toString(s) + " is more elements than graph.json can hold");
+      f.problem(where, Arrays.toString(s) + " is more elements than graph.json can hold");
       return null;
     }
     return s;

@@ -6,6 +6,7 @@ import static org.modelfs.format.fb.Slots.G_NODES;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.GraphJsonReader.Var;
 import org.modelfs.format.fb.OpDescriptors.Op;
@@ -286,7 +288,7 @@ final class OpJsonReader {
         }
       }
       f.problem(where + ", opType", JsonFields.show(s) + " is no op type; expected one of "
-          + String.join(", ", new java.util.TreeSet<>(GraphJson.OP_TYPES.values())));
+          + String.join(", ", new TreeSet<>(GraphJson.OP_TYPES.values())));
       return 0;
     }
     return (int) orZero(f.integer(v, 0, 255, where + ", opType"));
@@ -470,7 +472,7 @@ final class OpJsonReader {
   }
 
   /** The values the tag's graph shows for this op's list {@code field} (data type codes it shows as numbers). */
-  private static java.util.Collection<?> shownValues(Map<String, Object> shown, OpArgs.Field field) {
+  private static Collection<?> shownValues(Map<String, Object> shown, OpArgs.Field field) {
     Object v = shown == null ? null : shown.get(field.key());
     return v instanceof Map<?, ?> m ? m.values() : v instanceof List<?> l ? l : List.of();
   }

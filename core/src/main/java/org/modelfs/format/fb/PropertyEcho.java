@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.modelfs.format.fb.OpDescriptors.Arg;
 import org.modelfs.format.fb.OpDescriptors.ArgType;
 import org.modelfs.format.fb.OpDescriptors.Op;
@@ -100,6 +101,6 @@ final class PropertyEcho {
     if (a instanceof Number x && b instanceof Number y) {
       return x.doubleValue() == y.doubleValue();
     }
-    return java.util.Objects.equals(a, b);
+    return Objects.equals(a, b);
   }
 }

@@ -3,6 +3,7 @@ package org.modelfs.format.sdnb;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
 
@@ -22,7 +23,7 @@ record SdnbHeader(int version, long manifestOffset, long manifestLength) {
     }
     ByteBuffer b = ByteBuffer.allocate(4);
     src.readFully(b, 0);
-    return java.util.Arrays.equals(b.array(), MAGIC);
+    return Arrays.equals(b.array(), MAGIC);
   }
 
   static SdnbHeader read(ByteSource src) throws IOException {

@@ -1,7 +1,14 @@
 package org.modelfs.format.sdnb;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.modelfs.format.ModelFormatException;
 
 /**
  * Names of shard files, {@code <base>.shard<k>-of-<N>.sdnb} (docs/FORMATS.md §6) and the
@@ -41,7 +48,7 @@ public final class ShardNames {
    * → {@code sdmc}, with something before the dot), or {@code null}.
    */
   public static String setExtension(String fileName) {
-    String n = fileName.toLowerCase(java.util.Locale.ROOT);
+    String n = fileName.toLowerCase(Locale.ROOT);
     for (String ext : new String[] {SDNB, CONTAINER}) {
       if (n.length() > ext.length() + 1 && n.endsWith("." + ext)) {
         return ext;
@@ -66,20 +73,20 @@ public final class ShardNames {
    *
    * @param name an item's file name
    * @param where the location of a file name, for messages
-   * @throws org.modelfs.format.ModelFormatException if shards disagree on N, name an invalid
+   * @throws ModelFormatException if shards disagree on N, name an invalid
    *     shard number, or some are missing
    */
-  public static <T> java.util.List<T> completeSet(String base, Iterable<T> items,
-      java.util.function.Function<T, String> name, java.util.function.UnaryOperator<String> where)
-      throws org.modelfs.format.ModelFormatException {
+  public static <T> List<T> completeSet(String base, Iterable<T> items,
+      Function<T, String> name, UnaryOperator<String> where)
+      throws ModelFormatException {
     return completeSet(base, SDNB, items, name, where);
   }
 
   /** {@link #completeSet(String, Iterable, java.util.function.Function, java.util.function.UnaryOperator)} of the shards with extension {@code ext}. */
-  public static <T> java.util.List<T> completeSet(String base, String ext, Iterable<T> items,
-      java.util.function.Function<T, String> name, java.util.function.UnaryOperator<String> where)
-      throws org.modelfs.format.ModelFormatException {
-    java.util.TreeMap<Integer, T> found = new java.util.TreeMap<>();
+  public static <T> List<T> completeSet(String base, String ext, Iterable<T> items,
+      Function<T, String> name, UnaryOperator<String> where)
+      throws ModelFormatException {
+    TreeMap<Integer, T> found = new TreeMap<>();
     int count = -1;
     for (T item : items) {
       Shard s = parseAny(name.apply(item));
@@ -88,11 +95,11 @@ public final class ShardNames {
       }
       String at = where.apply(name.apply(item));
       if (s.count() < 1 || s.index() >= s.count()) {
-        throw new org.modelfs.format.ModelFormatException(at, "shard file name", 0,
+        throw new ModelFormatException(at, "shard file name", 0,
             "shard " + s.index() + " of " + s.count() + " is not a valid shard number");
       }
       if (count >= 0 && s.count() != count) {
-        throw new org.modelfs.format.ModelFormatException(at, "shard file name", 0,
+        throw new ModelFormatException(at, "shard file name", 0,
             "says " + s.count() + " shards, but another shard of '" + base + "' says " + count);
       }
       count = s.count();
@@ -100,16 +107,16 @@ public final class ShardNames {
       if (twin != null) {
         // two spellings of one shard (m.shard1-of-5 and m.shard01-of-05): which one is the model's
         // cannot be told, and reading either could hide the other's data
-        throw new org.modelfs.format.ModelFormatException(at, "shard file name", 0, "is shard " + s.index() + " of "
+        throw new ModelFormatException(at, "shard file name", 0, "is shard " + s.index() + " of "
             + s.count() + " of '" + base + "', and so is " + where.apply(name.apply(twin))
             + "; remove or rename one of them");
       }
     }
-    java.util.List<T> out = new java.util.ArrayList<>();
+    List<T> out = new ArrayList<>();
     for (int k = 0; k < count; k++) {
       T item = found.get(k);
       if (item == null) {
-        throw new org.modelfs.format.ModelFormatException(where.apply(name(base, k, count, ext)), "shard file", 0,
+        throw new ModelFormatException(where.apply(name(base, k, count, ext)), "shard file", 0,
             "is missing: shard " + k + " of " + count + " of '" + base + "'");
       }
       out.add(item);

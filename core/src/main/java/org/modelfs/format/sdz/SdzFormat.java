@@ -1,10 +1,12 @@
 package org.modelfs.format.sdz;
 
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,12 +14,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.TagList;
+import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.zip.DeflatedEntries;
 import org.modelfs.format.zip.ZipIo;
 import org.modelfs.format.sdnb.SdnbFormat;
@@ -28,6 +32,7 @@ import org.modelfs.io.Closer;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.SliceSource;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.model.ShardLayout;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
@@ -286,7 +291,7 @@ public final class SdzFormat {
 
           @Override
           public void writeTo(CountingOutput out) throws IOException {
-            org.modelfs.model.ArrayStreams.copyBytes(stored.file(), stored.offset(), stored.size(), out);
+            ArrayStreams.copyBytes(stored.file(), stored.offset(), stored.size(), out);
           }
         };
       }
@@ -298,7 +303,7 @@ public final class SdzFormat {
 
         @Override
         public void writeTo(CountingOutput out) throws IOException {
-          org.modelfs.model.ArrayStreams.copyBytes(stored.content(), 0, stored.size(), out);
+          ArrayStreams.copyBytes(stored.content(), 0, stored.size(), out);
         }
 
         @Override
@@ -313,7 +318,7 @@ public final class SdzFormat {
 
         @Override
         public void writeCompressedTo(CountingOutput out) throws IOException {
-          org.modelfs.model.ArrayStreams.copyBytes(stored.file(), stored.offset(), stored.length(), out);
+          ArrayStreams.copyBytes(stored.file(), stored.offset(), stored.length(), out);
         }
       };
     }
@@ -371,11 +376,11 @@ public final class SdzFormat {
       Tag t = tags.get(i);
       list.append(t.name()).append('\n');
       if (i < tags.size() - 1) {
-        parts.add(new Part(TAG_PREFIX + t.name(), SdnbFormat.prepare(t, org.modelfs.format.fb.GraphWriter.Mode.SDNB,
-            java.util.Set.of(), SdnbFormat.metadataFor(t, -1, false), file)));
+        parts.add(new Part(TAG_PREFIX + t.name(), SdnbFormat.prepare(t, GraphWriter.Mode.SDNB,
+            Set.of(), SdnbFormat.metadataFor(t, -1, false), file)));
       }
     }
-    parts.add(new Part(TAGS_ENTRY, Body.of(list.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    parts.add(new Part(TAGS_ENTRY, Body.of(list.toString().getBytes(StandardCharsets.UTF_8))));
     return parts;
   }
 
@@ -398,7 +403,7 @@ public final class SdzFormat {
       DeflatedZipWriter.write(parts, ch, level, what);
       return;
     }
-    if (ch instanceof java.nio.channels.FileChannel fc && StoredZipWriter.write(parts, fc, what)) {
+    if (ch instanceof FileChannel fc && StoredZipWriter.write(parts, fc, what)) {
       return;
     }
     try (ZipArchiveOutputStream zos = new ZipArchiveOutputStream(new KeepOpen(ch))) {
@@ -419,12 +424,12 @@ public final class SdzFormat {
   /** The caller's channel, which the zip writer may not close (the caller still forces it). */
   private record KeepOpen(SeekableByteChannel ch) implements SeekableByteChannel {
     @Override
-    public int read(java.nio.ByteBuffer dst) throws IOException {
+    public int read(ByteBuffer dst) throws IOException {
       return ch.read(dst);
     }
 
     @Override
-    public int write(java.nio.ByteBuffer src) throws IOException {
+    public int write(ByteBuffer src) throws IOException {
       return ch.write(src);
     }
 
@@ -460,7 +465,7 @@ public final class SdzFormat {
   }
 
   /** Keeps an entry's writer from closing the zip stream. */
-  private static final class NonClosing extends java.io.FilterOutputStream {
+  private static final class NonClosing extends FilterOutputStream {
     NonClosing(OutputStream out) {
       super(out);
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -168,7 +169,7 @@ final class StoredZipWriter {
     return crc.getValue();
   }
 
-  static void writeFully(java.nio.channels.WritableByteChannel ch, ByteBuffer b) throws IOException {
+  static void writeFully(WritableByteChannel ch, ByteBuffer b) throws IOException {
     while (b.hasRemaining()) {
       ch.write(b);
     }

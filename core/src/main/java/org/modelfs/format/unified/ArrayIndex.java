@@ -3,6 +3,7 @@ package org.modelfs.format.unified;
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import org.modelfs.format.BudgetExceededException;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.ArrayDecoder;
 import org.modelfs.format.fb.FbBuffer;
@@ -264,10 +265,10 @@ final class ArrayIndex {
       this.left = size;
     }
 
-    void charge(long bytes, long at, String what) throws org.modelfs.format.BudgetExceededException {
+    void charge(long bytes, long at, String what) throws BudgetExceededException {
       left -= bytes;
       if (left < 0) {
-        throw new org.modelfs.format.BudgetExceededException(file, what, at, "the section's tables would take more"
+        throw new BudgetExceededException(file, what, at, "the section's tables would take more"
             + " than its " + size + " bytes (tables sharing one vector or string many times)");
       }
     }

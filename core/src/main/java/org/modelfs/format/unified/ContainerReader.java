@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.TagList;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.HeapSource;
@@ -37,7 +38,7 @@ import org.modelfs.model.Variable;
  */
 public final class ContainerReader {
   /** The most sections a file may declare: a HEADER and a SHARD_INFO, and three per tag. */
-  static final long MAX_SECTIONS = 2 + 3L * org.modelfs.format.TagList.MAX_TAGS;
+  static final long MAX_SECTIONS = 2 + 3L * TagList.MAX_TAGS;
   /** The most bytes of container-wide tables (header, shard info) read into memory. */
   static final long MAX_SMALL = 1 << 20;
 

@@ -2,6 +2,7 @@ package org.modelfs.format.unified;
 
 import static org.modelfs.format.unified.ContainerLayout.*;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -200,7 +201,7 @@ public final class ContainerWriter {
   private void small(SectionType type, int tag, byte[] raw, boolean compress) throws IOException {
     byte[] data = raw;
     if (compress) {
-      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       Deflater d = deflater();
       try (DeflaterOutputStream z = new DeflaterOutputStream(bytes, d)) {
         z.write(raw);

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32C;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
@@ -20,7 +22,7 @@ import org.modelfs.io.ReadCheck;
 final class StoredChunks extends ChunkView {
   private final long start;
   /** Chunks found corrupt by some reader's check. */
-  private final java.util.Set<Integer> corrupt = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final Set<Integer> corrupt = ConcurrentHashMap.newKeySet();
 
   StoredChunks(ByteSource file, ArrayIndex.Entry entry) {
     super(file, entry);

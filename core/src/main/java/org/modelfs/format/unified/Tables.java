@@ -2,8 +2,11 @@ package org.modelfs.format.unified;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.TagList;
@@ -63,10 +66,10 @@ final class Tables {
         throw new ModelFormatException(file, "ContainerHeader.tags", v.absoluteDataOffset(), v.length()
             + " tags; at most " + TagList.MAX_TAGS);
       }
-      java.util.Set<String> seen = new java.util.HashSet<>();
+      Set<String> seen = new HashSet<>();
       for (int i = 0; i < v.length(); i++) {
         String name = v.getString(i);
-        if (name == null || !TagList.isValid(name) || !seen.add(name.toLowerCase(java.util.Locale.ROOT))) {
+        if (name == null || !TagList.isValid(name) || !seen.add(name.toLowerCase(Locale.ROOT))) {
           throw new ModelFormatException(file, "ContainerHeader.tags[" + i + "]", v.absoluteDataOffset() + 4L * i,
               "'" + name + "' is not a tag name (" + TagList.RULE + ", unique ignoring case)");
         }

@@ -2,6 +2,8 @@ package org.modelfs.format.zip;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,9 +58,9 @@ public final class DeflatedEntries implements Closeable {
   }
 
   /** Copies bytes of entry number {@code id} at {@code position} into {@code dst}; -1 past its end. */
-  synchronized int read(int id, java.nio.ByteBuffer dst, long position) throws IOException {
+  synchronized int read(int id, ByteBuffer dst, long position) throws IOException {
     if (closed) {
-      throw new java.nio.channels.ClosedChannelException();
+      throw new ClosedChannelException();
     }
     ZipIo.Entry e = entries.get(id);
     if (position >= e.size()) {

@@ -2,13 +2,14 @@ package org.modelfs.format.zip;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.modelfs.io.ByteSource;
 
 /**
  * The uncompressed bytes of one DEFLATED zip entry, inflated only when read
  * ({@link DeflatedEntries}). Not mappable. Closing it does nothing: its zip's
  * {@link DeflatedEntries} owns the inflaters.
  */
-final class DeflatedSource implements org.modelfs.io.ByteSource {
+final class DeflatedSource implements ByteSource {
   private final DeflatedEntries owner;
   private final int id;
   private final ZipIo.Entry entry;

@@ -1,11 +1,14 @@
 package org.modelfs.format.zip;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,10 +16,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.SourceChannel;
 
 /**
  * The zip plumbing both zip formats (SDZ and zip-tags) share: opening the central directory,
@@ -47,8 +52,8 @@ public final class ZipIo {
    * source's own reads, no second channel on its file); {@code file} names it in messages.
    * Closing the {@code ZipFile} leaves {@code src} open.
    */
-  public static ZipFile open(org.modelfs.io.ByteSource src, String file) throws IOException {
-    return open(new org.modelfs.io.SourceChannel(src), file);
+  public static ZipFile open(ByteSource src, String file) throws IOException {
+    return open(new SourceChannel(src), file);
   }
 
   private static ZipFile open(SeekableByteChannel ch, String file) throws IOException {
@@ -131,7 +136,7 @@ public final class ZipIo {
       if (!modelEntry && pos + 46 + nameLength <= size) {
         ByteBuffer name = ByteBuffer.allocate(nameLength);
         src.readFully(name, pos + 46);
-        String n = new String(name.array(), java.nio.charset.StandardCharsets.UTF_8);
+        String n = new String(name.array(), StandardCharsets.UTF_8);
         modelEntry = mayHoldModel(n);
         inDirectory |= n.contains("/");
       }
@@ -154,7 +159,7 @@ public final class ZipIo {
    * flat) and no zip-tags file: not a model.
    */
   static boolean mayHoldModel(String name) {
-    String n = name.toLowerCase(java.util.Locale.ROOT);
+    String n = name.toLowerCase(Locale.ROOT);
     return n.equals("model") || n.endsWith(".sdnb") || n.equals("tags.txt") || n.endsWith("/graph.fb");
   }
 
@@ -266,8 +271,8 @@ public final class ZipIo {
     if (e.size() > max) {
       throw new ModelFormatException(file, what, e.dataOffset(), "declares " + e.size() + " bytes; at most " + max + " are allowed here");
     }
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream((int) e.size());
-    copy(zf, ze, e, file, java.nio.channels.Channels.newChannel(bytes));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) e.size());
+    copy(zf, ze, e, file, Channels.newChannel(bytes));
     return bytes.toByteArray();
   }
 }

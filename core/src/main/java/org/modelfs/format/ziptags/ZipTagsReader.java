@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
@@ -216,7 +218,7 @@ public final class ZipTagsReader {
   private List<UpdaterState> readUpdater(String tag, List<UpdaterState> fromGraph) throws IOException {
     String entry = Layout.file(tag, Layout.UPDATER_TXT);
     List<UpdaterState> out = new ArrayList<>();
-    java.util.Set<String> seen = new java.util.HashSet<>();
+    Set<String> seen = new HashSet<>();
     fromGraph.forEach(u -> seen.add(u.paramName()));
     for (TxtCodec.Line line : text(entry)) {
       String what = "ZIP entry '" + entry + "' line " + line.number();

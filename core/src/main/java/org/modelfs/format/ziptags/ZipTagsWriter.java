@@ -11,6 +11,7 @@ import org.modelfs.format.TagList;
 import org.modelfs.format.fb.FlatBufferOut;
 import org.modelfs.format.fb.GraphWriter;
 import org.modelfs.format.fb.gen.FlatGraph;
+import org.modelfs.format.sdnb.SdnbFormat;
 import org.modelfs.format.sdz.SdzFormat;
 import org.modelfs.format.ziptags.Layout.Area;
 import org.modelfs.io.CountingOutput;
@@ -103,7 +104,7 @@ public final class ZipTagsWriter {
     }
     StringBuilder meta = new StringBuilder();
     for (Map.Entry<String, String> e : t.metadata().entrySet()) {
-      if (!org.modelfs.format.sdnb.SdnbFormat.isFormatKey(e.getKey())) {
+      if (!SdnbFormat.isFormatKey(e.getKey())) {
         meta.append(TxtCodec.escape(e.getKey(), "")).append(' ').append(TxtCodec.escape(e.getValue(), "")).append('\n');
       }
     }

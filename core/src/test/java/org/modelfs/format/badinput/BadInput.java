@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.container.Models;
@@ -29,6 +34,7 @@ import org.modelfs.model.Shapes;
 import org.modelfs.model.Tag;
 import org.modelfs.model.UpdaterState;
 import org.modelfs.model.Variable;
+import org.opentest4j.AssertionFailedError;
 
 /**
  * Shared machinery of the bad-input suite (docs/FORMATS.md §11): open a file and read every array,
@@ -67,8 +73,8 @@ public final class BadInput {
    * several times faster than a real disk (the targeted cases use a real {@code @TempDir}).
    */
   public static Path memoryDir() throws IOException {
-    java.nio.file.FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(
-        com.google.common.jimfs.Configuration.unix());
+    FileSystem fs = Jimfs.newFileSystem(
+        Configuration.unix());
     return Files.createDirectories(fs.getPath("/work"));
   }
 
@@ -92,7 +98,7 @@ public final class BadInput {
     } catch (IOException e) {
       return e;
     } catch (Throwable t) { // RuntimeException, OutOfMemoryError, StackOverflowError, AssertionError...
-      if (t instanceof org.opentest4j.AssertionFailedError a) {
+      if (t instanceof AssertionFailedError a) {
         throw a;
       }
       throw new AssertionError(what + ": expected success or an IOException, but got " + t, t);
@@ -201,7 +207,7 @@ public final class BadInput {
   }
 
   /** A named check. */
-  public record Case(String name, org.junit.jupiter.api.function.Executable body) {
+  public record Case(String name, Executable body) {
     void run() throws Throwable {
       body.execute();
     }
@@ -286,7 +292,7 @@ public final class BadInput {
       n++;
     }
     if (n == 0) {
-      throw new IllegalStateException("pattern not found: " + new String(from, java.nio.charset.StandardCharsets.ISO_8859_1));
+      throw new IllegalStateException("pattern not found: " + new String(from, StandardCharsets.ISO_8859_1));
     }
     return out;
   }
@@ -367,7 +373,7 @@ public final class BadInput {
     }
 
     public String string(int s) {
-      return new String(b, s + 4, i32le(b, s), java.nio.charset.StandardCharsets.UTF_8);
+      return new String(b, s + 4, i32le(b, s), StandardCharsets.UTF_8);
     }
 
     /** Tables of FlatGraph.variables. */

@@ -19,10 +19,13 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,12 +65,12 @@ class FbBadInputTest {
   /** In-memory directory for the loops over thousands of inputs. */
   private Path mem;
 
-  @org.junit.jupiter.api.BeforeEach
+  @BeforeEach
   void memory() throws IOException {
     mem = BadInput.memoryDir();
   }
 
-  @org.junit.jupiter.api.AfterEach
+  @AfterEach
   void closeMemory() throws IOException {
     mem.getFileSystem().close();
   }
@@ -365,7 +368,7 @@ class FbBadInputTest {
 
   private static byte[] filled(int n, byte v) {
     byte[] b = new byte[n];
-    java.util.Arrays.fill(b, v);
+    Arrays.fill(b, v);
     return b;
   }
 

@@ -6,18 +6,24 @@ import static org.modelfs.format.badinput.BadInput.put;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.modelfs.container.Models;
+import org.modelfs.model.ArrayStreams;
+import org.modelfs.model.Model;
 import org.modelfs.testing.HandArrays;
 import org.modelfs.testing.HandArrays.Chunk;
 
@@ -75,11 +81,11 @@ class HandBuiltGraphBadInputTest {
   }
 
   static int longs(FlatBufferBuilder b, long[] v) {
-    return org.modelfs.testing.HandArrays.longs(b, v);
+    return HandArrays.longs(b, v);
   }
 
   static int offsets(FlatBufferBuilder b, int[] v) {
-    return org.modelfs.testing.HandArrays.offsets(b, v);
+    return HandArrays.offsets(b, v);
   }
 
   static int strings(FlatBufferBuilder b, String... s) {
@@ -118,7 +124,7 @@ class HandBuiltGraphBadInputTest {
     for (int i = 0; i < vars.size(); i++) {
       Var v = vars.get(i);
       int nd = v.ndarray().applyAsInt(b);
-      vo[i] = org.modelfs.testing.HandArrays.variable(b, id++, v.name(), v.dtype(), v.type(), v.shape(), nd);
+      vo[i] = HandArrays.variable(b, id++, v.name(), v.dtype(), v.type(), v.shape(), nd);
     }
     int variables = offsets(b, vo);
     int[] uo = new int[updaters.size()];
@@ -164,10 +170,10 @@ class HandBuiltGraphBadInputTest {
   @Test
   void wellFormedHandBuiltGraphsOpen() throws IOException {
     byte[] fb = graph(List.of(new Var("w", FLOAT, VARIABLE, null, legacyFloat(2, 3))), List.of(), null, null);
-    org.junit.jupiter.api.Assertions.assertNull(BadInput.openTimed(put(dir, "ok.fb", fb), "hand-built fb"));
+    Assertions.assertNull(BadInput.openTimed(put(dir, "ok.fb", fb), "hand-built fb"));
     byte[] sd = sdnb(graph(List.of(new Var("w", FLOAT, VARIABLE, new long[] {2, 3}, sdnbFloat(2, 3))),
         List.of(updater("w", new String[] {"M"}, sdnbFloat(2, 3))), new String[] {"k"}, new String[] {"v"}));
-    org.junit.jupiter.api.Assertions.assertNull(BadInput.openTimed(put(dir, "ok.sdnb", sd), "hand-built sdnb"));
+    Assertions.assertNull(BadInput.openTimed(put(dir, "ok.sdnb", sd), "hand-built sdnb"));
   }
 
   /** Updater state may be chunked like any array (docs/FORMATS.md §10): read in index order, little-endian. */
@@ -176,13 +182,13 @@ class HandBuiltGraphBadInputTest {
     byte[] be = HandArrays.floats(2, ByteOrder.BIG_ENDIAN);
     // 14 bytes of chunks, cut to the 8 that totalBufferSize says
     HandArrays.Part m = HandArrays.array(new long[] {1, 2, 1, 1, 8192, 1, 99}, FLOAT, 1, null,
-        HandArrays.shuffledChunks(java.util.Arrays.copyOf(be, 14)), 8L, 0, 0);
+        HandArrays.shuffledChunks(Arrays.copyOf(be, 14)), 8L, 0, 0);
     byte[] fb = graph(List.of(new Var("w", FLOAT, VARIABLE, null, legacyFloat(2))),
         List.of(updater("w", new String[] {"M"}, m::applyAsInt)), null, null);
-    try (org.modelfs.model.Model model = org.modelfs.container.Models.open(put(dir, "upd.fb", fb));
-        java.io.InputStream in = org.modelfs.model.ArrayStreams.littleEndianStream(
+    try (Model model = Models.open(put(dir, "upd.fb", fb));
+        InputStream in = ArrayStreams.littleEndianStream(
             model.newest().state("w").arrays().get("M"))) {
-      org.junit.jupiter.api.Assertions.assertArrayEquals(HandArrays.floats(2, ByteOrder.LITTLE_ENDIAN), in.readAllBytes());
+      Assertions.assertArrayEquals(HandArrays.floats(2, ByteOrder.LITTLE_ENDIAN), in.readAllBytes());
     }
   }
 

@@ -1,5 +1,7 @@
 package org.modelfs.format.badinput;
 
+import java.io.FileInputStream;
+import org.junit.jupiter.api.Assertions;
 import org.modelfs.container.Models;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -19,6 +21,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.format.ModelFormatException;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ModelFormat;
 
 /**
  * Paths that are not regular model files: a directory, a missing file, a symlink loop, a named
@@ -87,9 +91,9 @@ class ModelPathBadInputTest {
   /** The same, when the pipe sits where a weight shard of a sharded model should be. */
   @Test
   void namedPipeAsWeightShardDoesNotHang() throws Exception {
-    Path shards = java.nio.file.Files.createDirectories(dir.resolve("sharded"));
+    Path shards = Files.createDirectories(dir.resolve("sharded"));
     Samples.writeSynthetic(dir, shards.resolve("model.sdnb"),
-        org.modelfs.format.WriteOptions.of(org.modelfs.model.ModelFormat.SHARDED_SDNB)
+        WriteOptions.of(ModelFormat.SHARDED_SDNB)
             .withMaxShardBytes(ShardedBadInputTest.LIMIT));
     Path s1 = shards.resolve(ShardedBadInputTest.S1);
     Files.delete(s1);
@@ -111,7 +115,7 @@ class ModelPathBadInputTest {
 
   private static void assertNoHangOnPipe(Path fifo, Path open, String what) throws Exception {
     try {
-      IOException e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(2),
+      IOException e = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(2),
           () -> openAndReadAll(open, what), "Models.open hangs on a " + what + " without writer");
       assertTrue(e != null, "a named pipe is not a model");
       assertInstanceOf(ModelFormatException.class, e);
@@ -126,7 +130,7 @@ class ModelPathBadInputTest {
         }
       }, "fifo-release-writer");
       Thread r = new Thread(() -> {
-        try (java.io.FileInputStream in = new java.io.FileInputStream(fifo.toFile())) {
+        try (FileInputStream in = new FileInputStream(fifo.toFile())) {
           in.readAllBytes();
         } catch (IOException ignored) {
           // gone

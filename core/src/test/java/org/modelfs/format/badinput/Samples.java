@@ -1,5 +1,6 @@
 package org.modelfs.format.badinput;
 
+import java.util.Arrays;
 import org.modelfs.store.ModelFiles;
 
 import java.io.ByteArrayOutputStream;
@@ -144,7 +145,7 @@ final class Samples {
 
     /** The file with its manifest replaced by {@code m} (header length updated). */
     byte[] withManifestBytes(byte[] m) {
-      byte[] out = BadInput.concat(java.util.Arrays.copyOf(bytes, mOff()), m);
+      byte[] out = BadInput.concat(Arrays.copyOf(bytes, mOff()), m);
       BadInput.putI64be(out, 16, m.length);
       return out;
     }

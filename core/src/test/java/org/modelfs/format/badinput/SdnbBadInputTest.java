@@ -10,8 +10,11 @@ import static org.modelfs.format.badinput.BadInput.put;
 import static org.modelfs.format.badinput.BadInput.putI64be;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -291,10 +294,10 @@ class SdnbBadInputTest {
     byte[] h = Arrays.copyOf(small.bytes(), 32);
     putI64be(h, 8, mOff);
     putI64be(h, 16, mLen);
-    try (var ch = java.nio.channels.FileChannel.open(p, java.nio.file.StandardOpenOption.CREATE_NEW,
-        java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.SPARSE)) {
-      ch.write(java.nio.ByteBuffer.wrap(h), 0);
-      ch.write(java.nio.ByteBuffer.wrap(new byte[] {0}), mOff + mLen - 1);
+    try (var ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE, StandardOpenOption.SPARSE)) {
+      ch.write(ByteBuffer.wrap(h), 0);
+      ch.write(ByteBuffer.wrap(new byte[] {0}), mOff + mLen - 1);
     }
     assertEquals(mOff + mLen, Files.size(p));
     assertFormatError(p, "manifest of 2 GiB + 16 bytes");

@@ -10,8 +10,10 @@ import static org.modelfs.format.badinput.BadInput.replaceAll;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.modelfs.format.badinput.BadInput.Fb;
 import org.modelfs.format.badinput.Samples.Entry;
@@ -230,10 +232,10 @@ final class SdnbCorruptions {
   }
 
   /** Applies {@code p} to the 8-byte serialVersionUID that follows the class name. */
-  private static byte[] patchAfter(byte[] m, String className, java.util.function.Consumer<byte[]> p) {
+  private static byte[] patchAfter(byte[] m, String className, Consumer<byte[]> p) {
     byte[] out = m.clone();
     int at = BadInput.indexOf(out, ascii(className), 0) + className.length();
-    byte[] uid = java.util.Arrays.copyOfRange(out, at, at + 8);
+    byte[] uid = Arrays.copyOfRange(out, at, at + 8);
     p.accept(uid);
     System.arraycopy(uid, 0, out, at, 8);
     return out;
@@ -249,8 +251,8 @@ final class SdnbCorruptions {
   /** Replaces the {@code 77 08} block header by a TC_BLOCKDATALONG claiming 2^31-1 bytes. */
   private static byte[] blockDataLong(byte[] m) {
     int at = BadInput.indexOf(m, new byte[] {0x77, 0x08}, 0);
-    byte[] head = java.util.Arrays.copyOf(m, at);
-    byte[] tail = java.util.Arrays.copyOfRange(m, at + 2, m.length);
+    byte[] head = Arrays.copyOf(m, at);
+    byte[] tail = Arrays.copyOfRange(m, at + 2, m.length);
     return BadInput.concat(head, new byte[] {0x7A, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF}, tail);
   }
 
@@ -259,8 +261,8 @@ final class SdnbCorruptions {
     byte[] name = ascii(key);
     byte[] needle = BadInput.concat(new byte[] {0x74, 0, (byte) name.length}, name);
     int at = BadInput.indexOf(m, needle, 0);
-    return BadInput.concat(java.util.Arrays.copyOf(m, at), new byte[] {0x7C}, putI64be(new byte[8], 0, declared),
-        java.util.Arrays.copyOfRange(m, at + 3, m.length));
+    return BadInput.concat(Arrays.copyOf(m, at), new byte[] {0x7C}, putI64be(new byte[8], 0, declared),
+        Arrays.copyOfRange(m, at + 3, m.length));
   }
 
   private static byte[] patchKeyLength(byte[] m, String key, int len) {

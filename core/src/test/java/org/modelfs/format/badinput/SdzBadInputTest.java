@@ -19,10 +19,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import org.apache.commons.compress.archivers.zip.Zip64Mode;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -228,7 +232,7 @@ class SdzBadInputTest {
 
   /** Files with the evil names in every place an escaping entry could land. */
   private Set<String> outside() {
-    Set<String> found = new java.util.TreeSet<>();
+    Set<String> found = new TreeSet<>();
     List<Path> places = new ArrayList<>(List.of(root, root.resolve("a"), root.resolve("a/b"), root.getParent(),
         Path.of(System.getProperty("java.io.tmpdir")), Path.of("").toAbsolutePath(), Path.of("/"), Path.of("/tmp")));
     for (Path p : places) {
@@ -391,13 +395,13 @@ class SdzBadInputTest {
   @ValueSource(ints = {ZipArchiveEntry.STORED, ZipArchiveEntry.DEFLATED})
   void zip64SizesBeyondTheFileAreRefused(int method) throws IOException {
     Path z = dir.resolve("z64.sdz");
-    try (org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream zos =
-        new org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream(z.toFile())) {
-      zos.setUseZip64(org.apache.commons.compress.archivers.zip.Zip64Mode.Always);
+    try (ZipArchiveOutputStream zos =
+        new ZipArchiveOutputStream(z.toFile())) {
+      zos.setUseZip64(Zip64Mode.Always);
       ZipArchiveEntry ze = new ZipArchiveEntry("model.sdnb");
       ze.setMethod(method);
       if (method == ZipArchiveEntry.STORED) {
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        CRC32 crc = new CRC32();
         crc.update(small.bytes());
         ze.setSize(small.bytes().length);
         ze.setCrc(crc.getValue());

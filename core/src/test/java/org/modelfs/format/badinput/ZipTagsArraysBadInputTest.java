@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.modelfs.format.badinput.ZipTagsSamples.refused;
 import static org.modelfs.format.badinput.ZipTagsSamples.refusedByMount;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteOrder;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.modelfs.model.ArrayStreams;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
 import org.modelfs.format.WriteOptions;
@@ -32,6 +37,7 @@ import org.modelfs.format.fb.gen.FlatArray;
 import org.modelfs.model.DType;
 import org.modelfs.model.Model;
 import org.modelfs.model.Variable;
+import org.modelfs.testing.HandArrays;
 
 /**
  * zip-tags binary entries under bad input: a broken {@code graph.fb} or {@code trainingConfig.fb},
@@ -51,7 +57,7 @@ class ZipTagsArraysBadInputTest {
 
   @BeforeAll
   static void sdnbGraphs() throws IOException {
-    try (FileSystem mem = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+    try (FileSystem mem = Jimfs.newFileSystem(Configuration.unix())) {
       Path work = Files.createDirectories(mem.getPath("/work"));
       Path small = work.resolve("small.sdnb");
       Samples.convertFixture(BadInput.fixture("mlp_adam.fb"), work, small, WriteOptions.of(ModelFormat.SDNB));
@@ -193,14 +199,14 @@ class ZipTagsArraysBadInputTest {
   /** A chunked array file (SDNB convention, docs/FORMATS.md §10) reads, its chunks ordered by index. */
   @Test
   void chunkedArrayFileReads() throws IOException {
-    byte[] le = org.modelfs.testing.HandArrays.floats(32, java.nio.ByteOrder.LITTLE_ENDIAN);
+    byte[] le = HandArrays.floats(32, ByteOrder.LITTLE_ENDIAN);
     FlatBufferBuilder b = new FlatBufferBuilder(512);
-    b.finish(org.modelfs.testing.HandArrays.array(new long[] {4, 8}, DType.FLOAT.code(), -1, null,
-        org.modelfs.testing.HandArrays.shuffledChunks(le), 128L, 0, 0).applyAsInt(b));
+    b.finish(HandArrays.array(new long[] {4, 8}, DType.FLOAT.code(), -1, null,
+        HandArrays.shuffledChunks(le), 128L, 0, 0).applyAsInt(b));
     for (boolean deflate : new boolean[] {false, true}) {
       Path z = ZipTagsSamples.entries().put(W, b.sizedByteArray()).write(dir, "chunked" + deflate + ".zip", deflate);
       try (Model m = Models.open(z);
-          java.io.InputStream in = org.modelfs.model.ArrayStreams.littleEndianStream(
+          InputStream in = ArrayStreams.littleEndianStream(
               m.newest().variable("layer0/W").array())) {
         assertArrayEquals(le, in.readAllBytes(), "deflate " + deflate);
       }

@@ -1,5 +1,9 @@
 package org.modelfs.format.badinput;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,7 +48,7 @@ final class ZipTagsSamples {
   /** The sample as {@link ModelWriter#writeTags} writes it (STORED). */
   static synchronized byte[] written() throws IOException {
     if (written == null) {
-      try (FileSystem mem = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+      try (FileSystem mem = Jimfs.newFileSystem(Configuration.unix())) {
         Path fb = Files.write(mem.getPath("/mlp_adam.fb"), BadInput.fixture("mlp_adam.fb"));
         Path out = mem.getPath("/sample.zip");
         try (Model m = Models.open(fb)) {
@@ -65,7 +69,7 @@ final class ZipTagsSamples {
     byte[] z = written();
     Entries e = new Entries();
     for (Zips.Info i : Zips.entries(z)) {
-      e.map.put(i.name(), java.util.Arrays.copyOfRange(z, i.data(), Math.toIntExact(i.data() + i.csize())));
+      e.map.put(i.name(), Arrays.copyOfRange(z, i.data(), Math.toIntExact(i.data() + i.csize())));
     }
     return e;
   }
@@ -168,7 +172,7 @@ final class ZipTagsSamples {
     try (Stream<Path> s = Files.list(dir)) {
       return new TreeSet<>(s.filter(p -> p.getFileName().toString().startsWith(TEMP_PREFIX)).toList());
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 

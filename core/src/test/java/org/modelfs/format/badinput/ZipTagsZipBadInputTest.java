@@ -1,5 +1,14 @@
 package org.modelfs.format.badinput;
 
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Tag;
 import org.modelfs.format.ModelFormatException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,6 +38,7 @@ import org.modelfs.format.badinput.SdzBadInputTest.TempWatch;
 import org.modelfs.format.badinput.ZipTagsSamples.Entries;
 import org.modelfs.format.badinput.Zips.Info;
 import org.modelfs.format.badinput.Zips.Item;
+import org.modelfs.format.ziptags.ZipTagsReader;
 import org.modelfs.model.Model;
 
 /**
@@ -290,17 +300,17 @@ class ZipTagsZipBadInputTest {
    * runs with {@code mvn -Pslow} only.
    */
   @Test
-  @org.junit.jupiter.api.Tag("slow")
+  @Tag("slow")
   void moreThan1048576EntriesAreRefused() throws IOException {
-    int max = org.modelfs.format.ziptags.ZipTagsReader.MAX_ENTRIES;
+    int max = ZipTagsReader.MAX_ENTRIES;
     assertEquals(1 << 20, max);
     Entries e = ZipTagsSamples.entries();
     Path z = manyEntries(dir.resolve("many.zip"), List.of("tags.txt", "v1/graph.fb"),
-        List.of("v1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8), e.get("v1/graph.fb")), max + 1);
+        List.of("v1\n".getBytes(StandardCharsets.UTF_8), e.get("v1/graph.fb")), max + 1);
     Set<Path> before = ZipTagsSamples.temps();
-    IOException ex = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofMinutes(2),
+    IOException ex = Assertions.assertTimeoutPreemptively(Duration.ofMinutes(2),
         () -> BadInput.openAndReadAll(z, "1,048,577 entries"));
-    assertTrue(ex instanceof org.modelfs.format.ModelFormatException, "refused with a ModelFormatException: " + ex);
+    assertTrue(ex instanceof ModelFormatException, "refused with a ModelFormatException: " + ex);
     BadInput.assertGoodMessage(ex, "1,048,577 entries", List.of("many.zip"));
     ZipTagsSamples.assertParts(ex, "1,048,577 entries", "ZIP central directory",
         "1048577 entries, more than the 1048576 a zip-tags file may hold");
@@ -309,22 +319,22 @@ class ZipTagsZipBadInputTest {
 
   /** A STORED zip of {@code names}/{@code contents}, then empty entries up to {@code total}, with Zip64 end records. */
   private static Path manyEntries(Path out, List<String> names, List<byte[]> contents, int total) throws IOException {
-    java.io.ByteArrayOutputStream cd = new java.io.ByteArrayOutputStream();
-    try (java.io.OutputStream o = new java.io.BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
+    ByteArrayOutputStream cd = new ByteArrayOutputStream();
+    try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
       long at = 0;
       for (int i = 0; i < total; i++) {
         byte[] name = (i < names.size() ? names.get(i) : Integer.toString(i, 36))
-            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            .getBytes(StandardCharsets.UTF_8);
         byte[] data = i < contents.size() ? contents.get(i) : new byte[0];
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        CRC32 crc = new CRC32();
         crc.update(data);
-        ByteBuffer h = ByteBuffer.allocate(46 + name.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = ByteBuffer.allocate(46 + name.length).order(ByteOrder.LITTLE_ENDIAN);
         h.putInt(0x04034b50).putShort((short) 10).putShort((short) 0).putShort((short) 0).putInt(0x00210000)
             .putInt((int) crc.getValue()).putInt(data.length).putInt(data.length).putShort((short) name.length)
             .putShort((short) 0).put(name);
         o.write(h.array(), 0, 30 + name.length);
         o.write(data);
-        ByteBuffer c = ByteBuffer.allocate(46 + name.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer c = ByteBuffer.allocate(46 + name.length).order(ByteOrder.LITTLE_ENDIAN);
         c.putInt(0x02014b50).putShort((short) 0x031E).putShort((short) 10).putShort((short) 0).putShort((short) 0)
             .putInt(0x00210000).putInt((int) crc.getValue()).putInt(data.length).putInt(data.length)
             .putShort((short) name.length).putShort((short) 0).putShort((short) 0).putShort((short) 0)
@@ -335,7 +345,7 @@ class ZipTagsZipBadInputTest {
       byte[] dir = cd.toByteArray();
       o.write(dir);
       long zip64 = at + dir.length;
-      ByteBuffer end = ByteBuffer.allocate(56 + 20 + 22).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer end = ByteBuffer.allocate(56 + 20 + 22).order(ByteOrder.LITTLE_ENDIAN);
       end.putInt(0x06064b50).putLong(44).putShort((short) 45).putShort((short) 45).putInt(0).putInt(0)
           .putLong(total).putLong(total).putLong(dir.length).putLong(at);
       end.putInt(0x07064b50).putInt(0).putLong(zip64).putInt(1);

@@ -154,7 +154,7 @@ final class Zips {
         if (u32(z, p + 20) == 0xFFFFFFFFL) {
           k += 8;
         }
-        return java.nio.ByteBuffer.wrap(z, k, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        return ByteBuffer.wrap(z, k, 8).order(ByteOrder.LITTLE_ENDIAN).getLong();
       }
       q += 4 + size;
     }

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.testing.HandArrays.*;
 
+import com.google.flatbuffers.FlatBufferBuilder;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -13,6 +15,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +23,10 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.container.Models;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.format.fb.gen.FlatArray;
+import org.modelfs.format.fb.gen.FlatGraph;
+import org.modelfs.format.fb.gen.FlatNode;
+import org.modelfs.io.PiecedSource;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
@@ -73,7 +80,7 @@ class ChunkedArraysTest {
 
   @Test
   void totalBufferSizeCutsTheLastChunkAndAbsentItTakesAll() throws IOException {
-    byte[] padded = java.util.Arrays.copyOf(BE, 30);
+    byte[] padded = Arrays.copyOf(BE, 30);
     List<Chunk> c = cut(padded, new int[] {10}, new long[] {0, 1});
     assertArrayEquals(LE, params(legacy("t.fb", array(SI23, FLOAT, 1, null, c, 24L, 0, 0))));
     assertArrayEquals(LE, params(legacy("a.fb", array(SI23, FLOAT, 1, null, cut(BE, new int[] {10}, new long[] {0, 1}),
@@ -121,41 +128,41 @@ class ChunkedArraysTest {
       assertArrayEquals(LE, params(out), f.token());
       try (Model back = Models.open(out)) {
         ArrayData a = back.newest().variable("w").array();
-        assertTrue(!(a.source() instanceof org.modelfs.io.PiecedSource), "still chunked in " + f.token() + ": " + a);
+        assertTrue(!(a.source() instanceof PiecedSource), "still chunked in " + f.token() + ": " + a);
       }
     }
   }
 
   /** An fb file: variable {@code w} (inline) and one op {@code op} whose {@code scalar} is {@code arg}. */
   private Path withOpArgument(String name, Part arg) throws IOException {
-    com.google.flatbuffers.FlatBufferBuilder b = new com.google.flatbuffers.FlatBufferBuilder(1024);
+    FlatBufferBuilder b = new FlatBufferBuilder(1024);
     int scalar = arg.applyAsInt(b);
     int opName = b.createString("op");
     int op = b.createString("noop");
-    org.modelfs.format.fb.gen.FlatNode.startFlatNode(b);
-    org.modelfs.format.fb.gen.FlatNode.addId(b, 2);
-    org.modelfs.format.fb.gen.FlatNode.addName(b, opName);
-    org.modelfs.format.fb.gen.FlatNode.addOpName(b, op);
-    org.modelfs.format.fb.gen.FlatNode.addScalar(b, scalar);
-    int node = org.modelfs.format.fb.gen.FlatNode.endFlatNode(b);
-    int nodes = org.modelfs.format.fb.gen.FlatGraph.createNodesVector(b, new int[] {node});
+    FlatNode.startFlatNode(b);
+    FlatNode.addId(b, 2);
+    FlatNode.addName(b, opName);
+    FlatNode.addOpName(b, op);
+    FlatNode.addScalar(b, scalar);
+    int node = FlatNode.endFlatNode(b);
+    int nodes = FlatGraph.createNodesVector(b, new int[] {node});
     int w = array(SI23, FLOAT, 1, BE, null, null, 0, 0).applyAsInt(b); // plain: only the op argument is chunked
     int var = variable(b, 1, "w", FLOAT, VARIABLE, null, w);
-    int vars = org.modelfs.format.fb.gen.FlatGraph.createVariablesVector(b, new int[] {var});
-    org.modelfs.format.fb.gen.FlatGraph.startFlatGraph(b);
-    org.modelfs.format.fb.gen.FlatGraph.addVariables(b, vars);
-    org.modelfs.format.fb.gen.FlatGraph.addNodes(b, nodes);
-    b.finish(org.modelfs.format.fb.gen.FlatGraph.endFlatGraph(b));
+    int vars = FlatGraph.createVariablesVector(b, new int[] {var});
+    FlatGraph.startFlatGraph(b);
+    FlatGraph.addVariables(b, vars);
+    FlatGraph.addNodes(b, nodes);
+    b.finish(FlatGraph.endFlatGraph(b));
     return Files.write(dir.resolve(name), b.sizedByteArray());
   }
 
   /** The FlatGraph of a written fb or SDNB file (an SDNB's starts at byte 32). */
-  private static org.modelfs.format.fb.gen.FlatGraph flatGraph(Path file) throws IOException {
-    java.nio.ByteBuffer all = java.nio.ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+  private static FlatGraph flatGraph(Path file) throws IOException {
+    ByteBuffer all = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
     if (all.get(0) == 'S' && all.get(1) == 'D') {
       all = all.position(32).slice().order(ByteOrder.LITTLE_ENDIAN);
     }
-    return org.modelfs.format.fb.gen.FlatGraph.getRootAsFlatGraph(all);
+    return FlatGraph.getRootAsFlatGraph(all);
   }
 
   @Test
@@ -166,7 +173,7 @@ class ChunkedArraysTest {
       try (Model model = Models.open(chunked)) {
         ModelFiles.write(model.newest(), out, WriteOptions.of(f));
       }
-      org.modelfs.format.fb.gen.FlatArray arg = flatGraph(out).nodes(0).scalar();
+      FlatArray arg = flatGraph(out).nodes(0).scalar();
       assertTrue(arg.bufferChunksLength() == 0, f.token());
       byte[] got = new byte[arg.bufferLength()];
       arg.bufferAsByteBuffer().get(got);
@@ -206,12 +213,12 @@ class ChunkedArraysTest {
       b.startTable(2);
       b.addOffset(1, data, 0);
       int chunk = b.endTable();
-      return org.modelfs.format.fb.gen.FlatArray.createBufferChunksVector(b, new int[] {chunk, chunk});
+      return FlatArray.createBufferChunksVector(b, new int[] {chunk, chunk});
     };
     Part arr = b -> {
       int chunks = shared.applyAsInt(b);
-      int shape = org.modelfs.format.fb.gen.FlatArray.createShapeVector(b, SI23);
-      return org.modelfs.format.fb.gen.FlatArray.createFlatArray(b, shape, 0, (byte) FLOAT, (byte) 1, chunks, 0, 0,
+      int shape = FlatArray.createShapeVector(b, SI23);
+      return FlatArray.createFlatArray(b, shape, 0, (byte) FLOAT, (byte) 1, chunks, 0, 0,
           false, 0, 0);
     };
     refused(legacy("shared.fb", arr), "overlaps the data of another chunk");
@@ -220,8 +227,8 @@ class ChunkedArraysTest {
   @Test
   void externalStorageIsStillRefused() throws IOException {
     Part ext = b -> {
-      int shape = org.modelfs.format.fb.gen.FlatArray.createShapeVector(b, SI23);
-      return org.modelfs.format.fb.gen.FlatArray.createFlatArray(b, shape, 0, (byte) FLOAT, (byte) 1, 0, 24, 0, true,
+      int shape = FlatArray.createShapeVector(b, SI23);
+      return FlatArray.createFlatArray(b, shape, 0, (byte) FLOAT, (byte) 1, 0, 24, 0, true,
           0, 0);
     };
     refused(legacy("ext.fb", ext), "external array storage");

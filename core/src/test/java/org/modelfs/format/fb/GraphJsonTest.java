@@ -1,5 +1,7 @@
 package org.modelfs.format.fb;
 
+import java.nio.charset.CharacterCodingException;
+import org.modelfs.format.JsonText;
 import org.modelfs.store.ModelFiles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -411,7 +413,7 @@ class GraphJsonTest {
     return (List<Object>) o;
   }
 
-  /** The rendering parsed strictly (every key once per object), as {@link org.modelfs.format.JsonText} does. */
+  /** The rendering parsed strictly (every key once per object), as {@link JsonText} does. */
   static final class Json {
     private Json() {}
 
@@ -419,11 +421,11 @@ class GraphJsonTest {
       String text;
       try {
         text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(utf8)).toString();
-      } catch (java.nio.charset.CharacterCodingException e) {
+      } catch (CharacterCodingException e) {
         throw new AssertionError("not UTF-8", e);
       }
       try {
-        return org.modelfs.format.JsonText.parse(text, 1024, true);
+        return JsonText.parse(text, 1024, true);
       } catch (IllegalArgumentException e) {
         throw new AssertionError("invalid JSON: " + e.getMessage(), e);
       }

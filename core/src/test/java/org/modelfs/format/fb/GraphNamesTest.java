@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,7 +113,7 @@ class GraphNamesTest {
     assertEquals("x", g.lossVariables(0));
     assertEquals("c", g.lossVariables(1));
 
-    String json = new String(GraphJson.render(t, "g.fb"), java.nio.charset.StandardCharsets.UTF_8);
+    String json = new String(GraphJson.render(t, "g.fb"), StandardCharsets.UTF_8);
     assertTrue(json.contains("\"varControlDeps\": [\"x\"]"), json);
     assertTrue(json.contains("\"controlDeps\": [\"a\"]"), json);
     assertTrue(json.contains("\"placeholders\": [\n    \"x\"\n  ]"), json);

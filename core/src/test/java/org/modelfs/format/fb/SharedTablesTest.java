@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.container.Models;
+import org.modelfs.format.BudgetExceededException;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.GraphRef;
@@ -66,7 +68,7 @@ class SharedTablesTest {
   @Test
   void anUpdaterStateSharedManyTimesIsRefusedOnOpen() throws Exception {
     Path model = SharedGraphs.sharedUpdater(tmp.resolve("updater.fb"), 600, 600);
-    ModelFormatException e = assertThrows(org.modelfs.format.BudgetExceededException.class,
+    ModelFormatException e = assertThrows(BudgetExceededException.class,
         () -> Models.open(model).close());
     // fb is recognised by reading it; a budget refusal is not "not a SameDiff model": it is one
     assertTrue(!e.getMessage().contains("not a SameDiff model"), e.getMessage());
@@ -110,7 +112,7 @@ class SharedTablesTest {
   void aSmallSharedGraphIsWithinTheBudget() throws Exception {
     Path model = SharedGraphs.sharedNode(tmp.resolve("small.fb"), 20, 20);
     try (Model m = Models.open(model)) {
-      String json = new String(GraphJson.render(m.newest(), "small.fb"), java.nio.charset.StandardCharsets.UTF_8);
+      String json = new String(GraphJson.render(m.newest(), "small.fb"), StandardCharsets.UTF_8);
       assertEquals(20, json.split("\"opName\": \"noop\"", -1).length - 1);
       GraphWriter.Built b = GraphWriter.build(m.newest(), GraphWriter.Mode.LEGACY, null, Map.of(), "small.fb");
       assertTrue(b.bytes().length < 2 * Files.size(model));

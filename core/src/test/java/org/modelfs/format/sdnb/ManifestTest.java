@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Date;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -231,7 +232,7 @@ class ManifestTest {
     assertBad(serialize(new ArrayList<>(List.of(1L))), "java.util.ArrayList");
     assertBad(serialize(new TreeMap<>(realMap(numbered(2)))), "java.util.TreeMap");
     LinkedHashMap<String, Object> dateValue = new LinkedHashMap<>();
-    dateValue.put("d", new java.util.Date(0));
+    dateValue.put("d", new Date(0));
     assertBad(serialize(dateValue), "java.util.Date");
     LinkedHashMap<String, Object> intPair = new LinkedHashMap<>();
     intPair.put("i", new Pair<>(1, 2));

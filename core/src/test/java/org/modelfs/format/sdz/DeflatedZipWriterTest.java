@@ -21,6 +21,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.zip.CRC32;
@@ -31,6 +32,8 @@ import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.container.Models;
+import org.modelfs.format.WriteOptions;
 import org.modelfs.format.zip.DeflatedEntries;
 import org.modelfs.format.zip.ZipIo;
 import org.modelfs.io.ByteSource;
@@ -38,6 +41,11 @@ import org.modelfs.io.ChannelSource;
 import org.modelfs.io.CountingOutput;
 import org.modelfs.io.DeflateWorkers;
 import org.modelfs.io.ParallelDeflater;
+import org.modelfs.model.Model;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.ModelTsv;
+import org.modelfs.testing.SyntheticModels;
 
 /**
  * The DEFLATED zips {@link DeflatedZipWriter} writes read the same through every zip reader —
@@ -60,7 +68,7 @@ class DeflatedZipWriterTest {
 
   private static byte[] text(int n) {
     byte[] b = new byte[n];
-    java.util.Random r = new java.util.Random(n);
+    Random r = new Random(n);
     for (int i = 0; i < n; i++) {
       b[i] = (byte) ("abcdefgh \n01".charAt(r.nextInt(12)));
     }
@@ -69,7 +77,7 @@ class DeflatedZipWriterTest {
 
   private static byte[] random(int n) {
     byte[] b = new byte[n];
-    new java.util.Random(~n).nextBytes(b);
+    new Random(~n).nextBytes(b);
     return b;
   }
 
@@ -250,18 +258,18 @@ class DeflatedZipWriterTest {
   /** The level reaches the stream of a written SDZ (it used to be 6 whatever was asked). */
   @Test
   void convertsLevelReachesTheSdz() throws IOException {
-    org.modelfs.testing.SyntheticModels.Synthetic syn =
-        org.modelfs.testing.SyntheticModels.floats(tmp.resolve("data"), 2, 400_000);
+    SyntheticModels.Synthetic syn =
+        SyntheticModels.floats(tmp.resolve("data"), 2, 400_000);
     long[] sizes = new long[2];
     try (var d = syn.data()) {
       int i = 0;
       for (int level : new int[] {1, 9}) {
         Path out = tmp.resolve("l" + level + ".sdz");
-        org.modelfs.store.ModelFiles.write(syn.tag(), out, org.modelfs.format.WriteOptions.of(
-            org.modelfs.model.ModelFormat.SDZ).withDeflate(true).withLevel(level));
+        ModelFiles.write(syn.tag(), out, WriteOptions.of(
+            ModelFormat.SDZ).withDeflate(true).withLevel(level));
         sizes[i++] = Files.size(out);
-        try (org.modelfs.model.Model m = org.modelfs.container.Models.open(out)) {
-          assertEquals(org.modelfs.testing.ModelTsv.of(syn.tag()), org.modelfs.testing.ModelTsv.of(m.newest()));
+        try (Model m = Models.open(out)) {
+          assertEquals(ModelTsv.of(syn.tag()), ModelTsv.of(m.newest()));
         }
       }
     }

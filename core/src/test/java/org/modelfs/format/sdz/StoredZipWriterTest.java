@@ -14,11 +14,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,6 +32,7 @@ import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipShort;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.container.Models;
@@ -110,7 +113,7 @@ class StoredZipWriterTest {
         org.apache.commons.compress.archivers.zip.ZipFile.builder().setPath(out).get()) {
       for (ZipArchiveEntry e : Collections.list(zf.getEntriesInPhysicalOrder())) {
         assertEquals(0, e.getDataOffset() % 64, e.getName() + " data aligned");
-        assertNull(e.getExtraField(new org.apache.commons.compress.archivers.zip.ZipShort(0x0001)), "no Zip64 extra");
+        assertNull(e.getExtraField(new ZipShort(0x0001)), "no Zip64 extra");
         try (var in = zf.getInputStream(e)) {
           assertArrayEquals(expected.get(e.getName()), in.readAllBytes(), e.getName());
         }
@@ -167,8 +170,8 @@ class StoredZipWriterTest {
     try (var d = syn.data(); FileSystem jimfs = Jimfs.newFileSystem(Configuration.unix())) {
       Path out = Files.createDirectory(jimfs.getPath("/m")).resolve("m.sdz");
       List<SdzFormat.Part> parts = parts(syn.tag());
-      try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(out, java.nio.file.StandardOpenOption.CREATE_NEW,
-          java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.READ)) {
+      try (SeekableByteChannel ch = Files.newByteChannel(out, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.WRITE, StandardOpenOption.READ)) {
         SdzFormat.write(parts, ch, false, out.toString());
       }
       try (Model m = Models.open(out)) {
@@ -192,9 +195,9 @@ class StoredZipWriterTest {
   }
 
   /** What the store does: a new file opened for reading and writing, the zip written into it. */
-  private static boolean writeStored(List<SdzFormat.Part> parts, Path out) throws java.io.IOException {
-    try (FileChannel ch = FileChannel.open(out, java.nio.file.StandardOpenOption.CREATE_NEW,
-        java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.READ)) {
+  private static boolean writeStored(List<SdzFormat.Part> parts, Path out) throws IOException {
+    try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE, StandardOpenOption.READ)) {
       return StoredZipWriter.write(parts, ch, out.toString());
     }
   }

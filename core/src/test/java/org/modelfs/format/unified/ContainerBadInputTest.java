@@ -9,6 +9,8 @@ import static org.modelfs.format.badinput.BadInput.assertFormatError;
 import static org.modelfs.format.badinput.BadInput.assertOpensOrRefused;
 import static org.modelfs.format.badinput.BadInput.put;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -21,8 +23,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,7 +57,7 @@ import org.modelfs.verify.Verifier;
  */
 class ContainerBadInputTest {
   /** What the frame walk says when a damaged frame runs into a later one. */
-  private static final java.util.regex.Pattern COLLISION = java.util.regex.Pattern.compile(
+  private static final Pattern COLLISION = Pattern.compile(
       "appears twice|padding byte|section frame|follow the last|the file ends|has no GRAPH");
   @TempDir Path dir;
 
@@ -263,7 +268,7 @@ class ContainerBadInputTest {
       }
       String tag = two ? "v2" : "default";
       try (FileSystem fs = ModelFileSystems.open(p, Map.of("readOnly", "true"))) {
-        IOException x = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        IOException x = Assertions.assertThrows(IOException.class,
             () -> Files.readAllBytes(fs.getPath("/tags/" + tag + "/params/layer0/W")));
         assertNamesChunk(x.getMessage(), p, e);
         assertEquals(32, Files.readAllBytes(fs.getPath("/tags/" + tag + "/params/layer0/b")).length,
@@ -286,7 +291,7 @@ class ContainerBadInputTest {
     try (FileSystem fs = ModelFileSystems.open(p, Map.of("readOnly", "true"));
         SeekableByteChannel ch = Files.newByteChannel(fs.getPath("/params/layer0/W"))) {
       ch.position(100);
-      IOException x = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+      IOException x = Assertions.assertThrows(IOException.class,
           () -> ch.read(ByteBuffer.allocate(1)));
       assertNamesChunk(x.getMessage(), p, e);
     }
@@ -370,7 +375,7 @@ class ContainerBadInputTest {
 
   /** The FlatGraph of mlp_adam.fb written as SDNB: every array inline (docs/FORMATS.md §5). */
   private static byte[] sdnbFlatGraph() throws IOException {
-    try (FileSystem mem = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+    try (FileSystem mem = Jimfs.newFileSystem(Configuration.unix())) {
       Path fb = Files.write(mem.getPath("/m.fb"), BadInput.fixture("mlp_adam.fb"));
       Path out = mem.getPath("/m.sdnb");
       try (Model m = Models.open(fb)) {
@@ -407,7 +412,7 @@ class ContainerBadInputTest {
     byte[] f = Containers.sample(false, false);
     List<Section> s = Containers.sections(f);
     Section last = s.get(s.size() - 1);
-    java.util.function.Function<Tables.ShardInfo, byte[]> with = info -> {
+    Function<Tables.ShardInfo, byte[]> with = info -> {
       List<Section> out = new ArrayList<>(s);
       out.set(0, s.get(0).withData(Tables.header(s.size() + 1, List.of("default"))));
       byte[] data = Tables.shardInfo(info);

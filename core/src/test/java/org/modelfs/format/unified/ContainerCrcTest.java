@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -96,7 +97,7 @@ class ContainerCrcTest {
   @Test
   void eachChannelChecksWhatItReadsInOrder() throws IOException {
     Path m = corrupt();
-    try (FileSystem fs = ModelFileSystems.open(m, java.util.Map.of("readOnly", "true"))) {
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("readOnly", "true"))) {
       Path p = fs.getPath("/tags/default/params/" + W);
       try (SeekableByteChannel peek = Files.newByteChannel(p)) {
         peek.read(ByteBuffer.allocate(3));

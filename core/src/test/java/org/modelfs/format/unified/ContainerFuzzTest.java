@@ -1,8 +1,11 @@
 package org.modelfs.format.unified;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -65,7 +68,7 @@ class ContainerFuzzTest {
    * writes must read back.
    */
   private static void rewrite(List<Tag> tags, Map<String, byte[]> arrays, int level) {
-    try (FileSystem fs = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+    try (FileSystem fs = Jimfs.newFileSystem(Configuration.unix())) {
       Path p = fs.getPath("/again.sdmc");
       try (SeekableByteChannel ch = Files.newByteChannel(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         ContainerWriter.write(tags, ch, "again.sdmc", level);
@@ -88,7 +91,7 @@ class ContainerFuzzTest {
         }
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException("an in-memory file system failed", e);
+      throw new UncheckedIOException("an in-memory file system failed", e);
     }
   }
 

@@ -8,20 +8,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.container.Models;
+import org.modelfs.format.FixtureRoundTripTest;
+import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.WriteOptions;
+import org.modelfs.io.HeapSource;
 import org.modelfs.model.ArrayData;
+import org.modelfs.model.DType;
 import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
+import org.modelfs.model.VarKind;
+import org.modelfs.model.Variable;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.Fixtures;
 import org.modelfs.testing.ModelTsv;
@@ -120,7 +131,7 @@ class ContainerTest {
     }
     int before = files("m.shard").size();
     byte[] written;
-    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
+    try (FileSystem fs = ModelFileSystems.open(m)) {
       Path p = fs.getPath("/tags/default/params/" + param);
       byte[] old = Files.readAllBytes(p);
       written = old.clone();
@@ -133,7 +144,7 @@ class ContainerTest {
     assertFalse(Files.exists(m));
     // a commit that keeps no weight shard (every array changed) packs the set again by the limit:
     // one weight shard now, none of the old ones left
-    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m, java.util.Map.of("maxShardBytes", Long.toString(1L << 30)))) {
+    try (FileSystem fs = ModelFileSystems.open(m, Map.of("maxShardBytes", Long.toString(1L << 30)))) {
       try (Stream<Path> params = Files.walk(fs.getPath("/tags/default/params"))) {
         for (Path q : params.filter(Files::isRegularFile).toList()) {
           byte[] b = Files.readAllBytes(q);
@@ -146,7 +157,7 @@ class ContainerTest {
     }
     assertEquals(List.of("m.shard0-of-2.sdmc", "m.shard1-of-2.sdmc"), files("m.shard"));
     assertFalse(Files.exists(m));
-    try (FileSystem fs = org.modelfs.ModelFileSystems.open(m)) {
+    try (FileSystem fs = ModelFileSystems.open(m)) {
       assertEquals(43.5f, ByteBuffer.wrap(Files.readAllBytes(fs.getPath("/tags/default/params/" + param)))
           .order(ByteOrder.LITTLE_ENDIAN).getFloat(0));
     }
@@ -165,7 +176,7 @@ class ContainerTest {
       try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
         ModelFiles.write(src.newest(), from, c);
       }
-      for (Object[] t : org.modelfs.format.FixtureRoundTripTest.targets()) {
+      for (Object[] t : FixtureRoundTripTest.targets()) {
         Path dir = Files.createDirectory(tmp.resolve("c" + n + "-" + t[0]));
         Path other = dir.resolve((String) t[2]);
         try (Model m = Models.open(from)) {
@@ -189,21 +200,21 @@ class ContainerTest {
   void aWeightShardWithAGraphIsRefused() throws Exception {
     try (Model src = Models.open(Fixtures.get("mlp_adam.fb"))) {
       List<Tag> tags = List.of(src.newest());
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp.resolve("m.shard0-of-2.sdmc"),
-          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
-          java.nio.file.StandardOpenOption.READ)) {
-        ContainerWriter.writeShard(tags, ContainerWriter.Part.GRAPH, java.util.Set.of(),
+      try (FileChannel ch = FileChannel.open(tmp.resolve("m.shard0-of-2.sdmc"),
+          StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+          StandardOpenOption.READ)) {
+        ContainerWriter.writeShard(tags, ContainerWriter.Part.GRAPH, Set.of(),
             new ContainerWriter.Shard(0, 2, "m"), ch, "m.shard0-of-2.sdmc", 0);
       }
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp.resolve("m.shard1-of-2.sdmc"),
-          java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
-          java.nio.file.StandardOpenOption.READ)) {
-        ContainerWriter.writeShard(tags, ContainerWriter.Part.WHOLE, java.util.Set.of(),
+      try (FileChannel ch = FileChannel.open(tmp.resolve("m.shard1-of-2.sdmc"),
+          StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+          StandardOpenOption.READ)) {
+        ContainerWriter.writeShard(tags, ContainerWriter.Part.WHOLE, Set.of(),
             new ContainerWriter.Shard(1, 2, "m"), ch, "m.shard1-of-2.sdmc", 0);
       }
     }
-    org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
-        org.modelfs.format.ModelFormatException.class, () -> Models.open(tmp.resolve("m.sdmc")).close());
+    ModelFormatException e = Assertions.assertThrows(
+        ModelFormatException.class, () -> Models.open(tmp.resolve("m.sdmc")).close());
     assertTrue(e.getMessage().contains("m.shard1-of-2.sdmc") && e.getMessage().contains("GRAPH section")
         && e.getMessage().contains("belong in shard 0"), e.getMessage());
   }
@@ -232,11 +243,11 @@ class ContainerTest {
     // a weight shard of another model (one tag) in place of ours
     Files.delete(shards.get(1));
     try (Model src = Models.open(Fixtures.get("mlp_adam.fb"));
-        java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(shards.get(1),
-            java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE,
-            java.nio.file.StandardOpenOption.READ)) {
+        FileChannel ch = FileChannel.open(shards.get(1),
+            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+            StandardOpenOption.READ)) {
       ContainerWriter.writeShard(List.of(src.newest()), ContainerWriter.Part.WEIGHTS,
-          java.util.Set.of(src.newest().arrays().get(0).name()), new ContainerWriter.Shard(1, n, "m"), ch,
+          Set.of(src.newest().arrays().get(0).name()), new ContainerWriter.Shard(1, n, "m"), ch,
           shards.get(1).getFileName().toString(), 0);
     }
     refused(m, "but shard 0 lists");
@@ -246,8 +257,8 @@ class ContainerTest {
   }
 
   private static void refused(Path model, String says) {
-    org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
-        org.modelfs.format.ModelFormatException.class, () -> Models.open(model).close(), says);
+    ModelFormatException e = Assertions.assertThrows(
+        ModelFormatException.class, () -> Models.open(model).close(), says);
     assertTrue(e.getMessage().contains(says), e.getMessage());
   }
 
@@ -256,12 +267,12 @@ class ContainerTest {
   @Test
   void anIndexTooLargeToReadIsRefusedBeforeWriting() throws Exception {
     // 4 TiB in one FLOAT array: 16 Mi deflated chunks, 20 bytes each in the index; no byte is read
-    ArrayData huge = new ArrayData(org.modelfs.model.DType.FLOAT, new long[] {1L << 40}, 'c', false,
-        new org.modelfs.io.HeapSource("none", new byte[0]), 0, 4L << 40, false, ArrayData.Storage.RAW);
-    Tag t = new Tag("default", null, List.of(new org.modelfs.model.Variable("w", org.modelfs.model.VarKind.VARIABLE,
-        org.modelfs.model.DType.FLOAT, new long[] {1L << 40}, huge, -1)), List.of(), null, Map.of());
-    org.modelfs.format.ModelFormatException e = org.junit.jupiter.api.Assertions.assertThrows(
-        org.modelfs.format.ModelFormatException.class, () -> ModelFiles.write(t, tmp.resolve("huge.sdmc"),
+    ArrayData huge = new ArrayData(DType.FLOAT, new long[] {1L << 40}, 'c', false,
+        new HeapSource("none", new byte[0]), 0, 4L << 40, false, ArrayData.Storage.RAW);
+    Tag t = new Tag("default", null, List.of(new Variable("w", VarKind.VARIABLE,
+        DType.FLOAT, new long[] {1L << 40}, huge, -1)), List.of(), null, Map.of());
+    ModelFormatException e = Assertions.assertThrows(
+        ModelFormatException.class, () -> ModelFiles.write(t, tmp.resolve("huge.sdmc"),
             WriteOptions.of(ModelFormat.CONTAINER).withDeflate(true)));
     assertTrue(e.getMessage().contains("ARRAYS index"), e.getMessage());
     assertEquals(List.of(), files("huge"), "nothing written");

@@ -5,6 +5,8 @@ import static org.modelfs.format.badinput.BadInput.i64le;
 import static org.modelfs.format.badinput.BadInput.putI32le;
 import static org.modelfs.format.badinput.BadInput.putI64le;
 
+import com.google.common.jimfs.Configuration;
+import com.google.common.jimfs.Jimfs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.FileSystem;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -37,7 +40,7 @@ import org.modelfs.store.ModelFiles;
  * Independent of the code under test, like {@link Samples#manifest}.
  */
 final class Containers {
-  private static final Map<String, byte[]> SAMPLES = new java.util.HashMap<>();
+  private static final Map<String, byte[]> SAMPLES = new HashMap<>();
 
   private Containers() {}
 
@@ -47,7 +50,7 @@ final class Containers {
   static synchronized byte[] sample(boolean deflate, boolean twoTags) throws IOException {
     String key = deflate + "/" + twoTags;
     if (!SAMPLES.containsKey(key)) {
-      try (FileSystem mem = com.google.common.jimfs.Jimfs.newFileSystem(com.google.common.jimfs.Configuration.unix())) {
+      try (FileSystem mem = Jimfs.newFileSystem(Configuration.unix())) {
         Path fb = Files.write(mem.getPath("/mlp_adam.fb"), BadInput.fixture("mlp_adam.fb"));
         Path out = mem.getPath("/sample.sdmc");
         WriteOptions opts = WriteOptions.of(ModelFormat.CONTAINER).withDeflate(deflate);

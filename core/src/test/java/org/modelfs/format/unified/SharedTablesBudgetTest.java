@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.flatbuffers.FlatBufferBuilder;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +32,7 @@ class SharedTablesBudgetTest {
     long[] offsets = new long[chunks];
     int off = longs(b, offsets);
     long[] lengths = new long[chunks];
-    java.util.Arrays.fill(lengths, 4);
+    Arrays.fill(lengths, 4);
     int len = longs(b, lengths);
     b.startVector(4, chunks, 4);
     for (int k = 0; k < chunks; k++) {

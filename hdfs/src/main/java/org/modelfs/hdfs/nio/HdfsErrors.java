@@ -1,6 +1,8 @@
 package org.modelfs.hdfs.nio;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -23,7 +25,7 @@ public final class HdfsErrors {
     IOException u = e instanceof RemoteException r ? r.unwrapRemoteException() : e;
     String reason = doing + ": " + firstLine(u);
     IOException out;
-    if (u instanceof java.io.FileNotFoundException) {
+    if (u instanceof FileNotFoundException) {
       out = new NoSuchFileException(file, null, reason);
     } else if (u instanceof org.apache.hadoop.fs.FileAlreadyExistsException) {
       out = new FileAlreadyExistsException(file, null, reason);
@@ -31,7 +33,7 @@ public final class HdfsErrors {
       out = new AccessDeniedException(file, null, reason);
     } else if (u instanceof PathIsNotEmptyDirectoryException) {
       out = new DirectoryNotEmptyException(file);
-    } else if (u instanceof FileSystemException || u instanceof java.io.InterruptedIOException) {
+    } else if (u instanceof FileSystemException || u instanceof InterruptedIOException) {
       return u;
     } else {
       out = new FileSystemException(file, null, reason);

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.WatchService;
@@ -45,7 +47,7 @@ public final class HdfsFileSystem extends FileSystem {
     if (dir != null && !dir.isEmpty()) {
       for (String site : List.of("core-site.xml", "hdfs-site.xml")) {
         java.nio.file.Path f = java.nio.file.Path.of(dir, site);
-        if (java.nio.file.Files.isRegularFile(f)) {
+        if (Files.isRegularFile(f)) {
           conf.addResource(new org.apache.hadoop.fs.Path(f.toUri()));
         }
       }
@@ -101,7 +103,7 @@ public final class HdfsFileSystem extends FileSystem {
 
   @Override
   public PathMatcher getPathMatcher(String syntaxAndPattern) {
-    PathMatcher m = java.nio.file.FileSystems.getDefault().getPathMatcher(syntaxAndPattern);
+    PathMatcher m = FileSystems.getDefault().getPathMatcher(syntaxAndPattern);
     return p -> m.matches(java.nio.file.Path.of(p.toString()));
   }
 

@@ -8,8 +8,11 @@ import java.nio.file.CopyOption;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileStore;
 import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.ProviderMismatchException;
@@ -22,12 +25,15 @@ import java.nio.file.attribute.FileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
  * A minimal NIO provider for {@code hdfs://} URIs, so that {@code Path.of(URI)} (the CLI) and
@@ -109,7 +115,7 @@ public final class HdfsProvider extends FileSystemProvider {
     return h;
   }
 
-  private static org.apache.hadoop.fs.FileSystem client(HdfsPath p) {
+  private static FileSystem client(HdfsPath p) {
     return p.getFileSystem().hadoop();
   }
 
@@ -133,7 +139,7 @@ public final class HdfsProvider extends FileSystemProvider {
     }
     FileStatus s = status(p);
     if (s.isDirectory()) {
-      throw new java.nio.file.FileSystemException(p.toUri().toString(), null, "is a directory");
+      throw new FileSystemException(p.toUri().toString(), null, "is a directory");
     }
     try {
       return new HdfsReadChannel(client(p).open(p.hadoop()), s.getLen(), p.toUri().toString());
@@ -154,7 +160,7 @@ public final class HdfsProvider extends FileSystemProvider {
       throw HdfsErrors.nio(e, p.toUri().toString(), "listing it");
     }
     if (list.length == 1 && status(p).isFile()) {
-      throw new java.nio.file.NotDirectoryException(p.toUri().toString());
+      throw new NotDirectoryException(p.toUri().toString());
     }
     for (FileStatus s : list) {
       Path child = p.resolve(s.getPath().getName());
@@ -163,7 +169,7 @@ public final class HdfsProvider extends FileSystemProvider {
       }
     }
     return new DirectoryStream<>() {
-      @Override public java.util.Iterator<Path> iterator() { return out.iterator(); }
+      @Override public Iterator<Path> iterator() { return out.iterator(); }
       @Override public void close() {}
     };
   }
@@ -172,7 +178,7 @@ public final class HdfsProvider extends FileSystemProvider {
   public void createDirectory(Path dir, FileAttribute<?>... attrs) throws IOException {
     HdfsPath p = hdfs(dir);
     try {
-      p.getFileSystem().context().mkdir(p.hadoop(), org.apache.hadoop.fs.permission.FsPermission.getDirDefault(), false);
+      p.getFileSystem().context().mkdir(p.hadoop(), FsPermission.getDirDefault(), false);
     } catch (IOException e) {
       throw HdfsErrors.nio(e, p.toUri().toString(), "creating the directory");
     }
@@ -183,9 +189,9 @@ public final class HdfsProvider extends FileSystemProvider {
     HdfsPath p = hdfs(path);
     try {
       if (!client(p).delete(p.hadoop(), false)) {
-        throw new java.nio.file.NoSuchFileException(p.toUri().toString());
+        throw new NoSuchFileException(p.toUri().toString());
       }
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       throw e;
     } catch (IOException e) {
       throw HdfsErrors.nio(e, p.toUri().toString(), "deleting it");
