@@ -41,7 +41,7 @@ class ParallelReadsTest {
       byte[] b = new byte[1];
       src.read(java.nio.ByteBuffer.wrap(b), 0);
       return (int) b[0];
-    });
+    }).all();
     assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), got);
   }
 
@@ -54,7 +54,7 @@ class ParallelReadsTest {
       Thread.yield();
       inFlight.decrementAndGet();
       return src.name();
-    });
+    }).all();
     assertEquals(40, got.size());
     for (int i = 0; i < 40; i++) {
       assertEquals("shard" + i, got.get(i));
@@ -69,13 +69,13 @@ class ParallelReadsTest {
         throw new IOException(src.name() + ": bad index");
       }
       return src.name();
-    }));
+    }).all());
     assertEquals("shard3: bad index", e.getMessage());
   }
 
   @Test
   void oneSourceIsReadInTheCallersThread() throws IOException {
     Thread caller = Thread.currentThread();
-    assertEquals(List.of(true), ParallelReads.parseAll(sources(1), src -> Thread.currentThread() == caller));
+    assertEquals(List.of(true), ParallelReads.parseAll(sources(1), src -> Thread.currentThread() == caller).all());
   }
 }

@@ -46,7 +46,7 @@ public final class ShardedFormat {
   /** Reads shards {@code 0..N-1} as {@link #read} does, with what each weight shard holds. */
   public static Read readSet(List<ByteSource> shards, String tagName) throws IOException {
     List<Set<String>> held = new ArrayList<>();
-    List<SdnbFormat.Parsed> parsed = ParallelReads.parseAll(shards, SdnbFormat::parse); // at once: issue 34
+    ParallelReads.Results<SdnbFormat.Parsed> parsed = ParallelReads.parseAll(shards, SdnbFormat::parse); // at once: issue 34
     SdnbFormat.Parsed graph = parsed.get(0);
     GraphReader.Content g = graph.content();
     List<Variable> vars = new ArrayList<>(g.variables());

@@ -74,7 +74,7 @@ public final class ContainerReader {
 
   /** Reads the files of a sharded container, shard 0 first, with what each weight shard holds. */
   public static ShardSet readShardSet(List<ByteSource> shards) throws IOException {
-    List<Parsed> all = ParallelReads.parseAll(shards, ContainerReader::parse); // at once: issue 34
+    ParallelReads.Results<Parsed> all = ParallelReads.parseAll(shards, ContainerReader::parse); // at once: issue 34
     List<Parsed> parsed = new ArrayList<>();
     for (int k = 0; k < shards.size(); k++) {
       Parsed p = all.get(k);
