@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.NoSuchFileException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.modelfs.io.ByteSource;
@@ -16,7 +17,11 @@ import org.modelfs.io.ByteSource;
  *
  * <p>A read smaller than a block ({@value #BLOCK} bytes) fetches its aligned block into this
  * source's cache of at most {@value #CACHED} blocks (least recently used dropped first) — the
- * index of a model is read so, a few blocks per open; a larger read fetches exactly what it asks
+ * index of a model is read so, a few blocks per open. When the small reads walk forward (the
+ * block wanted is the one after the last fetch) the fetch is a run of blocks that doubles each
+ * time, up to {@value #MAX_RUN} blocks (half the cache, so a run is not dropped before it is
+ * read), as s3's ObjectSource does: a forward walk over an index costs a logarithmic number of
+ * round trips, not one per block (issue 34). A larger read fetches exactly what it asks
  * for, at most {@value #MAX_FETCH} bytes per request, and is not cached. Nothing has a position:
  * any number of threads read at once (the cache's lock is never held during a request).
  */
@@ -24,6 +29,7 @@ final class BlobSource implements ByteSource {
   static final int BLOCK = 256 * 1024;
   static final int CACHED = 16;
   static final int MAX_FETCH = 8 << 20;
+  static final int MAX_RUN = CACHED / 2;
 
   private final BlobStore store;
   private final String container;
@@ -39,6 +45,9 @@ final class BlobSource implements ByteSource {
     }
   };
   private volatile boolean closed;
+  /** The block after the last run fetched, and that run's length in blocks: the forward walk's state. */
+  private volatile long nextBlock = -1;
+  private volatile int run = 1;
 
   BlobSource(BlobStore store, String container, String key, String etag, long size) {
     this.store = store;
@@ -89,16 +98,33 @@ final class BlobSource implements ByteSource {
       bytes = blocks.get(index);
     }
     if (bytes == null) {
-      long from = index * BLOCK;
-      bytes = fetch(from, (int) Math.min(BLOCK, size - from));
-      synchronized (blocks) {
-        blocks.put(index, bytes);
-      }
+      bytes = fetchRun(index);
     }
     int off = (int) (position - index * BLOCK);
     int n = (int) Math.min(want, bytes.length - off);
     dst.put(bytes, off, n);
     return n;
+  }
+
+  /** Fetches block {@code index} — and the blocks after it, when the reads walk forward — into the cache. */
+  private byte[] fetchRun(long index) throws IOException {
+    int count = index == nextBlock ? Math.min(run * 2, MAX_RUN) : 1;
+    long from = index * BLOCK;
+    int length = (int) Math.min((long) count * BLOCK, size - from);
+    byte[] bytes = fetch(from, length);
+    int got = (length + BLOCK - 1) / BLOCK;
+    byte[] first = null;
+    synchronized (blocks) {
+      for (int i = got - 1; i >= 0; i--) { // the first block last: the most recently used
+        int off = i * BLOCK;
+        byte[] b = got == 1 ? bytes : Arrays.copyOfRange(bytes, off, Math.min(length, off + BLOCK));
+        blocks.put(index + i, b);
+        first = b;
+      }
+    }
+    run = count;
+    nextBlock = index + got;
+    return first;
   }
 
   private byte[] fetch(long position, int length) throws IOException {

@@ -83,6 +83,8 @@ public final class StoreBenchRun {
   }
 
   private static String only = "";
+  /** {@code --reads-only}: rows (a) and (c), no commits. */
+  private static boolean readsOnly;
 
   private final Store store;
 
@@ -90,7 +92,7 @@ public final class StoreBenchRun {
     this.store = store;
   }
 
-  /** The benchmark with {@code main}'s {@code args} ({@code --rounds N}, {@code --commits-only}, {@code --layout one|shards}); {@code main} is re-executed in a namespace. */
+  /** The benchmark with {@code main}'s {@code args} ({@code --rounds N}, {@code --commits-only}, {@code --reads-only}, {@code --layout one|shards}); {@code main} is re-executed in a namespace. */
   public static void run(Class<?> main, Starter starter, String[] args) throws Exception {
     int rounds = 3;
     for (int i = 0; i < args.length; i++) {
@@ -98,11 +100,13 @@ public final class StoreBenchRun {
         rounds = Integer.parseInt(args[++i]);
       } else if (args[i].equals("--commits-only")) {
         rounds = 0;
+      } else if (args[i].equals("--reads-only")) {
+        readsOnly = true;
       } else if (args[i].equals("--layout")) {
         only = args[++i]; // "one" or "shards": a store too small for both layouts' commits
       } else {
-        throw new IllegalArgumentException("unknown option " + args[i] + " (--rounds N, --commits-only, --layout "
-            + "one|shards)");
+        throw new IllegalArgumentException("unknown option " + args[i] + " (--rounds N, --commits-only, --reads-only, "
+            + "--layout one|shards)");
       }
     }
     if (!Netem.inside()) {
@@ -178,7 +182,7 @@ public final class StoreBenchRun {
           readRows(l.getKey(), rtt, rounds, proxy, model, l.getValue(), dir, one);
         }
       }
-      for (long rtt : RTTS) {
+      for (long rtt : readsOnly ? new long[0] : RTTS) {
         delay(proxy, rtt);
         if (layouts.containsKey("one object")) {
           commitRow("one object", rtt, proxy, store.path(proxy.port(), "bench/m.sdnb"), Map.of());

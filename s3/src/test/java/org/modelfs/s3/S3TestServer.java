@@ -203,6 +203,11 @@ final class S3TestServer implements AutoCloseable {
     store.beforePut = hook;
   }
 
+  /** Runs {@code hook} with the key of every GET the server receives, before it answers; {@code null} removes it. */
+  void beforeGet(Consumer<String> hook) {
+    store.beforeGet = hook;
+  }
+
   /** The next PUT of {@code key} is stored, then answered with a 500: a write whose outcome the client cannot see. */
   void failAfterStore(String key) {
     store.failAfterStore = key;
@@ -247,6 +252,7 @@ final class S3TestServer implements AutoCloseable {
     volatile boolean refuseCopies;
     private final ConcurrentHashMap<String, Object> keyLocks = new ConcurrentHashMap<>();
     volatile Consumer<String> beforePut;
+    volatile Consumer<String> beforeGet;
     /** A key whose next PUT is stored and then answered with a 500 (the client retries). */
     volatile String failAfterStore;
     /** Whether HEADs answer an ETag that is not the MD5 of the bytes (as with SSE-KMS). */
@@ -262,6 +268,10 @@ final class S3TestServer implements AutoCloseable {
 
     @Override
     public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
+      Consumer<String> g = beforeGet;
+      if (g != null) {
+        g.accept(request.key());
+      }
       ResponseInputStream<GetObjectResponse> r = super.getBlob(request);
       gets.incrementAndGet();
       Long len = r.response().contentLength();

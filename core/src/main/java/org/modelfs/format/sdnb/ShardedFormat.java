@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ParallelReads;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ShardLayout;
 import org.modelfs.model.Tag;
@@ -45,7 +46,8 @@ public final class ShardedFormat {
   /** Reads shards {@code 0..N-1} as {@link #read} does, with what each weight shard holds. */
   public static Read readSet(List<ByteSource> shards, String tagName) throws IOException {
     List<Set<String>> held = new ArrayList<>();
-    SdnbFormat.Parsed graph = SdnbFormat.parse(shards.get(0));
+    ParallelReads.Results<SdnbFormat.Parsed> parsed = ParallelReads.parseAll(shards, SdnbFormat::parse); // at once: issue 34
+    SdnbFormat.Parsed graph = parsed.get(0);
     GraphReader.Content g = graph.content();
     List<Variable> vars = new ArrayList<>(g.variables());
     Map<String, Integer> index = new HashMap<>();
@@ -55,7 +57,7 @@ public final class ShardedFormat {
     List<UpdaterState> updater = new ArrayList<>(g.updater());
     for (int k = 1; k < shards.size(); k++) {
       ByteSource s = shards.get(k);
-      GraphReader.Content w = SdnbFormat.parse(s).content();
+      GraphReader.Content w = parsed.get(k).content();
       Set<String> here = new LinkedHashSet<>();
       held.add(here);
       for (Variable wv : w.variables()) {

@@ -19,6 +19,7 @@ import org.modelfs.format.TagList;
 import org.modelfs.format.fb.GraphReader;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.HeapSource;
+import org.modelfs.io.ParallelReads;
 import org.modelfs.model.ArrayData;
 import org.modelfs.model.ArrayData.Storage;
 import org.modelfs.model.GraphRef;
@@ -74,9 +75,10 @@ public final class ContainerReader {
 
   /** Reads the files of a sharded container, shard 0 first, with what each weight shard holds. */
   public static ShardSet readShardSet(List<ByteSource> shards) throws IOException {
+    ParallelReads.Results<Parsed> all = ParallelReads.parseAll(shards, ContainerReader::parse); // at once: issue 34
     List<Parsed> parsed = new ArrayList<>();
     for (int k = 0; k < shards.size(); k++) {
-      Parsed p = parse(shards.get(k));
+      Parsed p = all.get(k);
       String file = p.src().name();
       if (p.shard() == null || p.shard().index() != k || p.shard().count() != shards.size()) {
         throw new ModelFormatException(file, "SHARD_INFO section", PREAMBLE, "the file is "
