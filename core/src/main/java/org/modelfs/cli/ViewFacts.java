@@ -18,6 +18,8 @@ import java.util.concurrent.Future;
 import org.modelfs.model.DType;
 import org.modelfs.tree.ModelTree;
 import org.modelfs.view.ArrayStats;
+import java.util.function.LongFunction;
+import java.io.InterruptedIOException;
 
 /**
  * What {@code view} shows of one tag, as {@code --json} values: its graph (graph.json without
@@ -39,7 +41,7 @@ final class ViewFacts {
    * array's file goes into {@code files} by {@code <area>/<name>}.
    */
   static Map<String, Object> of(String model, Path tag, Map<String, Path> files,
-      java.util.function.LongFunction<Progress> progress) throws IOException {
+      LongFunction<Progress> progress) throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("model", model);
     out.put("tag", tag.getFileName().toString());
@@ -89,7 +91,7 @@ final class ViewFacts {
       return f.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while reading arrays");
+      throw new InterruptedIOException("interrupted while reading arrays");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof IOException io) {
         throw io;
