@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Headless Chromium driven over the DevTools protocol with the JDK's own HTTP and WebSocket
@@ -34,6 +37,7 @@ import java.util.regex.Pattern;
  */
 final class Chromium implements AutoCloseable {
   private final Process process;
+  private final Path profile;
   private final WebSocket socket;
   private final AtomicInteger ids = new AtomicInteger();
   private final Map<Integer, CompletableFuture<Map<?, ?>>> pending = new ConcurrentHashMap<>();
@@ -54,6 +58,7 @@ final class Chromium implements AutoCloseable {
   }
 
   Chromium(Path exe, Path profile) throws IOException, InterruptedException {
+    this.profile = profile;
     process = new ProcessBuilder(exe.toString(), "--headless=new", "--no-sandbox", "--disable-gpu",
         "--no-first-run", "--disable-extensions", "--remote-debugging-port=0", "--user-data-dir=" + profile,
         "--window-size=1400,900", "about:blank").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -186,6 +191,12 @@ final class Chromium implements AutoCloseable {
     return Json.write(s).strip();
   }
 
+  /**
+   * Closes the browser: the main process and every process it started (renderers, the zygote,
+   * crashpad — collected before the main one goes, since they may outlive it and write to the
+   * profile), each waited for; then the profile directory is removed, so that the test's
+   * temporary directory is empty when JUnit deletes it.
+   */
   @Override
   public void close() {
     try {
@@ -193,14 +204,37 @@ final class Chromium implements AutoCloseable {
     } catch (Exception ignored) {
       // closing anyway
     }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
+    List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+    all.add(0, process.toHandle());
+    all.forEach(ProcessHandle::destroy);
+    for (ProcessHandle h : all) {
+      try {
+        h.onExit().get(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        h.destroyForcibly();
+      } catch (Exception notYet) {
+        h.destroyForcibly();
       }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
+    }
+    deleteProfile();
+  }
+
+  /** Removes the profile directory, trying again while a late write of an exiting process lands. */
+  private void deleteProfile() {
+    for (int attempt = 0; attempt < 20 && Files.exists(profile); attempt++) {
+      try (Stream<Path> walk = Files.walk(profile)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException | UncheckedIOException again) {
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 
