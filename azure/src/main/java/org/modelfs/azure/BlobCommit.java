@@ -15,6 +15,7 @@ import org.modelfs.io.ByteSource;
 import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The Blob Storage steps of one commit ({@link org.modelfs.store.CommitSteps} runs them around the
@@ -132,7 +133,7 @@ final class BlobCommit implements CommitStorage {
    * text in a local file. A failure deletes what was uploaded.
    */
   private Path uploadShards(List<Planned> files, List<String> uploaded) throws IOException {
-    String generation = BlobNames.newGeneration(at.name());
+    String generation = StoreKeys.newGeneration(at.name());
     List<ShardPointer.Shard> shards = new ArrayList<>();
     try {
       for (Planned f : files) {

@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.modelfs.store.StoreKeys;
 
 /**
  * Removes what commits of shard sets leave behind in Blob Storage, and only that: blobs whose name
- * is exactly a shard of a generation of this model ({@link BlobNames}) that the model blob's
+ * is exactly a shard of a generation of this model ({@link StoreKeys}) that the model blob's
  * pointer does not name, in a generation the commit before it did not use
  * ({@link BlobBacking#PREVIOUS}: kept so that readers of the previous commit can finish), written
  * <em>strictly before</em> the model blob and more than the grace period ago
@@ -64,10 +65,10 @@ final class Cleanup {
     Instant g = Instant.now().minus(grace());
     Instant bound = base.lastModified() == null || g.isBefore(base.lastModified()) ? g : base.lastModified();
     List<String> deleted = new ArrayList<>();
-    for (BlobStore.Info o : at.store().list(at.container(), at.dir() + BlobNames.generationPrefix(at.name()))) {
+    for (BlobStore.Info o : at.store().list(at.container(), at.dir() + StoreKeys.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());
-      if (!BlobNames.isGenerationShard(at.name(), rel) || keepKeys.contains(rel)
-          || keepGenerations.contains(BlobNames.generationOf(rel)) || o.lastModified() == null
+      if (!StoreKeys.isGenerationShard(at.name(), rel) || keepKeys.contains(rel)
+          || keepGenerations.contains(StoreKeys.generationOf(rel)) || o.lastModified() == null
           || !o.lastModified().isBefore(bound)) {
         continue;
       }

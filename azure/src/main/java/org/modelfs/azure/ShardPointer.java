@@ -12,6 +12,7 @@ import java.util.zip.CRC32C;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The base blob of a shard set that ModelFS committed to Blob Storage: a small text at the
@@ -59,7 +60,7 @@ final class ShardPointer {
   static Set<String> generations(List<Shard> shards) {
     Set<String> out = new TreeSet<>();
     for (Shard s : shards) {
-      out.add(BlobNames.generationOf(s.key()));
+      out.add(StoreKeys.generationOf(s.key()));
     }
     return out;
   }
@@ -121,7 +122,7 @@ final class ShardPointer {
             + " <sha256> <key>'");
       }
       String key = f[3];
-      ShardNames.Shard s = BlobNames.isGenerationShard(name, key) ? ShardNames.parse(key.substring(key.indexOf('/')
+      ShardNames.Shard s = StoreKeys.isGenerationShard(name, key) ? ShardNames.parse(key.substring(key.indexOf('/')
           + 1)) : null;
       if (s == null || s.index() != k || s.count() != n) {
         throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " names '" + key

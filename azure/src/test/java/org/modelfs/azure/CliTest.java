@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The {@code modelfs} commands on {@code azb://} paths, run in this JVM through {@link Main#run}
@@ -117,9 +118,9 @@ class CliTest extends AzureTest {
     ok("convert", local.toString(), m, "--max-shard-bytes", "1024", "--quiet");
     ok("convert", local.toString(), m, "--max-shard-bytes", "1024", "--quiet");
     List<String> committed = keys("clean/");
-    String dead = "clean/" + BlobNames.newGeneration("m.sdnb") + "/";
+    String dead = "clean/" + StoreKeys.newGeneration("m.sdnb") + "/";
     List<String> deadKeys = List.of(dead + "m.shard0-of-2.sdnb", dead + "m.shard1-of-2.sdnb");
-    List<String> notOurs = List.of("clean/" + BlobNames.newGeneration("n.sdnb") + "/n.shard0-of-2.sdnb",
+    List<String> notOurs = List.of("clean/" + StoreKeys.newGeneration("n.sdnb") + "/n.shard0-of-2.sdnb",
         "clean/m.sdnb.modelfs-gnot-hex/m.shard0-of-2.sdnb", dead + "notes.txt", dead + "n.shard0-of-2.sdnb",
         "clean/m.sdnb.backup", "clean/m.shard0-of-2.sdnb.old");
     Path any = Files.write(tmp.resolve("x"), new byte[] {1, 2, 3});

@@ -8,10 +8,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.store.StoreKeys;
 
 /**
  * Removes what commits of shard sets leave behind in an object store, and only that: objects
- * whose key is exactly a shard of a generation of this model ({@link ObjectNames}) — or a plain
+ * whose key is exactly a shard of a generation of this model ({@link StoreKeys}) — or a plain
  * DL4J shard that a commit of this model replaced ({@link ObjectBacking#PLAIN_UNTIL}) — that
  * neither the model object's pointer names (its shards, which may lie in older generations, and
  * those of the model it replaced: kept so that readers of the previous commit can finish), nor
@@ -84,7 +85,7 @@ final class Cleanup {
     }
     ShardPointer.Pointer pointer = ShardPointer.at(at, base);
     if (pointer != null) {
-      keep.add(ObjectNames.generationOf(pointer.shards().get(0).key()));
+      keep.add(StoreKeys.generationOf(pointer.shards().get(0).key()));
       for (ShardPointer.Shard s : pointer.shards()) {
         keepKeys.add(s.key());
       }
@@ -101,9 +102,9 @@ final class Cleanup {
       Instant until = Instant.ofEpochMilli(Long.parseLong(plainUntil));
       plainShards(at, until.isBefore(bound) ? until.plusMillis(1) : bound, deleted);
     }
-    for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + ObjectNames.generationPrefix(at.name()))) {
+    for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + StoreKeys.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());
-      if (!ObjectNames.isGenerationShard(at.name(), rel) || keep.contains(ObjectNames.generationOf(rel))
+      if (!StoreKeys.isGenerationShard(at.name(), rel) || keep.contains(StoreKeys.generationOf(rel))
           || keepKeys.contains(rel) || o.lastModified() == null || !o.lastModified().isBefore(bound)) {
         continue;
       }
@@ -136,7 +137,7 @@ final class Cleanup {
     try {
       for (ObjectStore.Info o : at.store().list(at.bucket(), at.dir() + generation + "/")) {
         String rel = o.key().substring(at.dir().length());
-        if (ObjectNames.isGenerationShard(at.name(), rel)) {
+        if (StoreKeys.isGenerationShard(at.name(), rel)) {
           at.store().delete(at.bucket(), o.key());
         }
       }

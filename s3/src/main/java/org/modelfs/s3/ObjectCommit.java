@@ -16,6 +16,7 @@ import org.modelfs.io.ByteSource;
 import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The object store's steps of one commit ({@code store.CommitSteps} runs them): the new files
@@ -105,7 +106,7 @@ final class ObjectCommit implements CommitStorage {
     try {
       Map<String, String> meta = new HashMap<>();
       String previous = before.base() == null && !before.plainShards().isEmpty() ? ObjectBacking.PLAIN
-          : mounted == null ? null : ObjectNames.generationOf(mounted.shards().get(0).key());
+          : mounted == null ? null : StoreKeys.generationOf(mounted.shards().get(0).key());
       if (previous != null) {
         meta.put(ObjectBacking.PREVIOUS, previous);
       }
@@ -116,7 +117,7 @@ final class ObjectCommit implements CommitStorage {
       ObjectStore.Condition condition = before.base() == null ? ObjectStore.Condition.ABSENT
           : ObjectStore.Condition.etag(before.base().etag());
       if (sharded) {
-        String generation = ObjectNames.newGeneration(at.name());
+        String generation = StoreKeys.newGeneration(at.name());
         Path pointer = uploadShards(files, generation);
         putModel(pointer, condition, meta, generation, null);
       } else {

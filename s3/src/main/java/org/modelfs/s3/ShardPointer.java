@@ -10,6 +10,7 @@ import java.util.zip.CRC32C;
 import org.modelfs.format.ModelFormatException;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The base object of a shard set that ModelFS committed to an object store: a small text file at
@@ -33,7 +34,7 @@ import org.modelfs.io.ByteSource;
  * commit's own ({@link #generationAt}). Version 1 (written before shards were reused: every shard
  * in one generation, no {@code previous} section) is still read. UTF-8, lines ending in
  * {@code \n}; keys are relative to the model's directory and must be shards of a generation of
- * this model ({@link ObjectNames}); at most {@value #MAX_BYTES} bytes.
+ * this model ({@link StoreKeys}); at most {@value #MAX_BYTES} bytes.
  */
 final class ShardPointer {
   static final String MAGIC = "MODELFS SHARD SET 2\n";
@@ -73,7 +74,7 @@ final class ShardPointer {
    */
   static String generationAt(ObjectLocation at, ObjectStore.Info base) throws IOException {
     Pointer p = at(at, base);
-    return p == null ? null : ObjectNames.generationOf(p.shards().get(0).key());
+    return p == null ? null : StoreKeys.generationOf(p.shards().get(0).key());
   }
 
   /** The pointer the model object {@code base} at {@code at} is, or {@code null} if it is not one. */
@@ -189,13 +190,13 @@ final class ShardPointer {
             + " <key>'");
       }
       String key = f[2];
-      ShardNames.Shard s = ObjectNames.isGenerationShard(name, key)
+      ShardNames.Shard s = StoreKeys.isGenerationShard(name, key)
           ? ShardNames.parse(key.substring(key.indexOf('/') + 1)) : null;
       if (s == null || s.index() != k || s.count() != n) {
         throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " names '" + key
             + "', not shard " + k + " of " + n + " of a generation of " + name);
       }
-      String g = ObjectNames.generationOf(key);
+      String g = StoreKeys.generationOf(key);
       if (oneGeneration && generation != null && !generation.equals(g)) {
         throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " names a shard of "
             + "generation " + g + ", the lines before " + generation);

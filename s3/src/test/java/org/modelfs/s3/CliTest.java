@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The {@code modelfs} commands on {@code s3x://} paths, run in this JVM through {@link Main#run}
@@ -188,9 +189,9 @@ class CliTest {
     ok("convert", local.toString(), m, "--max-shard-bytes", "256", "--quiet"); // generation 1
     ok("convert", local.toString(), m, "--max-shard-bytes", "256", "--quiet"); // generation 2, previous 1
     List<String> committed = keysUnder("clean/");
-    String dead = "clean/" + ObjectNames.newGeneration("m.sdnb") + "/";
+    String dead = "clean/" + StoreKeys.newGeneration("m.sdnb") + "/";
     List<String> deadKeys = List.of(dead + "m.shard0-of-2.sdnb", dead + "m.shard1-of-2.sdnb");
-    String other = "clean/" + ObjectNames.newGeneration("n.sdnb") + "/n.shard0-of-2.sdnb";
+    String other = "clean/" + StoreKeys.newGeneration("n.sdnb") + "/n.shard0-of-2.sdnb";
     List<String> notOurs = List.of(
         other,                                                    // another model's generation
         "clean/m.sdnb.modelfs-gnot-hex/m.shard0-of-2.sdnb",       // a look-alike directory

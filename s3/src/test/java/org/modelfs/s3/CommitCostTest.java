@@ -20,6 +20,7 @@ import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.VersionedModel;
+import org.modelfs.store.StoreKeys;
 
 /**
  * What a commit uploads, counted at the server (object content received; parts the server copied
@@ -75,7 +76,7 @@ class CommitCostTest extends StoreTest {
     changeOneKiB(key, SHARDED, 3, (byte) 9);
     long uploaded = s3.bytesUploaded();
     List<ShardPointer.Shard> second = pointer(key);
-    String generation = ObjectNames.generationOf(second.get(0).key());
+    String generation = StoreKeys.generationOf(second.get(0).key());
     List<ShardPointer.Shard> written = second.stream().filter(s -> s.key().startsWith(generation + "/")).toList();
     assertEquals(2, written.size(), "the new generation holds the graph shard and the changed one: " + second);
     long pointerBytes = s3.bytes(key).length;

@@ -18,6 +18,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
+import org.modelfs.store.StoreKeys;
 
 /**
  * SIGKILL of a writer in another JVM during commits that change one shard of a shard set and
@@ -99,7 +100,7 @@ class ReusedShardsCrashTest extends StoreTest {
     assertArrayEquals(now, last, "the next commit, after its cleanup, reads whole");
     List<ShardPointer.Shard> pointer = ShardPointer.read(ChannelSource.of(key,
         new BytesChannel(s3.bytes(key))), "m.sdnb");
-    assertTrue(pointer.stream().map(s -> ObjectNames.generationOf(s.key())).distinct().count() > 1,
+    assertTrue(pointer.stream().map(s -> StoreKeys.generationOf(s.key())).distinct().count() > 1,
         "the commits kept unchanged shards where older generations hold them: " + pointer);
   }
 }

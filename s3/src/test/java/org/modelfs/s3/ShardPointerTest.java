@@ -13,6 +13,7 @@ import org.modelfs.format.ModelFormatException;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.testing.BytesChannel;
+import org.modelfs.store.StoreKeys;
 
 /**
  * The shard-set pointer's text: written and read back; every prefix and 20,000 random
@@ -104,7 +105,7 @@ class ShardPointerTest {
       }
       try {
         for (ShardPointer.Shard s : ShardPointer.read(source(b), "m.sdnb")) {
-          assertTrue(ObjectNames.isGenerationShard("m.sdnb", s.key()), s.key());
+          assertTrue(StoreKeys.isGenerationShard("m.sdnb", s.key()), s.key());
           assertTrue(s.size() >= 0);
         }
       } catch (ModelFormatException e) {
