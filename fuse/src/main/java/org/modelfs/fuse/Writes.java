@@ -31,6 +31,7 @@ final class Writes {
   private final Path stagingDir;
   private final MountLog log;
   private final Map<String, Staged> staged = new ConcurrentHashMap<>();
+  final Areas areas;
 
   /** A descriptor open for writing (or for reading a staged file). */
   static final class Handle {
@@ -54,6 +55,7 @@ final class Writes {
     this.fs = fs;
     this.stagingDir = stagingDir;
     this.log = log;
+    this.areas = new Areas(fs);
   }
 
   Staged staged(String p) {
@@ -81,7 +83,7 @@ final class Writes {
       throw new FileAlreadyExistsException(p);
     }
     String parent = ModelNames.parent(p);
-    if (!Files.isDirectory(fs.getPath(parent)) && !ModelNames.isArea(parent)) {
+    if (!Files.isDirectory(fs.getPath(parent)) && !areas.shows(parent)) {
       throw new NoSuchFileException(parent, null, "no such directory");
     }
     Staged s = newStaged(true);
@@ -180,12 +182,20 @@ final class Writes {
     }
   }
 
+  /** mkdir(2); which area directories show is {@link Areas}'. */
   synchronized void mkdir(String p) throws IOException {
     Path d = fs.getPath(p);
     if (ModelNames.isArea(p) && !Files.exists(d) && Files.isDirectory(fs.getPath(ModelNames.parent(p)))) {
-      throw new FileAlreadyExistsException(p);
+      if (areas.shows(p)) {
+        throw new FileAlreadyExistsException(p);
+      }
+      areas.make(p);
+      return;
     }
     Files.createDirectory(d);
+    if (Areas.isTag(p)) {
+      areas.tagMade(p);
+    }
   }
 
   synchronized void rmdir(String p) throws IOException {
@@ -206,10 +216,11 @@ final class Writes {
     try {
       Files.delete(d);
     } catch (NoSuchFileException e) {
-      if (!ModelNames.isArea(p)) {
+      if (!areas.shows(p)) {
         throw e;
       }
     }
+    areas.removed(p);
   }
 
   private static boolean hasEntries(Path d) throws IOException {
@@ -276,6 +287,7 @@ final class Writes {
       }
       Files.delete(source);
     }
+    areas.renamed(from, to);
   }
 
   synchronized void setxattr(String p, String name, String value) throws IOException {
