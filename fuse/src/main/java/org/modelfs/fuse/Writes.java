@@ -290,12 +290,30 @@ final class Writes {
     areas.renamed(from, to);
   }
 
+  /**
+   * setxattr(2) of one of our names. Copy tools that keep extended attributes ({@code cp -a},
+   * {@code rsync -X}, Python's {@code shutil.copy2}) set every name getfattr lists onto the new
+   * file, before its close: a name that says where the array is ({@code byteOrder}, {@code
+   * stored}, {@code tag}) or a file under {@code updater/} told it is {@code UPDATER} is accepted
+   * when it says what the file already is, and otherwise refused at once (EOPNOTSUPP, which cp
+   * and copy2 pass over) — never kept to fail the file's close and drop its bytes.
+   */
   synchronized void setxattr(String p, String name, String value) throws IOException {
     String n = Xattrs.settable(name);
     if (n == null) {
-      throw name.startsWith(Xattrs.PREFIX)
-          ? new IllegalArgumentException(name + " cannot be set; settable: user.samediff." + String.join(", .", Xattrs.SETTABLE))
-          : new UnsupportedOperationException(name + ": only user.samediff.* attributes are kept");
+      if (name.startsWith(Xattrs.PREFIX) && value.equals(getxattr(p, name))) {
+        return;
+      }
+      throw new UnsupportedOperationException(name.startsWith(Xattrs.PREFIX)
+          ? name + " says where the array is and cannot be set; settable: user.samediff." + String.join(", .", Xattrs.SETTABLE)
+          : name + ": only user.samediff.* attributes are kept");
+    }
+    if (n.equals("kind") && ModelNames.isUpdaterFile(p)) {
+      if (value.equals("UPDATER")) {
+        return;
+      }
+      throw new IllegalArgumentException(name + ": " + p + " is updater state (UPDATER) by where it is; '" + value
+          + "' cannot be set");
     }
     Staged s = staged.get(p);
     if (s != null && (s.dirty || !Files.exists(fs.getPath(p)))) {
