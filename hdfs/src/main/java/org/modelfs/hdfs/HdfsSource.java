@@ -16,7 +16,7 @@ import org.modelfs.io.ByteSource;
 /**
  * The bytes of one HDFS file as it was when the model was opened: positional reads
  * ({@code FSDataInputStream.read(position, ByteBuffer)}: only the bytes asked for cross the
- * network, nothing is held in the heap), safe from many threads at once (HDFS's positional reads
+ * network, no parameter's bytes are held in the heap), safe from many threads at once (HDFS's positional reads
  * share no position).
  *
  * <p><b>Pinned to the inode.</b> The stream is opened by the file's inode id
