@@ -82,6 +82,41 @@ public final class ParallelReads {
     runAll(jobs, PREFETCH_AT_ONCE).all();
   }
 
+  /**
+   * The sources {@code opens} open, all opened at once (up to {@value #PREFETCH_AT_ONCE} at a
+   * time), in their order: a store whose every open asks its server (HDFS: the NameNode's
+   * {@code open} and file status) opens a shard set in the round trips of one shard. If any open
+   * fails, every source that did open is closed and the failure of the lowest index is thrown.
+   */
+  public static List<ByteSource> openAll(List<? extends Callable<? extends ByteSource>> opens) throws IOException {
+    List<Callable<ByteSource>> jobs = new ArrayList<>(opens.size());
+    for (Callable<? extends ByteSource> o : opens) {
+      jobs.add(o::call);
+    }
+    Results<ByteSource> r = runAll(jobs, PREFETCH_AT_ONCE);
+    List<ByteSource> out = new ArrayList<>(jobs.size());
+    Exception first = null;
+    for (int k = 0; k < jobs.size(); k++) {
+      try {
+        out.add(r.get(k));
+      } catch (IOException | RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first == null) {
+      return out;
+    }
+    try {
+      Closer.closeAll(out);
+    } catch (IOException suppressed) {
+      first.addSuppressed(suppressed);
+    }
+    if (first instanceof IOException io) {
+      throw io;
+    }
+    throw (RuntimeException) first;
+  }
+
   /** Every job run, at most {@code atOnce} at a time (one alone in the caller's thread), all ended on return. */
   private static <T> Results<T> runAll(List<Callable<T>> jobs, int atOnce) throws IOException {
     List<Future<T>> futures = new ArrayList<>(jobs.size());

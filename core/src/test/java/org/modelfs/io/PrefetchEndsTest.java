@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class PrefetchEndsTest {
   /** A source of {@code size} bytes that records the ranges it is asked to prefetch. */
-  private static final class Remote implements ByteSource {
+  private static class Remote implements ByteSource {
     final String name;
     final long size;
     final Set<String> asked = ConcurrentHashMap.newKeySet();
@@ -125,5 +125,44 @@ class PrefetchEndsTest {
     assertEquals(List.of(), MissingBlocks.of(95, 5, 95, 10, 6, b -> false));
     assertEquals(List.of(), MissingBlocks.of(0, 95, 95, 10, 20, b -> true));
     assertEquals(-1, MissingBlocks.after(List.of(), 10));
+  }
+
+  @Test
+  void openAllOpensEveryShardAtOnceAndClosesTheOpenedOnesWhenOneFails() throws IOException {
+    int n = 20;
+    CountDownLatch all = new CountDownLatch(n);
+    List<java.util.concurrent.Callable<ByteSource>> opens = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String name = "shard" + i;
+      opens.add(() -> {
+        all.countDown();
+        assertTrue(all.await(30, TimeUnit.SECONDS), "the shards were not opened at once");
+        return new HeapSource(name, new byte[1]);
+      });
+    }
+    List<ByteSource> opened = ParallelReads.openAll(opens);
+    assertEquals(n, opened.size());
+    for (int i = 0; i < n; i++) {
+      assertEquals("shard" + i, opened.get(i).name());
+    }
+    List<String> closed = java.util.Collections.synchronizedList(new ArrayList<>());
+    IOException second = new IOException("shard2: was replaced or removed");
+    List<java.util.concurrent.Callable<ByteSource>> failing = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      int k = i;
+      failing.add(() -> {
+        if (k == 2 || k == 4) {
+          throw k == 2 ? second : new IOException("shard4");
+        }
+        return new Remote("shard" + k, 1, new CountDownLatch(0), null) {
+          @Override
+          public void close() {
+            closed.add(name());
+          }
+        };
+      });
+    }
+    assertSame(second, assertThrows(IOException.class, () -> ParallelReads.openAll(failing)));
+    assertEquals(Set.of("shard0", "shard1", "shard3"), Set.copyOf(closed));
   }
 }
