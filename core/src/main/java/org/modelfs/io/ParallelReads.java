@@ -82,16 +82,22 @@ public final class ParallelReads {
     runAll(jobs, PREFETCH_AT_ONCE).all();
   }
 
+  /** Opens one source (it may ask a server, from any thread). */
+  @FunctionalInterface
+  public interface Opening {
+    ByteSource open() throws IOException;
+  }
+
   /**
    * The sources {@code opens} open, all opened at once (up to {@value #PREFETCH_AT_ONCE} at a
    * time), in their order: a store whose every open asks its server (HDFS: the NameNode's
    * {@code open} and file status) opens a shard set in the round trips of one shard. If any open
    * fails, every source that did open is closed and the failure of the lowest index is thrown.
    */
-  public static List<ByteSource> openAll(List<? extends Callable<? extends ByteSource>> opens) throws IOException {
+  public static List<ByteSource> openAll(List<? extends Opening> opens) throws IOException {
     List<Callable<ByteSource>> jobs = new ArrayList<>(opens.size());
-    for (Callable<? extends ByteSource> o : opens) {
-      jobs.add(o::call);
+    for (Opening o : opens) {
+      jobs.add(o::open);
     }
     Results<ByteSource> r = runAll(jobs, PREFETCH_AT_ONCE);
     List<ByteSource> out = new ArrayList<>(jobs.size());

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -66,7 +68,7 @@ class PrefetchEndsTest {
       try {
         assertTrue(all.await(30, TimeUnit.SECONDS), "the shards' ends were not asked for at once");
       } catch (InterruptedException e) {
-        throw new java.io.InterruptedIOException();
+        throw new InterruptedIOException();
       }
       if (fails != null) {
         throw fails;
@@ -131,12 +133,16 @@ class PrefetchEndsTest {
   void openAllOpensEveryShardAtOnceAndClosesTheOpenedOnesWhenOneFails() throws IOException {
     int n = 20;
     CountDownLatch all = new CountDownLatch(n);
-    List<java.util.concurrent.Callable<ByteSource>> opens = new ArrayList<>();
+    List<ParallelReads.Opening> opens = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String name = "shard" + i;
       opens.add(() -> {
         all.countDown();
-        assertTrue(all.await(30, TimeUnit.SECONDS), "the shards were not opened at once");
+        try {
+          assertTrue(all.await(30, TimeUnit.SECONDS), "the shards were not opened at once");
+        } catch (InterruptedException e) {
+          throw new InterruptedIOException();
+        }
         return new HeapSource(name, new byte[1]);
       });
     }
@@ -145,9 +151,9 @@ class PrefetchEndsTest {
     for (int i = 0; i < n; i++) {
       assertEquals("shard" + i, opened.get(i).name());
     }
-    List<String> closed = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<String> closed = Collections.synchronizedList(new ArrayList<>());
     IOException second = new IOException("shard2: was replaced or removed");
-    List<java.util.concurrent.Callable<ByteSource>> failing = new ArrayList<>();
+    List<ParallelReads.Opening> failing = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       int k = i;
       failing.add(() -> {

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
@@ -111,7 +110,7 @@ final class HdfsBacking implements Backing {
     }
     long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
     opened = FileTime.fromMillis(newest);
-    List<Callable<ByteSource>> opens = new ArrayList<>();
+    List<ParallelReads.Opening> opens = new ArrayList<>();
     for (Stored.File f : s.files()) {
       opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()),
           f.status().getLen(), at.shown(f.name())));
