@@ -1,0 +1,99 @@
+package org.modelfs.hdfs;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.format.WriteOptions;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.SyntheticModels;
+
+/**
+ * What one mount of a model in HDFS and one read of a 4 MiB parameter ask of the cluster, counted
+ * at its servers ({@link ServerCounts}; no timing): each NameNode request and each DataNode read
+ * at open is a round trip, which at 20 ms RTT is what the mount costs (issue 34,
+ * docs/OBJECT-STORES.md §9 has the sequence).
+ */
+class OpenRoundTripsTest {
+  static final int PARAMS = 4;
+  static final int ELEMENTS = 1 << 20; // 4 MiB of FLOAT
+  @TempDir Path tmp;
+
+  private Path model(String name, WriteOptions options) throws Exception {
+    Path data = tmp.resolve(name + ".data");
+    var synthetic = SyntheticModels.floats(data, PARAMS, ELEMENTS);
+    Path local = tmp.resolve(name);
+    try (var src = synthetic.data()) {
+      ModelFiles.write(synthetic.tag(), local, options);
+    }
+    return local;
+  }
+
+  /**
+   * The model through a client of its own that counts its DataNode reads: the authority
+   * {@code LOCALHOST:<port>}, which no other test spells so (the provider keeps one client per
+   * authority as written).
+   */
+  static Path counted(String model) throws Exception {
+    URI root = URI.create("hdfs://LOCALHOST:" + HdfsTestCluster.port() + "/");
+    try {
+      FileSystems.newFileSystem(root, Map.of("fs.hdfs.impl", CountingDfs.class.getName()));
+    } catch (FileSystemAlreadyExistsException e) {
+      // made by the other test
+    }
+    return Path.of(root.resolve(model));
+  }
+
+  private static ServerCounts mountAndRead(String model, String param) throws Exception {
+    Path path = counted(model);
+    ModelFileSystems.open(path, Map.of("readOnly", "true")).close(); // the client connected
+    ServerCounts before = ServerCounts.now();
+    byte[] got;
+    ServerCounts opened;
+    try (FileSystem fs = ModelFileSystems.open(path, Map.of("readOnly", "true"))) {
+      opened = ServerCounts.now().minus(before);
+      got = Files.readAllBytes(fs.getPath(param));
+    }
+    ServerCounts all = ServerCounts.now().minus(before);
+    assertEquals(ELEMENTS * 4, got.length);
+    assertTrue(all.dataNodeReads() > opened.dataNodeReads(), "the counting client read the parameter: " + all);
+    System.out.printf("%s: open %s; + one 4 MiB parameter %s%n", model, opened, all);
+    return opened;
+  }
+
+  @Test
+  void oneFileOpensInOneListingOneOpenAndTwoReads() throws Exception {
+    Path local = model("one.sdnb", WriteOptions.of(ModelFormat.SDNB));
+    HdfsTestCluster.upload(local, "/trips/one.sdnb");
+    ServerCounts open = mountAndRead("/trips/one.sdnb", "/params/big/w1");
+    assertEquals(new ServerCounts(1, 0, 1, open.dataNodeReads()), open, "NameNode: one listing, one open");
+    assertTrue(open.dataNodeReads() <= 2, "head and tail prefetched at once, the FlatGraph within the head: " + open);
+  }
+
+  @Test
+  void shardSetOpensInOneListingAndOneOpenPerShard() throws Exception {
+    Path local = model("set.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(5 << 20));
+    int shards = 0;
+    try (var files = Files.list(tmp)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.getFileName().toString().matches("set\\.shard\\d+-of-\\d+\\.sdnb")) {
+          HdfsTestCluster.upload(p, "/trips-set/" + p.getFileName());
+          shards++;
+        }
+      }
+    }
+    assertTrue(shards >= 3, shards + " shards");
+    ServerCounts open = mountAndRead("/trips-set/set.sdnb", "/params/big/w1");
+    assertEquals(new ServerCounts(1, 0, shards, open.dataNodeReads()), open, "NameNode: one listing, one open per shard");
+    assertTrue(open.dataNodeReads() <= 2L * shards, "every shard's head and tail at once: " + open);
+  }
+}
