@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.modelfs.hdfs.nio.HdfsErrors;
 import org.modelfs.io.ByteSource;
 
@@ -70,7 +71,8 @@ final class HdfsSource implements ByteSource {
     long now;
     try {
       in = fs.open(byId);
-      now = fs.getFileStatus(byId).getLen();
+      // HDFS's open answers with the blocks and the length: no file status (a round trip) needed
+      now = in instanceof HdfsDataInputStream h ? h.getVisibleLength() : fs.getFileStatus(byId).getLen();
     } catch (FileNotFoundException e) {
       throw changed(e, name, "was replaced or removed");
     } catch (IOException e) {
@@ -140,7 +142,8 @@ final class HdfsSource implements ByteSource {
    * (toward the start at the end of the file), at most {@value #MAX_WINDOW} — with one positional
    * read and keeps it: each positional read is a round trip to a DataNode, and an opening's index
    * is read in many small ones (issue 34: the FlatGraph walk of a 1 GiB model was dozens). Up to
-   * {@value #WINDOWS} ranges, the first ones; a range already kept is not read again.
+   * {@value #WINDOWS} ranges, the first ones; a range already kept (as asked, or as widened) is
+   * not read again.
    */
   @Override
   public void prefetch(long position, long length) throws IOException {
@@ -152,6 +155,11 @@ final class HdfsSource implements ByteSource {
     }
     long from = position;
     long to = Math.min(size, position + length);
+    for (Window w : windows) {
+      if (w.holds(from) && w.holds(to - 1)) {
+        return; // already held as asked (an SDNB's small FlatGraph in its widened head)
+      }
+    }
     if (to - from < END) {
       to = Math.min(size, from + END);
       from = Math.max(0, to - END);
