@@ -13,6 +13,7 @@ import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.modelfs.hdfs.nio.HdfsErrors;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ParallelReads;
 
 /**
  * The bytes of one HDFS file as it was when the model was opened: positional reads
@@ -139,7 +140,8 @@ final class HdfsSource implements ByteSource {
 
   /**
    * Reads {@code [position, position + length)} — widened to {@value #END} bytes if shorter
-   * (toward the start at the end of the file), at most {@value #MAX_WINDOW} — with one positional
+   * (toward the start at the end of the file), to the whole file when it is the head of a file of
+   * at most {@link ParallelReads#TAIL_APART} bytes, at most {@value #MAX_WINDOW} — with one positional
    * read and keeps it: each positional read is a round trip to a DataNode, and an opening's index
    * is read in many small ones (issue 34: the FlatGraph walk of a 1 GiB model was dozens). Up to
    * {@value #WINDOWS} ranges, the first ones; a range already kept (as asked, or as widened) is
@@ -160,7 +162,9 @@ final class HdfsSource implements ByteSource {
         return; // already held as asked (an SDNB's small FlatGraph in its widened head)
       }
     }
-    if (to - from < END) {
+    if (from == 0 && size <= ParallelReads.TAIL_APART) {
+      to = size; // a small file's head: the whole file, its tail (SDNB's manifest) with it (ParallelReads.prefetchEnds asks no tail)
+    } else if (to - from < END) {
       to = Math.min(size, from + END);
       from = Math.max(0, to - END);
     }
