@@ -1,0 +1,64 @@
+package org.modelfs.fuse.fuse3;
+
+import java.nio.file.FileSystem;
+import java.nio.file.Path;
+import java.util.Map;
+import org.modelfs.ModelFileSystems;
+
+/**
+ * Mounts a model read-only through the FUSE 3 prototype and serves it until the kernel unmounts
+ * it ({@code umount DIR}, {@code fusermount -u DIR}) or the JVM is told to stop (SIGTERM, Ctrl-C).
+ *
+ * <pre>
+ * java -cp … org.modelfs.fuse.fuse3.Fuse3Main [--single] [--read-buf] MODEL DIR
+ * </pre>
+ *
+ * {@code --single}: libfuse's single-threaded loop instead of the multi-threaded one;
+ * {@code --read-buf}: reads answered by read_buf with the container's descriptor ({@link ModelFs3Splice}).
+ * Prints libfuse's negotiated connection at mount and the read requests served at the end.
+ */
+public final class Fuse3Main {
+  private Fuse3Main() {}
+
+  public static void main(String[] args) throws Exception {
+    boolean single = false;
+    boolean readBuf = false;
+    int i = 0;
+    for (; i < args.length && args[i].startsWith("--"); i++) {
+      switch (args[i]) {
+        case "--single" -> single = true;
+        case "--read-buf" -> readBuf = true;
+        default -> throw new IllegalArgumentException("unknown option " + args[i]);
+      }
+    }
+    if (args.length - i != 2) {
+      System.err.println("usage: Fuse3Main [--single] [--read-buf] MODEL DIR");
+      System.exit(2);
+    }
+    Path model = Path.of(args[i]);
+    Path dir = Path.of(args[i + 1]);
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      ModelFs3 served = readBuf ? new ModelFs3Splice(fs, model, System.err) : new ModelFs3(fs, model, System.err);
+      Fuse3Mount mount = new Fuse3Mount(dir);
+      mount.mount(served, "ro,fsname=modelfs,subtype=modelfs3", !single);
+      Thread hook = new Thread(() -> {
+        try {
+          mount.unmount();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "fuse3-unmount");
+      Runtime.getRuntime().addShutdownHook(hook);
+      System.err.println("fuse3 mounted " + model + " at " + dir + (single ? " (single-threaded)" : "")
+          + (readBuf ? " (read_buf)" : ""));
+      int r = mount.await();
+      System.err.printf("fuse3 unmounted %s (loop %d): %d read requests, %d bytes, largest %d bytes%n", dir, r,
+          served.reads.get(), served.bytes.get(), served.largest.get());
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // shutting down: the hook unmounted
+      }
+    }
+  }
+}
