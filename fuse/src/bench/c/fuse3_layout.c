@@ -44,8 +44,8 @@ int main(void) {
   OFF(statvfs, f_bsize); OFF(statvfs, f_frsize); OFF(statvfs, f_blocks); OFF(statvfs, f_bfree);
   OFF(statvfs, f_bavail); OFF(statvfs, f_namemax);
   printf("FUSE_BUF_IS_FD %d\nFUSE_BUF_FD_SEEK %d\n", FUSE_BUF_IS_FD, FUSE_BUF_FD_SEEK);
-  printf("FUSE_CAP_SPLICE_WRITE %d\nFUSE_CAP_SPLICE_MOVE %d\nFUSE_CAP_READDIRPLUS %d\n",
-         FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_READDIRPLUS);
+  printf("FUSE_CAP_SPLICE_WRITE %d\nFUSE_CAP_SPLICE_MOVE %d\nFUSE_CAP_READDIRPLUS %d\nFUSE_CAP_POSIX_ACL %d\n",
+         FUSE_CAP_SPLICE_WRITE, FUSE_CAP_SPLICE_MOVE, FUSE_CAP_READDIRPLUS, FUSE_CAP_POSIX_ACL);
   printf("FUSE_READDIR_PLUS %d\nFUSE_FILL_DIR_PLUS %d\n", FUSE_READDIR_PLUS, FUSE_FILL_DIR_PLUS);
   return 0;
 }

@@ -43,6 +43,7 @@ final class Fuse3Layout {
   static final int CAP_SPLICE_WRITE = 128;
   static final int CAP_SPLICE_MOVE = 256;
   static final int CAP_READDIRPLUS = 8192;
+  static final int CAP_POSIX_ACL = 1 << 19;
 
   static final int CFG_ENTRY_TIMEOUT = 24;
   static final int CFG_NEGATIVE_TIMEOUT = 32;
@@ -115,6 +116,7 @@ final class Fuse3Layout {
       "statvfs.f_namemax", F_NAMEMAX,
       "FUSE_BUF_IS_FD", BUF_IS_FD, "FUSE_BUF_FD_SEEK", BUF_FD_SEEK, "FUSE_CAP_SPLICE_WRITE", CAP_SPLICE_WRITE,
       "FUSE_CAP_SPLICE_MOVE", CAP_SPLICE_MOVE, "FUSE_CAP_READDIRPLUS", CAP_READDIRPLUS,
+      "FUSE_CAP_POSIX_ACL", CAP_POSIX_ACL,
       "FUSE_READDIR_PLUS", READDIR_PLUS, "FUSE_FILL_DIR_PLUS", FILL_DIR_PLUS,
     };
     Map<String, Integer> m = new LinkedHashMap<>();

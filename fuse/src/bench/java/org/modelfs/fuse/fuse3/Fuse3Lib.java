@@ -31,9 +31,16 @@ public final class Fuse3Lib {
     void fuse_destroy(Pointer fuse);
   }
 
-  /** libc's umount2(2). */
+  /** libc's umount2(2); open(2), close(2) and malloc(3) for read_buf's descriptors and buffers. */
   public interface LibC {
     int umount2(String target, int flags);
+
+    int open(String path, int flags);
+
+    int close(int fd);
+
+    /** libfuse frees a read_buf's bufvec (and its memory buffers) with free(3). */
+    Pointer malloc(@size_t long size);
   }
 
   static Lib load() {

@@ -1,6 +1,8 @@
 package org.modelfs.fuse.fuse3;
 
+import java.io.IOException;
 import java.nio.file.FileSystem;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.modelfs.ModelFileSystems;
@@ -14,7 +16,9 @@ import org.modelfs.ModelFileSystems;
  * </pre>
  *
  * {@code --single}: libfuse's single-threaded loop instead of the multi-threaded one;
- * {@code --read-buf}: reads answered by read_buf with the container's descriptor ({@link ModelFs3Splice}).
+ * {@code --read-buf}: reads answered by read_buf with the container's descriptor ({@link ModelFs3Splice});
+ * {@code --acl-cache}: asks FUSE_CAP_POSIX_ACL, so the kernel caches each file's "no ACL";
+ * {@code --readahead-kb N}: the mount's readahead window (sysfs), so requests can reach max_pages.
  * Prints libfuse's negotiated connection at mount and the read requests served at the end.
  */
 public final class Fuse3Main {
@@ -23,24 +27,34 @@ public final class Fuse3Main {
   public static void main(String[] args) throws Exception {
     boolean single = false;
     boolean readBuf = false;
+    boolean aclCache = false;
+    int readaheadKb = 0;
     int i = 0;
     for (; i < args.length && args[i].startsWith("--"); i++) {
       switch (args[i]) {
         case "--single" -> single = true;
         case "--read-buf" -> readBuf = true;
+        case "--acl-cache" -> aclCache = true;
+        case "--readahead-kb" -> readaheadKb = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     if (args.length - i != 2) {
-      System.err.println("usage: Fuse3Main [--single] [--read-buf] MODEL DIR");
+      System.err.println("usage: Fuse3Main [--single] [--read-buf] [--acl-cache] [--readahead-kb N] MODEL DIR");
       System.exit(2);
     }
     Path model = Path.of(args[i]);
     Path dir = Path.of(args[i + 1]);
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
       ModelFs3 served = readBuf ? new ModelFs3Splice(fs, model, System.err) : new ModelFs3(fs, model, System.err);
+      if (aclCache) {
+        served.extraWant = Fuse3Layout.CAP_POSIX_ACL;
+      }
       Fuse3Mount mount = new Fuse3Mount(dir);
       mount.mount(served, "ro,fsname=modelfs,subtype=modelfs3", !single);
+      if (readaheadKb > 0) {
+        readahead(dir, readaheadKb);
+      }
       Thread hook = new Thread(() -> {
         try {
           mount.unmount();
@@ -60,5 +74,19 @@ public final class Fuse3Main {
         // shutting down: the hook unmounted
       }
     }
+  }
+
+  /**
+   * Sets the mount's readahead (its backing device's {@code read_ahead_kb} in sysfs): the kernel
+   * offers FUSE 128 KiB at INIT and a file system cannot ask for more there, but max_pages (1 MiB
+   * requests with libfuse 3) only pays when the readahead window is that large.
+   */
+  private static void readahead(Path dir, int kb) throws IOException {
+    long dev = ((Number) Files.getAttribute(dir, "unix:dev")).longValue();
+    long major = (dev >>> 8) & 0xfff;
+    long minor = (dev & 0xff) | ((dev >>> 12) & 0xfff00);
+    Path ra = Path.of("/sys/class/bdi/" + major + ":" + minor + "/read_ahead_kb");
+    Files.writeString(ra, kb + "\n");
+    System.err.println("fuse3 readahead: " + ra + " = " + Files.readString(ra).trim() + " KiB");
   }
 }

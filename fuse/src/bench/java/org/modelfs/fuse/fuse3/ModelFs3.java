@@ -42,6 +42,8 @@ class ModelFs3 implements Fuse3Fs {
   final AtomicLong reads = new AtomicLong();
   final AtomicLong bytes = new AtomicLong();
   final LongAccumulator largest = new LongAccumulator(Math::max, 0);
+  /** Capabilities asked beyond READDIRPLUS (e.g. FUSE_CAP_POSIX_ACL: the kernel caches ACL answers). */
+  volatile int extraWant;
 
   ModelFs3(FileSystem fs, Path model, PrintStream log) throws IOException {
     this.fs = fs;
@@ -57,7 +59,7 @@ class ModelFs3 implements Fuse3Fs {
     cfg.putDouble(CFG_ATTR_TIMEOUT, 3600);
     cfg.putDouble(CFG_NEGATIVE_TIMEOUT, 3600);
     int capable = conn.getInt(CONN_CAPABLE);
-    conn.putInt(CONN_WANT, conn.getInt(CONN_WANT) | (capable & (CAP_READDIRPLUS | wantSplice())));
+    conn.putInt(CONN_WANT, conn.getInt(CONN_WANT) | (capable & (CAP_READDIRPLUS | wantSplice() | extraWant)));
     log.printf("fuse3 init: protocol 7.%d, max_write %d, max_read %d, max_readahead %d, capable %#x, want %#x%n",
         conn.getInt(CONN_PROTO_MINOR), conn.getInt(CONN_MAX_WRITE), conn.getInt(CONN_MAX_READ),
         conn.getInt(CONN_MAX_READAHEAD), capable, conn.getInt(CONN_WANT));
