@@ -47,10 +47,12 @@ public final class Fuse3Bench {
     int rounds = 5;
     Path work = Path.of("target/mount-bench");
     boolean readBuf = true;
+    boolean checkOnly = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--rounds" -> rounds = Integer.parseInt(args[++i]);
         case "--no-read-buf" -> readBuf = false;
+        case "--check-only" -> checkOnly = true;
         default -> work = Path.of(args[i]);
       }
     }
@@ -63,6 +65,12 @@ public final class Fuse3Bench {
     Path images = squashfs(work);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String cp = privateClassPath(work);
+    for (String fixture : List.of("mlp_adam.fb", "dtypes.fb")) {
+      same(work, Path.of("../core/src/test/resources/fixtures/dl4j-1.0.0-M2.1", fixture).toAbsolutePath(), java, cp);
+    }
+    if (checkOnly) {
+      return;
+    }
     List<Way> ways = new ArrayList<>();
     ways.add(new Way("plain files", work.resolve("big.bin").toString(), work.resolve("many-plain").toString(), null));
     ways.add(new Way("squashfuse", "big.bin", ".", List.of("squashfuse", "-o", "ro")));
@@ -170,6 +178,35 @@ public final class Fuse3Bench {
       unmount(dir, p);
     }
     return t;
+  }
+
+  /**
+   * Correctness, differentially: {@code model} mounted by the product's jnr-fuse mount and by the
+   * FUSE 3 prototype (with and without read_buf) shows the same bytes ({@code diff -r}), the same
+   * {@code ls -lR} and the same {@code getfattr -R -d}.
+   */
+  private static void same(Path work, Path model, String java, String cp) throws Exception {
+    Path a = Files.createDirectories(work.resolve("mnt-fuse3-check-2"));
+    Path b = Files.createDirectories(work.resolve("mnt-fuse3-check-3"));
+    Way fuse2 = new Way("check jnr-fuse", "", "", List.of(java, "-cp", cp, FuseMain.class.getName(), "mount", "--read-only"));
+    Process p2 = mount(fuse2, model, a, work.resolve("fuse3-check.log"));
+    try {
+      for (List<String> opts : List.of(List.<String>of(), List.of("--read-buf", "--acl-cache"))) {
+        List<String> cmd = new ArrayList<>(List.of(java, "-cp", cp, Fuse3Main.class.getName()));
+        cmd.addAll(opts);
+        Process p3 = mount(new Way("check FUSE 3", "", "", cmd), model, b, work.resolve("fuse3-check.log"));
+        try {
+          sh("bash -c \"diff -r '" + a + "' '" + b + "' && diff <(cd '" + a + "' && ls -lR) <(cd '" + b + "' && ls -lR)"
+              + " && diff <(cd '" + a + "' && getfattr -R -d . 2>&1) <(cd '" + b + "' && getfattr -R -d . 2>&1)\"");
+          System.out.println("same through jnr-fuse and FUSE 3 " + opts + ": " + model.getFileName()
+              + " (diff -r, ls -lR, getfattr -R -d)");
+        } finally {
+          unmount(b, p3);
+        }
+      }
+    } finally {
+      unmount(a, p2);
+    }
   }
 
   private static Path log(Path work, Way way) {
