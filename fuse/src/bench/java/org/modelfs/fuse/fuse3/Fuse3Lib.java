@@ -29,6 +29,9 @@ public final class Fuse3Lib {
     void fuse_unmount(Pointer fuse);
 
     void fuse_destroy(Pointer fuse);
+
+    /** The library's version, "3.14.0": the layout table is checked against 3.14's headers. */
+    String fuse_pkgversion();
   }
 
   /** libc's umount2(2); open(2), close(2) and malloc(3) for read_buf's descriptors and buffers. */

@@ -36,6 +36,11 @@ final class Fuse3Mount {
 
   /** Mounts {@code fs} with {@code -o options}; returns once the kernel has the mount. */
   void mount(Fuse3Fs fs, String options, boolean multiThreaded) throws IOException {
+    String version = lib.fuse_pkgversion();
+    if (!version.startsWith("3.")) {
+      throw new IOException("libfuse3.so.3 says it is version " + version + ", not 3.x");
+    }
+    System.err.println("fuse3 libfuse " + version);
     Pointer ops = Memory.allocateDirect(runtime, OPS_SIZE, true);
     keep.add(ops);
     put(ops, OP_GETATTR, Fuse3Lib.Getattr.class, fs::getattr);
