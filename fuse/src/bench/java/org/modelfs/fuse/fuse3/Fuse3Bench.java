@@ -76,11 +76,12 @@ public final class Fuse3Bench {
     ways.add(new Way("squashfuse", "big.bin", ".", List.of("squashfuse", "-o", "ro")));
     ways.add(new Way("jnr-fuse (FUSE 2)", "params/big", ".", List.of(java, "-cp", cp, FuseMain.class.getName(), "mount", "--read-only")));
     ways.add(new Way("FUSE 3 prototype", "params/big", ".", List.of(java, "-cp", cp, Fuse3Main.class.getName())));
-    ways.add(new Way("FUSE 3 + 1 MiB readahead + ACL cache", "params/big", ".",
-        List.of(java, "-cp", cp, Fuse3Main.class.getName(), "--readahead-kb", "1024", "--acl-cache")));
+    ways.add(new Way("FUSE 3 + ACL cache", "params/big", ".", List.of(java, "-cp", cp, Fuse3Main.class.getName(), "--acl-cache")));
+    ways.add(new Way("FUSE 3 + 1 MiB readahead + EOPNOTSUPP", "params/big", ".",
+        List.of(java, "-cp", cp, Fuse3Main.class.getName(), "--readahead-kb", "1024", "--enotsup")));
     if (readBuf) {
-      ways.add(new Way("same + read_buf (splice)", "params/big", ".",
-          List.of(java, "-cp", cp, Fuse3Main.class.getName(), "--readahead-kb", "1024", "--acl-cache", "--read-buf")));
+      ways.add(new Way("same + read_buf", "params/big", ".",
+          List.of(java, "-cp", cp, Fuse3Main.class.getName(), "--readahead-kb", "1024", "--enotsup", "--read-buf")));
     }
     String plainBig = work.resolve("big.bin").toString();
     sh("cat '" + big + "' '" + plainBig + "' '" + images.resolve("big.squashfs") + "' '" + images.resolve("many.squashfs") + "' > /dev/null");
@@ -191,7 +192,7 @@ public final class Fuse3Bench {
     Way fuse2 = new Way("check jnr-fuse", "", "", List.of(java, "-cp", cp, FuseMain.class.getName(), "mount", "--read-only"));
     Process p2 = mount(fuse2, model, a, work.resolve("fuse3-check.log"));
     try {
-      for (List<String> opts : List.of(List.<String>of(), List.of("--read-buf", "--acl-cache"))) {
+      for (List<String> opts : List.of(List.<String>of(), List.of("--read-buf", "--acl-cache", "--enotsup"))) {
         List<String> cmd = new ArrayList<>(List.of(java, "-cp", cp, Fuse3Main.class.getName()));
         cmd.addAll(opts);
         Process p3 = mount(new Way("check FUSE 3", "", "", cmd), model, b, work.resolve("fuse3-check.log"));

@@ -46,6 +46,7 @@ interface Fuse3Fs {
     static final int ERANGE = 34;
     static final int ENOSYS = 38;
     static final int ENODATA = 61;
+    static final int EOPNOTSUPP = 95;
 
     private Errno() {}
   }

@@ -18,6 +18,8 @@ import org.modelfs.ModelFileSystems;
  * {@code --single}: libfuse's single-threaded loop instead of the multi-threaded one;
  * {@code --read-buf}: reads answered by read_buf with the container's descriptor ({@link ModelFs3Splice});
  * {@code --acl-cache}: asks FUSE_CAP_POSIX_ACL, so the kernel caches each file's "no ACL";
+ * {@code --no-xattrs}: getxattr answers ENOSYS, which the kernel remembers (a floor for ls -l);
+ * {@code --enotsup}: getxattr of a name outside user.* answers EOPNOTSUPP, not ENODATA;
  * {@code --readahead-kb N}: the mount's readahead window (sysfs), so requests can reach max_pages.
  * Prints libfuse's negotiated connection at mount and the read requests served at the end.
  */
@@ -28,6 +30,8 @@ public final class Fuse3Main {
     boolean single = false;
     boolean readBuf = false;
     boolean aclCache = false;
+    boolean noXattrs = false;
+    boolean notSupported = false;
     int readaheadKb = 0;
     int i = 0;
     for (; i < args.length && args[i].startsWith("--"); i++) {
@@ -35,18 +39,22 @@ public final class Fuse3Main {
         case "--single" -> single = true;
         case "--read-buf" -> readBuf = true;
         case "--acl-cache" -> aclCache = true;
+        case "--no-xattrs" -> noXattrs = true;
+        case "--enotsup" -> notSupported = true;
         case "--readahead-kb" -> readaheadKb = Integer.parseInt(args[++i]);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     if (args.length - i != 2) {
-      System.err.println("usage: Fuse3Main [--single] [--read-buf] [--acl-cache] [--readahead-kb N] MODEL DIR");
+      System.err.println("usage: Fuse3Main [--single] [--read-buf] [--acl-cache] [--no-xattrs] [--enotsup] [--readahead-kb N] MODEL DIR");
       System.exit(2);
     }
     Path model = Path.of(args[i]);
     Path dir = Path.of(args[i + 1]);
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
       ModelFs3 served = readBuf ? new ModelFs3Splice(fs, model, System.err) : new ModelFs3(fs, model, System.err);
+      served.noXattrs = noXattrs;
+      served.notSupported = notSupported;
       if (aclCache) {
         served.extraWant = Fuse3Layout.CAP_POSIX_ACL;
       }

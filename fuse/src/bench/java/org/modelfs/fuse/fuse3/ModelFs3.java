@@ -44,6 +44,10 @@ class ModelFs3 implements Fuse3Fs {
   final LongAccumulator largest = new LongAccumulator(Math::max, 0);
   /** Capabilities asked beyond READDIRPLUS (e.g. FUSE_CAP_POSIX_ACL: the kernel caches ACL answers). */
   volatile int extraWant;
+  /** Answer every getxattr ENOSYS, so the kernel stops asking (and user.samediff.* is gone): a floor for ls -l. */
+  volatile boolean noXattrs;
+  /** Answer getxattr of names outside user.* EOPNOTSUPP instead of ENODATA. */
+  volatile boolean notSupported;
 
   ModelFs3(FileSystem fs, Path model, PrintStream log) throws IOException {
     this.fs = fs;
@@ -190,8 +194,14 @@ class ModelFs3 implements Fuse3Fs {
 
   @Override
   public int getxattr(String path, String name, Pointer value, long size) {
+    if (noXattrs) {
+      return -Errno.ENOSYS;
+    }
     if (!name.startsWith("user.")) {
-      return -Errno.ENODATA; // ls -l's security.selinux: no lookup
+      // ls -l's security.selinux and system.posix_acl_access: no lookup. "Not supported" (what
+      // the product answers too) makes ls stop asking for the rest of the mount (coreutils keeps
+      // the answer per device); ENODATA ("none on this file") makes it ask for every file.
+      return notSupported ? -Errno.EOPNOTSUPP : -Errno.ENODATA;
     }
     try {
       String v = xattrs(path).get(name);
