@@ -1,8 +1,10 @@
 package org.modelfs.azure;
 
+import org.modelfs.store.OutputFile;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -147,5 +149,24 @@ class CliTest extends AzureTest {
     Result r = run("info", "azb://Bad_Name/m.fb");
     assertEquals(2, r.code());
     assertTrue(r.err().contains("container name"), r.err());
+  }
+
+  /**
+   * A plain file (not a model) named in Blob Storage as the output of cp or export is refused up
+   * front, naming the output as typed and saying why; nothing is written.
+   */
+  @Test
+  void aPlainFileOutputIsRefusedNamingIt() {
+    String m = FIXTURES.resolve("mlp_adam.fb").toString();
+    for (String out : List.of(uri("plain/w.bin"), uri("plain/w.npy"), uri("plain/w.safetensors"))) {
+      String[] args = out.endsWith(".bin") ? new String[] {"cp", m + ":params/layer0/W", out}
+          : out.endsWith(".npy") ? new String[] {"export", m + ":params/layer0/W", out} : new String[] {"export", m, out};
+      Result r = run(args);
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().startsWith("modelfs " + args[0] + ": " + out + ": cannot write a plain file here: modelfs"
+          + " writes only models to Azure Blob Storage"), r.err());
+    }
+    assertThrows(OutputFile.ModelsOnly.class, () -> OutputFile.resolve(path("plain/x")));
+    assertEquals(List.of(), keys("plain/"));
   }
 }

@@ -1,5 +1,6 @@
 package org.modelfs.hdfs;
 
+import org.modelfs.store.OutputFile;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.ByteArrayOutputStream;
@@ -163,5 +164,25 @@ class CliTest {
     List<String> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
+  }
+
+  /**
+   * A plain file (not a model) named in HDFS as the output of cp or export is refused up front,
+   * naming the output as typed and saying why; nothing is written beside it.
+   */
+  @Test
+  void aPlainFileOutputIsRefusedNamingIt() throws Exception {
+    String m = FIXTURES.resolve("mlp_adam.fb").toString();
+    HdfsTestCluster.upload(FIXTURES.resolve("mlp_adam.fb"), "/cli-plain/keep.fb");
+    for (String out : List.of(uri("/cli-plain/w.bin"), uri("/cli-plain/w.npy"), uri("/cli-plain/w.safetensors"))) {
+      String[] args = out.endsWith(".bin") ? new String[] {"cp", m + ":params/layer0/W", out}
+          : out.endsWith(".npy") ? new String[] {"export", m + ":params/layer0/W", out} : new String[] {"export", m, out};
+      Result r = run(args);
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().startsWith("modelfs " + args[0] + ": " + out + ": cannot write a plain file here: modelfs"
+          + " writes only models to HDFS"), r.err());
+    }
+    assertThrows(OutputFile.ModelsOnly.class, () -> OutputFile.resolve(Path.of(HdfsTestCluster.uri("/cli-plain/x"))));
+    assertEquals(List.of("keep.fb"), HdfsTestCluster.names("/cli-plain"));
   }
 }

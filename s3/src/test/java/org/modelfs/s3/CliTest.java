@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.store.Backings;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -259,5 +261,21 @@ class CliTest {
     assertEquals(2, r.code());
     assertTrue(r.err().contains("nothing/m.fb:/params/W") && r.err().contains("no model file"), r.err());
     assertFalse(r.err().contains("'s3x"), r.err());
+  }
+
+  /**
+   * The other side of the rule {@code store.OutputFile} owns: the S3 provider writes plain files,
+   * so cp and export to an {@code s3x://} file are not refused (as HDFS and Blob Storage outputs
+   * are): the bytes land at the key, and no temporary is left beside it.
+   */
+  @Test
+  void aPlainFileOutputIsWrittenThroughTheProvider() throws Exception {
+    String m = FIXTURES.resolve("mlp_adam.fb").toString();
+    ok("cp", m + ":params/layer0/W", uri("plain/w.bin"), "--quiet");
+    ok("export", m + ":params/layer0/W", uri("plain/w.npy"), "--quiet");
+    assertArrayEquals(w, s3.bytes("plain/w.bin"));
+    assertNull(Backings.modelsOnly(s3.path("plain/w.bin")));
+    assertEquals(List.of("plain/w.bin", "plain/w.npy"), s3.keys().stream().filter(k -> k.startsWith("plain/"))
+        .sorted().toList());
   }
 }
