@@ -1,15 +1,12 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
@@ -21,8 +18,10 @@ import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.OpenAgain;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.WriterTable;
 
 /**
  * A model kept in an S3-compatible object store: the object-store transaction
@@ -65,7 +64,8 @@ final class ObjectBacking implements Backing {
    */
   static final String PLAIN_UNTIL = "modelfs-plain-shards-until";
 
-  private static final Map<ObjectLocation.Identity, Lease> HELD = new ConcurrentHashMap<>();
+  /** One writer per model per JVM. */
+  private static final WriterTable HELD = new WriterTable();
 
   private final ObjectLocation at;
   private final boolean shardSet;
@@ -150,35 +150,13 @@ final class ObjectBacking implements Backing {
         n -> at.store().name(at.bucket(), at.dir() + n));
   }
 
-  /** How often an open starts again because a commit replaced an object while it was being read. */
-  private static final int OPEN_TRIES = 5;
-
   /**
    * Opens the current model. A commit that replaces an object while the index is being read
-   * makes the open start again (the reads are pinned: they fail, they never mix), up to
-   * {@value #OPEN_TRIES} times.
+   * makes the open start again (the reads are pinned: they fail, they never mix): {@link OpenAgain}.
    */
   @Override
   public Snapshot open() throws IOException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return openOnce();
-      } catch (IOException e) {
-        if (attempt == OPEN_TRIES || !changedWhileOpening(e)) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /** Whether {@code e} (or what it wraps: a reader may say which structure it was reading) is a replaced object. */
-  private static boolean changedWhileOpening(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ObjectChangedException) {
-        return true;
-      }
-    }
-    return false;
+    return OpenAgain.open(at.uri(), ObjectChangedException.class, this::openOnce);
   }
 
   private Snapshot openOnce() throws IOException {
@@ -257,24 +235,6 @@ final class ObjectBacking implements Backing {
 
   // ---- writing ------------------------------------------------------------------------------
 
-  /** This JVM's writer lock on one model. */
-  private final class Lease implements Backing.Lease {
-    private volatile boolean held = true;
-
-    @Override
-    public boolean held() {
-      return held;
-    }
-
-    @Override
-    public void close() {
-      if (held) {
-        held = false;
-        HELD.remove(at.identity(), this);
-      }
-    }
-  }
-
   /**
    * A shard set's commit names the unchanged shards where an older generation holds them (keys
    * are immutable) instead of uploading them again (the mounted model is a pointer: its shards
@@ -287,13 +247,9 @@ final class ObjectBacking implements Backing {
   }
 
   @Override
-  public Lease lock() throws IOException {
-    Lease l = new Lease();
-    if (HELD.putIfAbsent(at.identity(), l) != null) {
-      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing"
-          + " (one writer per model per JVM; between processes the store's conditional PUT decides)");
-    }
-    return l;
+  public Backing.Lease lock() throws IOException {
+    return HELD.take(at.identity(), at.uri(),
+        " (one writer per model per JVM; between processes the store's conditional PUT decides)", null);
   }
 
   /**
@@ -324,8 +280,6 @@ final class ObjectBacking implements Backing {
   }
 
   private void own(Backing.Lease lease) {
-    if (!(lease instanceof Lease l) || HELD.get(at.identity()) != l || !l.held()) {
-      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
-    }
+    HELD.own(lease, at.identity(), at.uri());
   }
 }
