@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.CommitChild;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -35,8 +36,8 @@ class RaceAndCrashTest extends AzureTest {
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
 
   private CommitChild.Running child(String name, String key, int version, long shard, Path go) throws IOException {
-    return new CommitChild.Running(Files.createDirectories(tmp.resolve(name)), azurite.connectionString, uri(key),
-        version, shard, go);
+    return new CommitChild.Running(Files.createDirectories(tmp.resolve(name)),
+        List.of("-D" + BlobFileSystemProvider.PROPERTY + "=" + azurite.connectionString), uri(key), version, shard, go);
   }
 
   private static int version(String key, long shard) throws IOException {

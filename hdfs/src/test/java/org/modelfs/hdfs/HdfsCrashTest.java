@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.CommitChild;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -69,7 +71,7 @@ class HdfsCrashTest {
     int version = 1;
     long commitNanos;
     try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child0")),
-        HdfsTestCluster.port(), path, version, shard)) {
+        List.of(), HdfsTestCluster.uri(path).toString(), version, shard, null)) {
       c.await("WRITTEN");
       long t0 = System.nanoTime();
       assertEquals("COMMITTED", c.await("COMMITTED", "REFUSED"));
@@ -82,7 +84,7 @@ class HdfsCrashTest {
       int next = version + 1;
       long delay = (long) (random.nextDouble() * commitNanos * 1.2);
       try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child" + i)),
-          HdfsTestCluster.port(), path, next, shard)) {
+          List.of(), HdfsTestCluster.uri(path).toString(), next, shard, null)) {
         String first = c.await("WRITTEN", "REFUSED", "Exception");
         assertEquals("WRITTEN", first, "the child writer after a kill (seed " + SEED + ")");
         TimeUnit.NANOSECONDS.sleep(delay);

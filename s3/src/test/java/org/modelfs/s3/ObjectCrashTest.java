@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.CommitChild;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -48,8 +49,8 @@ class ObjectCrashTest extends StoreTest {
     // how long a commit takes, from WRITTEN to COMMITTED, measured on one unkilled run
     int version = 1;
     long commitNanos;
-    try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child0")),
-        s3.port(), key, version, shard, null)) {
+    try (CommitChild.Running c = s3.child(Files.createDirectories(tmp.resolve("child0")), key, version,
+        shard, null, -1)) {
       c.await("WRITTEN");
       long t0 = System.nanoTime();
       assertEquals("COMMITTED", c.await("COMMITTED"));
@@ -62,7 +63,7 @@ class ObjectCrashTest extends StoreTest {
       int next = version + 1;
       long delay = (long) (random.nextDouble() * commitNanos * 1.2);
       Path childTmp = Files.createDirectories(tmp.resolve("child" + i));
-      try (CommitChild.Running c = new CommitChild.Running(childTmp, s3.port(), key, next, shard, null)) {
+      try (CommitChild.Running c = s3.child(childTmp, key, next, shard, null, -1)) {
         c.await("WRITTEN");
         TimeUnit.NANOSECONDS.sleep(delay);
         c.process.destroyForcibly(); // SIGKILL
