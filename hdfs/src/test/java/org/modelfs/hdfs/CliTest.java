@@ -2,10 +2,9 @@ package org.modelfs.hdfs;
 
 import org.modelfs.store.OutputFile;
 import static org.junit.jupiter.api.Assertions.*;
+import static org.modelfs.testing.CliRun.ok;
+import static org.modelfs.testing.CliRun.run;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.testing.CliRun.Result;
 
 /**
  * The {@code modelfs} commands on {@code hdfs://} paths, run in this JVM through {@link Main#run}
@@ -36,26 +36,6 @@ class CliTest {
     try (FileSystem fs = ModelFileSystems.open(FIXTURES.resolve("mlp_adam.fb"), Map.of("readOnly", "true"))) {
       w = Files.readAllBytes(fs.getPath("/params/layer0/W"));
     }
-  }
-
-  record Result(int code, byte[] bytes, String err) {
-    String out() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  static Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
-  }
-
-  static Result ok(String... args) {
-    Result r = run(args);
-    assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
-    return r;
   }
 
   static String uri(String path) throws Exception {

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.modelfs.testing.CliRun.ok;
+import static org.modelfs.testing.CliRun.run;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +24,7 @@ import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 import org.modelfs.store.Backings;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.testing.CliRun.Result;
 
 /**
  * The {@code modelfs} commands on {@code s3x://} paths, run in this JVM through {@link Main#run}
@@ -51,26 +51,6 @@ class CliTest {
   @AfterAll
   static void stop() throws Exception {
     s3.close();
-  }
-
-  record Result(int code, byte[] bytes, String err) {
-    String out() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  static Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
-  }
-
-  static Result ok(String... args) {
-    Result r = run(args);
-    assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
-    return r;
   }
 
   /** The user's spelling of a key: {@code s3x://access:secret@127.0.0.1:PORT/models/KEY}. */
