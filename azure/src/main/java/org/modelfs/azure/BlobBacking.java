@@ -14,12 +14,13 @@ import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
 import org.modelfs.store.Backing;
+import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
-import org.modelfs.store.CommitSteps;
 import org.modelfs.store.OpenAgain;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.StoredModel;
 import org.modelfs.store.WriterTable;
 
 /**
@@ -77,31 +78,17 @@ final class BlobBacking implements Backing {
     return shardSet ? ShardNames.base(at.name()) + ".sdnb" : at.name();
   }
 
-  /** What is stored now: the model blob (or none) and, without one, a plain DL4J shard set. */
-  record Stored(BlobStore.Info base, List<BlobStore.Info> plainShards) {
-    Generation generation() {
-      List<String> files = new ArrayList<>();
-      if (base != null) {
-        files.add(base.key() + "@" + base.etag());
-      }
-      for (BlobStore.Info s : plainShards) {
-        files.add(s.key() + "@" + s.etag());
-      }
-      return new Generation(files);
-    }
-  }
-
-  private Stored look() throws IOException {
+  private StoredModel<BlobStore.Info> look() throws IOException {
     return look(at);
   }
 
   /** What is stored at {@code at} now. */
-  static Stored look(BlobLocation at) throws IOException {
+  static StoredModel<BlobStore.Info> look(BlobLocation at) throws IOException {
     BlobStore.Info base = at.store().head(at.container(), at.key());
     if (base != null) {
-      return new Stored(base, List.of());
+      return new StoredModel<>(base, List.of());
     }
-    return new Stored(null, ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.container(),
+    return new StoredModel<>(null, ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.container(),
         at.dir() + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> BlobStore.name(at.container(), at.dir() + n)));
   }
@@ -113,8 +100,8 @@ final class BlobBacking implements Backing {
   }
 
   private Snapshot openOnce() throws IOException {
-    Stored s = look();
-    if (s.base() == null && s.plainShards().isEmpty()) {
+    StoredModel<BlobStore.Info> s = look();
+    if (s.none()) {
       throw new NoSuchFileException(at.uri(), null, "no model blob, and no shard blobs of this base name");
     }
     opened = s.base() != null ? s.base().lastModified() : s.plainShards().get(0).lastModified();
@@ -165,16 +152,7 @@ final class BlobBacking implements Backing {
 
   @Override
   public List<Path> files() throws IOException {
-    Stored s = look();
-    List<Path> out = new ArrayList<>();
-    Path root = at.path().getRoot();
-    if (s.base() != null) {
-      out.add(root.resolve(at.key()));
-    }
-    for (BlobStore.Info o : s.plainShards()) {
-      out.add(root.resolve(o.key()));
-    }
-    return out;
+    return look().files(at.path().getRoot());
   }
 
   @Override

@@ -16,6 +16,7 @@ import org.modelfs.store.Generation;
 import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.store.StoredModel;
 
 /**
  * The Blob Storage steps of one commit ({@link org.modelfs.store.CommitSteps} runs them around the
@@ -27,7 +28,7 @@ import org.modelfs.store.StoreKeys;
 final class BlobCommit implements CommitStorage {
   private final BlobLocation at;
   private final boolean sharded;
-  private BlobBacking.Stored before;
+  private StoredModel<BlobStore.Info> before;
   /** The shards the stored pointer names, or {@code null} (a single blob, a plain DL4J set, nothing). */
   private List<ShardPointer.Shard> old;
   private Generation expected;

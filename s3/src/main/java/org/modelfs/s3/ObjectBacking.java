@@ -21,6 +21,7 @@ import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.OpenAgain;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.StoredModel;
 import org.modelfs.store.WriterTable;
 
 /**
@@ -95,43 +96,18 @@ final class ObjectBacking implements Backing {
 
   // ---- reading ------------------------------------------------------------------------------
 
-  /** What is stored now: the model object (or none) and, without one, a plain DL4J shard set. */
-  record Stored(ObjectStore.Info base, List<ObjectStore.Info> plainShards) {
-    Generation generation() {
-      List<String> files = new ArrayList<>();
-      if (base != null) {
-        files.add(base.key() + "@" + base.etag());
-      }
-      for (ObjectStore.Info s : plainShards) {
-        files.add(s.key() + "@" + s.etag());
-      }
-      return new Generation(files);
-    }
-
-    /** When the newest of the stored objects was written. */
-    Instant modified() {
-      Instant m = base == null ? null : base.lastModified();
-      for (ObjectStore.Info s : plainShards) {
-        if (m == null || s.lastModified() != null && s.lastModified().isAfter(m)) {
-          m = s.lastModified();
-        }
-      }
-      return m;
-    }
-  }
-
-  private Stored look() throws IOException {
+  private StoredModel<ObjectStore.Info> look() throws IOException {
     return look(at);
   }
 
   /** What is stored now at {@code at}. */
-  static Stored look(ObjectLocation at) throws IOException {
+  static StoredModel<ObjectStore.Info> look(ObjectLocation at) throws IOException {
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     if (base != null) {
-      return new Stored(base, List.of());
+      return new StoredModel<>(base, List.of());
     }
     try {
-      return new Stored(null, plainShards(at));
+      return new StoredModel<>(null, plainShards(at));
     } catch (StoreFailures.NoSuchBucketException e) {
       // the listing's prefix is no name the user wrote: name the model
       NoSuchFileException named = new StoreFailures.NoSuchBucketException(at.uri(), at.bucket());
@@ -160,9 +136,9 @@ final class ObjectBacking implements Backing {
   }
 
   private Snapshot openOnce() throws IOException {
-    Stored s = look();
-    opened = s.modified();
-    if (s.base() == null && s.plainShards().isEmpty()) {
+    StoredModel<ObjectStore.Info> s = look();
+    opened = s.newest();
+    if (s.none()) {
       throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
     }
     List<ByteSource> shards = new ArrayList<>();
@@ -211,16 +187,7 @@ final class ObjectBacking implements Backing {
 
   @Override
   public List<Path> files() throws IOException {
-    Stored s = look();
-    List<Path> out = new ArrayList<>();
-    Path root = at.path().getRoot();
-    if (s.base() != null) {
-      out.add(root.resolve(at.key()));
-    }
-    for (ObjectStore.Info o : s.plainShards()) {
-      out.add(root.resolve(o.key()));
-    }
-    return out;
+    return look().files(at.path().getRoot());
   }
 
   /**

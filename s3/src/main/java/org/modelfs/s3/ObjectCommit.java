@@ -15,6 +15,7 @@ import org.modelfs.store.Generation;
 import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.store.StoredModel;
 
 /**
  * The object store's steps of one commit ({@code store.CommitSteps} runs them): the new files
@@ -25,7 +26,7 @@ import org.modelfs.store.StoreKeys;
 final class ObjectCommit implements CommitStorage {
   private final ObjectLocation at;
   private final boolean sharded;
-  private ObjectBacking.Stored before;
+  private StoredModel<ObjectStore.Info> before;
   /** The pointer {@link #before} is, or {@code null} (a single object, a plain shard set, no model). */
   private ShardPointer.Pointer mounted;
   private Generation expected;
@@ -118,7 +119,7 @@ final class ObjectCommit implements CommitStorage {
    * {@link ObjectBacking#PLAIN_UNTIL} for the commit replacing {@code before}: the newest of the
    * plain shards it replaces, or what the model object it replaces carried; {@code null} if neither.
    */
-  private static String plainUntil(ObjectBacking.Stored before) {
+  private static String plainUntil(StoredModel<ObjectStore.Info> before) {
     if (before.base() != null) {
       return before.base().metadata().get(ObjectBacking.PLAIN_UNTIL);
     }
