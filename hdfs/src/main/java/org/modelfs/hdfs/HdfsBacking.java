@@ -78,11 +78,12 @@ final class HdfsBacking implements Backing {
   /**
    * Opens the current model: the files of one listing ({@link Stored}), each opened by its inode,
    * accepted when a second listing shows the same generation (else a commit installed meanwhile:
-   * again, {@link OpenAgain}).
+   * again, {@link OpenAgain}; likewise when a file or an install record the listing showed was
+   * replaced or removed before it was read: {@link HdfsChangedException}).
    */
   @Override
   public Snapshot open() throws IOException {
-    return OpenAgain.open(at.uri(), null, () -> {
+    return OpenAgain.open(at.uri(), HdfsChangedException.class, () -> {
       Stored s = look();
       Snapshot snap = openFiles(s);
       Generation after;
