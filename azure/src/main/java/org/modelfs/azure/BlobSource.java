@@ -6,8 +6,10 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.MissingBlocks;
 
 /**
  * The bytes of one blob, read with ranged Get Blob requests all pinned to the ETag the blob had
@@ -19,7 +21,7 @@ import org.modelfs.io.ByteSource;
  * source's cache of at most {@value #CACHED} blocks (least recently used dropped first) — the
  * index of a model is read so, a few blocks per open. When the small reads walk forward (the
  * block wanted is the one after the last fetch) the fetch is a run of blocks that doubles each
- * time, up to {@value #MAX_RUN} blocks (half the cache, so a run is not dropped before it is
+ * time, up to {@value #MAX_RUN} blocks (a quarter of the cache, so a run is not dropped before it is
  * read), as s3's ObjectSource does: a forward walk over an index costs a logarithmic number of
  * round trips, not one per block (issue 34). A larger read fetches exactly what it asks
  * for, at most {@value #MAX_FETCH} bytes per request, and is not cached. Nothing has a position:
@@ -27,9 +29,11 @@ import org.modelfs.io.ByteSource;
  */
 final class BlobSource implements ByteSource {
   static final int BLOCK = 256 * 1024;
-  static final int CACHED = 16;
+  static final int CACHED = 32;
   static final int MAX_FETCH = 8 << 20;
-  static final int MAX_RUN = CACHED / 2;
+  static final int MAX_RUN = 8;
+  /** The most blocks one {@link #prefetch} fetches: half the cache, so they stay until read. */
+  static final int MAX_PREFETCH = CACHED / 2;
 
   private final BlobStore store;
   private final String container;
@@ -111,20 +115,54 @@ final class BlobSource implements ByteSource {
     int count = index == nextBlock ? Math.min(run * 2, MAX_RUN) : 1;
     long from = index * BLOCK;
     int length = (int) Math.min((long) count * BLOCK, size - from);
-    byte[] bytes = fetch(from, length);
-    int got = (length + BLOCK - 1) / BLOCK;
+    byte[] first = cache(index, fetch(from, length));
+    run = count;
+    nextBlock = index + (length + BLOCK - 1) / BLOCK;
+    return first;
+  }
+
+  /** Caches {@code bytes}, the blocks from {@code index} on, the first as the most recently used; returns it. */
+  private byte[] cache(long index, byte[] bytes) {
+    int got = (bytes.length + BLOCK - 1) / BLOCK;
     byte[] first = null;
     synchronized (blocks) {
       for (int i = got - 1; i >= 0; i--) { // the first block last: the most recently used
         int off = i * BLOCK;
-        byte[] b = got == 1 ? bytes : Arrays.copyOfRange(bytes, off, Math.min(length, off + BLOCK));
+        byte[] b = got == 1 ? bytes : Arrays.copyOfRange(bytes, off, Math.min(bytes.length, off + BLOCK));
         blocks.put(index + i, b);
         first = b;
       }
     }
-    run = count;
-    nextBlock = index + got;
     return first;
+  }
+
+  @Override
+  public boolean prefetches() {
+    return true;
+  }
+
+  /**
+   * Fetches the blocks of {@code [position, position + length)} that are not cached — at most
+   * {@value #MAX_PREFETCH} from the first on, so they stay until read — one request per run of
+   * adjacent missing blocks: an index of a few MiB costs one round trip instead of a forward
+   * walk's doubling runs (issue 34). The cached ones are touched first, so the new ones do not
+   * push them out.
+   */
+  @Override
+  public void prefetch(long position, long length) throws IOException {
+    if (closed) {
+      throw new ClosedChannelException();
+    }
+    List<MissingBlocks.Run> runs;
+    synchronized (blocks) {
+      runs = MissingBlocks.of(position, length, size, BLOCK, MAX_PREFETCH, i -> blocks.get(i) != null);
+    }
+    for (MissingBlocks.Run r : runs) {
+      cache(r.first(), fetch(r.from(), r.length()));
+    }
+    if (!runs.isEmpty()) {
+      nextBlock = MissingBlocks.after(runs, BLOCK);
+    }
   }
 
   private byte[] fetch(long position, int length) throws IOException {

@@ -1,10 +1,10 @@
 package org.modelfs.cli;
 
+import org.modelfs.store.Shown;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.FileSystemNotFoundException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -104,15 +104,7 @@ final class PathArgs {
    * {@code toString()} is the bare key, {@code /dir/m.sdnb}).
    */
   static String shown(Path p) {
-    if (p.getFileSystem() == FileSystems.getDefault()) {
-      return p.toString();
-    }
-    URI u = p.toUri();
-    if (u.getRawUserInfo() == null) {
-      return u.toString();
-    }
-    String s = u.toString();
-    return u.getScheme() + "://" + s.substring(s.indexOf('@') + 1);
+    return Shown.path(p);
   }
 
   /**

@@ -17,6 +17,7 @@ import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.io.Closer;
+import org.modelfs.io.ParallelReads;
 import org.modelfs.model.Model;
 
 /**
@@ -150,6 +151,7 @@ public final class Models {
    */
   private static Model shardSet(String location, List<ByteSource> shards, List<String> files, Closer closer)
       throws IOException {
+    ParallelReads.prefetchEnds(shards); // an object store's shards: every head and tail in one round trip
     Codec c = Codecs.reader(true, shards.get(0));
     if (c == null) {
       throw new ModelFormatException(location, "model file", 0, "shard 0 is none of "

@@ -61,6 +61,23 @@ public interface ByteSource extends Closeable {
     return null;
   }
 
+  /**
+   * Whether {@link #prefetch} does anything: every read of this source costs a round trip (an
+   * object store's ranged GET), so an opening that knows which bytes it will read fetches them
+   * first, all at once (issue 34). False for files and bytes in memory.
+   */
+  default boolean prefetches() {
+    return false;
+  }
+
+  /**
+   * Says that bytes {@code [position, position + length)} are about to be read (an index): a
+   * source that {@link #prefetches} fetches those it does not hold yet — as many as it can keep
+   * until they are read, the first first — and returns when it holds them; any other does nothing.
+   * Fails as a read of those bytes would (a replaced object, the source closed).
+   */
+  default void prefetch(long position, long length) throws IOException {}
+
   /** A position in a file channel. */
   record Mappable(FileChannel channel, long position) {}
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -26,6 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ParallelReads {
   /** Sources parsed at once: requests in flight per shard set opening. */
   public static final int AT_ONCE = 8;
+  /** Requests in flight when a shard set's ends are fetched ({@link #prefetchEnds}): two per shard for 32 shards. */
+  public static final int PREFETCH_AT_ONCE = 64;
+  /** The size up to which a source's tail is taken to lie in its first block (no second request for it). */
+  public static final long TAIL_APART = 1 << 20;
   private static final AtomicInteger THREADS = new AtomicInteger();
 
   private ParallelReads() {}
@@ -41,25 +46,104 @@ public final class ParallelReads {
    * returns); {@link Results#get} gives source k's result or throws its failure.
    */
   public static <T> Results<T> parseAll(List<? extends ByteSource> sources, Parser<T> parser) throws IOException {
-    List<Future<T>> futures = new ArrayList<>(sources.size());
-    if (sources.size() < 2) {
-      for (ByteSource s : sources) {
-        futures.add(done(s, parser));
+    List<Callable<T>> jobs = new ArrayList<>(sources.size());
+    for (ByteSource s : sources) {
+      jobs.add(() -> parser.parse(s));
+    }
+    return runAll(jobs, AT_ONCE);
+  }
+
+  /**
+   * Fetches the first and the last block of every source that {@link ByteSource#prefetches} — the
+   * bytes every shard format reads first (a header; SDNB's manifest at the end) — all at once, up
+   * to {@value #PREFETCH_AT_ONCE} requests in flight, and returns when they are held: opening a shard
+   * set then costs one round trip for all its shards' ends, not one (or two) per shard after shard
+   * 0's magic (issue 34). A source of at most {@value #TAIL_APART} bytes is asked for its head alone.
+   * The first failure, in the sources' order, is thrown (as a read of those bytes would throw it).
+   */
+  public static void prefetchEnds(List<? extends ByteSource> sources) throws IOException {
+    List<Callable<Void>> jobs = new ArrayList<>();
+    for (ByteSource s : sources) {
+      if (!s.prefetches()) {
+        continue;
+      }
+      long size = s.size();
+      jobs.add(() -> {
+        s.prefetch(0, 1);
+        return null;
+      });
+      if (size > TAIL_APART) {
+        jobs.add(() -> {
+          s.prefetch(size - 1, 1);
+          return null;
+        });
+      }
+    }
+    runAll(jobs, PREFETCH_AT_ONCE).all();
+  }
+
+  /** Opens one source (it may ask a server, from any thread). */
+  @FunctionalInterface
+  public interface Opening {
+    ByteSource open() throws IOException;
+  }
+
+  /**
+   * The sources {@code opens} open, all opened at once (up to {@value #PREFETCH_AT_ONCE} at a
+   * time), in their order: a store whose every open asks its server (HDFS: the NameNode's
+   * {@code open} and file status) opens a shard set in the round trips of one shard. If any open
+   * fails, every source that did open is closed and the failure of the lowest index is thrown.
+   */
+  public static List<ByteSource> openAll(List<? extends Opening> opens) throws IOException {
+    List<Callable<ByteSource>> jobs = new ArrayList<>(opens.size());
+    for (Opening o : opens) {
+      jobs.add(o::open);
+    }
+    Results<ByteSource> r = runAll(jobs, PREFETCH_AT_ONCE);
+    List<ByteSource> out = new ArrayList<>(jobs.size());
+    Exception first = null;
+    for (int k = 0; k < jobs.size(); k++) {
+      try {
+        out.add(r.get(k));
+      } catch (IOException | RuntimeException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first == null) {
+      return out;
+    }
+    try {
+      Closer.closeAll(out);
+    } catch (IOException suppressed) {
+      first.addSuppressed(suppressed);
+    }
+    if (first instanceof IOException io) {
+      throw io;
+    }
+    throw (RuntimeException) first;
+  }
+
+  /** Every job run, at most {@code atOnce} at a time (one alone in the caller's thread), all ended on return. */
+  private static <T> Results<T> runAll(List<Callable<T>> jobs, int atOnce) throws IOException {
+    List<Future<T>> futures = new ArrayList<>(jobs.size());
+    if (jobs.size() < 2) {
+      for (Callable<T> j : jobs) {
+        futures.add(done(j));
       }
       return new Results<>(futures);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(AT_ONCE, sources.size()), r -> {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(atOnce, jobs.size()), r -> {
       Thread t = new Thread(r, "modelfs-shard-open-" + THREADS.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
     try {
-      for (ByteSource s : sources) {
-        futures.add(pool.submit(() -> parser.parse(s)));
+      for (Callable<T> j : jobs) {
+        futures.add(pool.submit(j));
       }
       pool.shutdown();
       while (!pool.awaitTermination(1, TimeUnit.MINUTES)) {
-        // every parse ends: a read ends or fails
+        // every job ends: a read ends or fails
       }
       return new Results<>(futures);
     } catch (InterruptedException e) {
@@ -72,11 +156,11 @@ public final class ParallelReads {
     }
   }
 
-  private static <T> Future<T> done(ByteSource s, Parser<T> parser) {
+  private static <T> Future<T> done(Callable<T> job) {
     CompletableFuture<T> f = new CompletableFuture<>();
     try {
-      f.complete(parser.parse(s));
-    } catch (IOException | RuntimeException | Error e) {
+      f.complete(job.call());
+    } catch (Exception | Error e) {
       f.completeExceptionally(e);
     }
     return f;

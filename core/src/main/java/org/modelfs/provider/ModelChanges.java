@@ -198,7 +198,7 @@ final class ModelChanges {
       MountOptions o = fs.options();
       ModelFormat format = o.format() != null ? o.format() : fs.model().format();
       List<String> problems = new ArrayList<>();
-      String named = o.format() == null ? null : Codecs.nameProblem(o.format(), String.valueOf(Path.of(fs.container()).getFileName()));
+      String named = o.format() == null ? null : Codecs.nameProblem(o.format(), String.valueOf(fs.containerPath().getFileName()));
       if (named != null) {
         problems.add("option format=" + o.format().token() + ": " + named); // docs/FILESYSTEM.md, mount options
       }

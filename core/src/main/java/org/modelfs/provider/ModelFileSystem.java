@@ -34,6 +34,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.container.Models;
 import org.modelfs.io.DescriptorPool;
 import org.modelfs.store.Generation;
+import org.modelfs.store.Shown;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Backings;
 import org.modelfs.store.Snapshot;
@@ -191,9 +192,9 @@ final class ModelFileSystem extends FileSystem implements JournaledFileSystem {
     return shards.get(0);
   }
 
-  /** The container's name for messages (the path it was opened with). */
+  /** The container's name for messages: the path it was opened with ({@link Shown}). */
   String container() {
-    return containerPath.toString();
+    return Shown.path(containerPath);
   }
 
   Path containerFile() throws IOException {

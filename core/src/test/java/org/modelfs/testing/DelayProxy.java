@@ -28,15 +28,30 @@ public final class DelayProxy implements AutoCloseable {
   final AtomicLong up = new AtomicLong();
   final AtomicLong down = new AtomicLong();
   private final ServerSocket server;
-  private final int target;
+  private final InetSocketAddress target;
   private volatile long delayNanos;
 
   DelayProxy(int target) throws IOException {
+    this(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), new InetSocketAddress(InetAddress.getLoopbackAddress(),
+        target));
+  }
+
+  private DelayProxy(InetSocketAddress listen, InetSocketAddress target) throws IOException {
     this.target = target;
-    this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
+    this.server = new ServerSocket();
+    server.bind(listen, 128);
     Thread t = new Thread(this::accept, "delay-proxy-accept");
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * A proxy listening on {@code listen} (another loopback address, e.g. 127.0.0.2, and a fixed
+   * port: a server that advertises that address) and forwarding to {@code target}; a store whose
+   * traffic goes to more than one port gives the benchmark such proxies ({@link StoreBenchRun.Store#sideProxies}).
+   */
+  public static DelayProxy between(InetSocketAddress listen, InetSocketAddress target) throws IOException {
+    return new DelayProxy(listen, target);
   }
 
   int port() {
@@ -58,7 +73,7 @@ public final class DelayProxy implements AutoCloseable {
       try {
         Socket c = server.accept();
         Socket s = new Socket();
-        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target));
+        s.connect(target);
         c.setTcpNoDelay(true);
         s.setTcpNoDelay(true);
         AtomicInteger done = new AtomicInteger();

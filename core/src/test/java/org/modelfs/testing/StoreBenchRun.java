@@ -73,6 +73,14 @@ public final class StoreBenchRun {
       return -1;
     }
 
+    /**
+     * The proxies of the store's other ports (HDFS's DataNode beside its NameNode), which it made
+     * with {@link DelayProxy#between}: delayed and counted with the benchmark's own.
+     */
+    default List<DelayProxy> sideProxies() {
+      return List.of();
+    }
+
     /** Downloads {@code key} whole into {@code to} with the store's plain SDK through {@code port}. */
     void get(int port, String key, Path to) throws Exception;
   }
@@ -198,12 +206,31 @@ public final class StoreBenchRun {
     }
   }
 
-  private static void delay(DelayProxy proxy, long rtt) throws IOException {
+  private void delay(DelayProxy proxy, long rtt) throws IOException {
     if (Netem.inside()) {
       Netem.delay(rtt / 2);
     } else {
       proxy.oneWayDelayMillis(rtt / 2);
+      for (DelayProxy p : store.sideProxies()) {
+        p.oneWayDelayMillis(rtt / 2);
+      }
     }
+  }
+
+  private void resetCounts(DelayProxy proxy) {
+    proxy.resetCounts();
+    for (DelayProxy p : store.sideProxies()) {
+      p.resetCounts();
+    }
+  }
+
+  /** Bytes down (or up) through the benchmark's proxy and the store's side proxies. */
+  private long wire(DelayProxy proxy, boolean down) {
+    long n = down ? proxy.down.get() : proxy.up.get();
+    for (DelayProxy p : store.sideProxies()) {
+      n += down ? p.down.get() : p.up.get();
+    }
+    return n;
   }
 
   /** (a) and (c) for one layout at one RTT: A and B alternate over the rounds; medians. */
@@ -216,14 +243,14 @@ public final class StoreBenchRun {
     for (int r = 0; r < rounds; r++) {
       for (int k = 0; k < 2; k++) {
         boolean doA = (k == 0) == (r % 2 == 0);
-        proxy.resetCounts();
+        resetCounts(proxy);
         long t0 = System.nanoTime();
         if (doA) {
           try (FileSystem fs = ModelFileSystems.open(model, READ)) {
             check(one, Files.readAllBytes(fs.getPath(ONE)));
           }
           a.add((System.nanoTime() - t0) / 1e6);
-          aBytes = proxy.down.get();
+          aBytes = wire(proxy, true);
         } else {
           for (String key : keys) {
             Path to = dir.resolve("download");
@@ -231,7 +258,7 @@ public final class StoreBenchRun {
             Files.delete(to);
           }
           b.add((System.nanoTime() - t0) / 1e6);
-          bBytes = proxy.down.get();
+          bBytes = wire(proxy, true);
         }
       }
     }
@@ -243,7 +270,7 @@ public final class StoreBenchRun {
         String.format("%.0f (%.0f)", mb, bBytes / (double) MIB));
     cell(store.name() + " " + layout + ": (a) A ÷ B (goal ≤ 1/20 = 0.05 at 20 ms)", rtt, String.format("%.4f (1/%.0f)", ma / mb,
         mb / ma));
-    proxy.resetCounts();
+    resetCounts(proxy);
     store.servedSinceLast();
     long t0 = System.nanoTime();
     int nodes = 0;
@@ -255,7 +282,7 @@ public final class StoreBenchRun {
       check(one, Files.readAllBytes(fs.getPath(ONE)));
     }
     cell(store.name() + " " + layout + ": (c) open + walk + attributes + one 4 MiB parameter, MiB down beside the parameter"
-        + " (goal ≤ 1), ms", rtt, String.format("%.3f, %.0f ms (%d nodes)", (proxy.down.get() - one.length)
+        + " (goal ≤ 1), ms", rtt, String.format("%.3f, %.0f ms (%d nodes)", (wire(proxy, true) - one.length)
         / (double) MIB, (System.nanoTime() - t0) / 1e6, nodes) + served(one.length));
   }
 
@@ -268,12 +295,12 @@ public final class StoreBenchRun {
       Arrays.fill(b, (byte) (7 + rtt));
       ch.write(ByteBuffer.wrap(b), MIB);
     }
-    proxy.resetCounts();
+    resetCounts(proxy);
     long t0 = System.nanoTime();
     fs.close();
     cell(store.name() + " " + layout + ": (b) commit of a 1 KiB change, MiB up (ms); at 0 ms the first commit of a model"
         + " not written by ModelFS, at 20 ms the next", rtt, String.format("%.2f (%.0f ms)",
-        proxy.up.get() / (double) MIB, (System.nanoTime() - t0) / 1e6));
+        wire(proxy, false) / (double) MIB, (System.nanoTime() - t0) / 1e6));
   }
 
   /** The server's own count beside the wire's, where the store has one. */

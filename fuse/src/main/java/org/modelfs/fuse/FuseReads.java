@@ -121,8 +121,11 @@ abstract class FuseReads extends FuseStubFS {
   @Override
   public int getxattr(String fp, String name, Pointer value, long size) {
     if (!name.startsWith("user.")) {
-      // ls -l asks security.selinux and system.posix_acl_access of every file: no lookup, no exception
-      return -ErrorCodes.ENODATA();
+      // ls -l asks security.selinux and system.posix_acl_access of every file. The mount has no
+      // such namespace, and says so as the kernel does for a namespace a file system lacks:
+      // EOPNOTSUPP, which ls (and gnulib's file_has_acl) remember for the whole device and stop
+      // asking; ENODATA would be asked again for every file (docs/MOUNT.md "Extended attributes")
+      return -ErrorCodes.EOPNOTSUPP();
     }
     return on("getxattr " + name, fp, p -> xattrs.get(p, fp.equals("/"), name, value, size));
   }

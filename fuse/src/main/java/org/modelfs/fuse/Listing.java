@@ -54,7 +54,7 @@ final class Listing {
     try {
       a = Files.readAttributes(fs.getPath(p), BasicFileAttributes.class);
     } catch (NoSuchFileException e) {
-      if (ModelNames.isArea(p) && Files.isDirectory(fs.getPath(ModelNames.parent(p)))) {
+      if (writes.areas.shows(p)) {
         stats.dir(st, System.currentTimeMillis());
         return 0;
       }
@@ -79,7 +79,7 @@ final class Listing {
       entries = list(p);
       cache.put(p, entries);
     }
-    if (entries.length == 0 && !ModelNames.isArea(p)) {
+    if (entries.length == 0) {
       return -ErrorCodes.ENOENT();
     }
     for (Entry e : entries) {
@@ -94,7 +94,7 @@ final class Listing {
   private Entry[] list(String p) throws IOException {
     Path dir = fs.getPath(p);
     if (!Files.isDirectory(dir)) {
-      return ModelNames.isArea(p) ? areaOnly(p) : new Entry[0];
+      return writes.areas.shows(p) ? areaOnly(p) : new Entry[0];
     }
     Map<String, Boolean> names = new LinkedHashMap<>();
     names.put(".", true);
@@ -105,7 +105,7 @@ final class Listing {
       }
     }
     if (p.startsWith("/tags/") && p.indexOf('/', 6) < 0) {
-      ModelNames.AREAS.forEach(a -> names.put(a, true));
+      ModelNames.AREAS.stream().filter(a -> writes.areas.shows(p + "/" + a)).forEach(a -> names.put(a, true));
     }
     writes.stagedIn(p).forEach(n -> names.putIfAbsent(n, false));
     return entries(names);

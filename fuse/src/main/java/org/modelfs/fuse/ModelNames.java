@@ -27,6 +27,12 @@ final class ModelNames {
     return AREAS.contains(rest.substring(0, slash)) && slash < rest.length() - 1;
   }
 
+  /** Whether {@code p} names a file of a tag's updater state ("/tags/t/updater/W/M", "/updater/W/M"). */
+  static boolean isUpdaterFile(String p) {
+    String rest = inTag(p);
+    return rest != null && rest.startsWith("updater/") && isModelFile(p);
+  }
+
   /** Whether {@code p} is the area directory params/, updater/ or metadata/ of a tag or the root aliases. */
   static boolean isArea(String p) {
     String rest = inTag(p);

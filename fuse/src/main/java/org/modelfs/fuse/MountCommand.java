@@ -1,10 +1,9 @@
 package org.modelfs.fuse;
 
+import org.modelfs.store.Shown;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -142,15 +141,7 @@ final class MountCommand {
    * the credentials a user may have written into it.
    */
   static String shown(Path model) {
-    if (model.getFileSystem() == FileSystems.getDefault()) {
-      return model.toString();
-    }
-    URI u = model.toUri();
-    try {
-      return new URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), null, null).toString();
-    } catch (URISyntaxException | RuntimeException e) {
-      return u.getScheme() + "://…" + model;
-    }
+    return Shown.path(model);
   }
 
   private static String value(List<String> args, int i, String opt) {

@@ -31,6 +31,7 @@ final class Writes {
   private final Path stagingDir;
   private final MountLog log;
   private final Map<String, Staged> staged = new ConcurrentHashMap<>();
+  final Areas areas;
 
   /** A descriptor open for writing (or for reading a staged file). */
   static final class Handle {
@@ -54,6 +55,7 @@ final class Writes {
     this.fs = fs;
     this.stagingDir = stagingDir;
     this.log = log;
+    this.areas = new Areas(fs);
   }
 
   Staged staged(String p) {
@@ -81,7 +83,7 @@ final class Writes {
       throw new FileAlreadyExistsException(p);
     }
     String parent = ModelNames.parent(p);
-    if (!Files.isDirectory(fs.getPath(parent)) && !ModelNames.isArea(parent)) {
+    if (!Files.isDirectory(fs.getPath(parent)) && !areas.shows(parent)) {
       throw new NoSuchFileException(parent, null, "no such directory");
     }
     Staged s = newStaged(true);
@@ -180,12 +182,20 @@ final class Writes {
     }
   }
 
+  /** mkdir(2); which area directories show is {@link Areas}'. */
   synchronized void mkdir(String p) throws IOException {
     Path d = fs.getPath(p);
     if (ModelNames.isArea(p) && !Files.exists(d) && Files.isDirectory(fs.getPath(ModelNames.parent(p)))) {
-      throw new FileAlreadyExistsException(p);
+      if (areas.shows(p)) {
+        throw new FileAlreadyExistsException(p);
+      }
+      areas.make(p);
+      return;
     }
     Files.createDirectory(d);
+    if (Areas.isTag(p)) {
+      areas.tagMade(p);
+    }
   }
 
   synchronized void rmdir(String p) throws IOException {
@@ -206,10 +216,11 @@ final class Writes {
     try {
       Files.delete(d);
     } catch (NoSuchFileException e) {
-      if (!ModelNames.isArea(p)) {
+      if (!areas.shows(p)) {
         throw e;
       }
     }
+    areas.removed(p);
   }
 
   private static boolean hasEntries(Path d) throws IOException {
@@ -276,14 +287,33 @@ final class Writes {
       }
       Files.delete(source);
     }
+    areas.renamed(from, to);
   }
 
+  /**
+   * setxattr(2) of one of our names. Copy tools that keep extended attributes ({@code cp -a},
+   * {@code rsync -X}, Python's {@code shutil.copy2}) set every name getfattr lists onto the new
+   * file, before its close: a name that says where the array is ({@code byteOrder}, {@code
+   * stored}, {@code tag}) or a file under {@code updater/} told it is {@code UPDATER} is accepted
+   * when it says what the file already is, and otherwise refused at once (EOPNOTSUPP, which cp
+   * and copy2 pass over) — never kept to fail the file's close and drop its bytes.
+   */
   synchronized void setxattr(String p, String name, String value) throws IOException {
     String n = Xattrs.settable(name);
     if (n == null) {
-      throw name.startsWith(Xattrs.PREFIX)
-          ? new IllegalArgumentException(name + " cannot be set; settable: user.samediff." + String.join(", .", Xattrs.SETTABLE))
-          : new UnsupportedOperationException(name + ": only user.samediff.* attributes are kept");
+      if (name.startsWith(Xattrs.PREFIX) && value.equals(getxattr(p, name))) {
+        return;
+      }
+      throw new UnsupportedOperationException(name.startsWith(Xattrs.PREFIX)
+          ? name + " says where the array is and cannot be set; settable: user.samediff." + String.join(", .", Xattrs.SETTABLE)
+          : name + ": only user.samediff.* attributes are kept");
+    }
+    if (n.equals("kind") && ModelNames.isUpdaterFile(p)) {
+      if (value.equals("UPDATER")) {
+        return;
+      }
+      throw new IllegalArgumentException(name + ": " + p + " is updater state (UPDATER) by where it is; '" + value
+          + "' cannot be set");
     }
     Staged s = staged.get(p);
     if (s != null && (s.dirty || !Files.exists(fs.getPath(p)))) {

@@ -87,7 +87,7 @@ class MountCrashTest {
     byte[] old = Files.readAllBytes(model);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       // an fb file holds one tag: the write is accepted, the commit is refused
-      m.run("mkdir m/tags/v2 && echo kept > m/tags/v2/metadata/note").ok();
+      m.run("mkdir -p m/tags/v2/metadata && echo kept > m/tags/v2/metadata/note").ok();
       assertEquals(1, m.unmount());
       String log = m.logText();
       assertTrue(log.contains("the commit at unmount was refused"), log);

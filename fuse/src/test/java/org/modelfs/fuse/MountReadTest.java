@@ -144,6 +144,31 @@ class MountReadTest {
     assertNotEquals(0, none.exit());
   }
 
+  /**
+   * {@code ls -l} asks each file for {@code security.selinux} and {@code system.posix_acl_access}.
+   * The mount has neither namespace and answers as the kernel does for a namespace a file system
+   * lacks, EOPNOTSUPP, which ls remembers for the whole device: one question of each kind per
+   * listing, not one per file (issue 31's {@code ls -lR} goal). The mount's own namespace still
+   * answers: a missing {@code user.} name is ENODATA ("No such attribute").
+   */
+  @Test
+  void lsAsksForeignAttributesOncePerListing() throws Exception {
+    Assumptions.assumeTrue(KernelMount.sh("command -v strace").exit() == 0, "strace missing: apt-get install strace");
+    Assumptions.assumeTrue(KernelMount.sh("command -v getfattr").exit() == 0, "getfattr missing: apt-get install attr");
+    mount.run("strace -f -e trace=getxattr,lgetxattr -o ls.strace ls -lR m > /dev/null").ok();
+    List<String> asked = Files.readAllLines(tmp.resolve("ls.strace")).stream().filter(l -> l.contains("xattr(")).toList();
+    long files = mount.run("find m -type f").ok().out().lines().count();
+    assertTrue(files > 10, "files: " + files);
+    assertTrue(asked.size() <= 2, "ls -lR over " + files + " files asked " + asked);
+    assertTrue(asked.stream().allMatch(l -> l.contains("EOPNOTSUPP")), asked.toString());
+    KernelMount.Result selinux = mount.run("getfattr -n security.selinux m/params/layer0/W");
+    assertNotEquals(0, selinux.exit());
+    assertTrue(selinux.err().contains("Operation not supported"), selinux.err());
+    KernelMount.Result other = mount.run("getfattr -n user.other m/params/layer0/W");
+    assertNotEquals(0, other.exit());
+    assertTrue(other.err().contains("No such attribute"), other.err());
+  }
+
   private record Result(int exit) {}
 
   @Test

@@ -77,6 +77,29 @@ class MountWriteTest {
       m.run("rm -r m/tags/default/updater/layer0").ok();
       m.run("mkdir m/tags/v2 && cp -r m/tags/default/. m/tags/v2/").ok();
       m.run("diff -r m/tags/default/params m/tags/v2/params").ok();
+      // a copy into a tag that does not exist yet: cp and shutil.copytree make the tag, then each
+      // directory below it without looking first, the shown params/, updater/, metadata/ included
+      m.run("cp -r m/tags/default m/tags/v3").ok();
+      m.run("python3 -c \"import shutil; shutil.copytree('m/tags/default', 'm/tags/v4')\"").ok();
+      m.run("diff -r m/tags/default/params m/tags/v3/params && diff -r m/tags/default/updater m/tags/v4/updater").ok();
+      errno(m, "mkdir m/tags/v3/params/layer0", "File exists");
+      // copies that keep extended attributes set every listed user.samediff.* name on each new
+      // file before its close, kind=UPDATER on updater state included: accepted when it says what
+      // the file is, so no close is refused and no bytes dropped
+      m.run("cp -a m/tags/default m/tags/v6").ok();
+      m.run("python3 -c \"import shutil; shutil.copytree('m/tags/default', 'm/tags/v7', copy_function=shutil.copy2)\"").ok();
+      m.run("diff -r m/tags/default/updater m/tags/v6/updater && diff -r m/tags/default/params m/tags/v7/params").ok();
+      assertEquals("UPDATER", m.run("getfattr --only-values -n user.samediff.kind m/tags/v6/updater/layer1/W2/M").ok().out());
+      errno(m, "setfattr -n user.samediff.kind -v VARIABLE m/tags/v6/updater/layer1/W2/M", "Invalid argument");
+      errno(m, "setfattr -n user.samediff.tag -v other m/tags/v6/params/layer1/W2", "Operation not supported");
+      assertFalse(m.logText().contains("refused at close"), m.logText());
+      // a tag made in the mount starts empty, as a new directory does; its areas show once made
+      m.run("mkdir m/tags/v5").ok();
+      assertEquals("", m.run("ls -A m/tags/v5").ok().out());
+      errno(m, "echo v > m/tags/v5/metadata/k", "nonexistent");
+      m.run("mkdir m/tags/v5/metadata && echo v > m/tags/v5/metadata/k").ok();
+      assertEquals("metadata\n", m.run("ls m/tags/v5").ok().out());
+      m.run("rm -r m/tags/v5").ok();
       m.run("diff m/tags/default/graph.json m/tags/v2/graph.json").ok();
       assertEquals(0, m.unmount(), m.logText());
     }
@@ -94,6 +117,10 @@ class MountWriteTest {
       assertFalse(Files.exists(d.resolve("updater/layer0")));
       Path v2 = fs.getPath("/tags/v2");
       assertArrayEquals(w, Files.readAllBytes(v2.resolve("params/new")));
+      for (String t : List.of("v3", "v4", "v6", "v7")) {
+        assertArrayEquals(w, Files.readAllBytes(fs.getPath("/tags", t, "params/new")), t);
+        assertArrayEquals(Files.readAllBytes(d.resolve("graph.json")), Files.readAllBytes(fs.getPath("/tags", t, "graph.json")), t);
+      }
       assertArrayEquals(Files.readAllBytes(d.resolve("graph.json")), Files.readAllBytes(v2.resolve("graph.json")));
     }
   }

@@ -4,6 +4,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -14,7 +16,7 @@ import org.modelfs.io.ByteSource;
 /**
  * The bytes of one HDFS file as it was when the model was opened: positional reads
  * ({@code FSDataInputStream.read(position, ByteBuffer)}: only the bytes asked for cross the
- * network, nothing is held in the heap), safe from many threads at once (HDFS's positional reads
+ * network, no parameter's bytes are held in the heap), safe from many threads at once (HDFS's positional reads
  * share no position).
  *
  * <p><b>Pinned to the inode.</b> The stream is opened by the file's inode id
@@ -24,9 +26,29 @@ import org.modelfs.io.ByteSource;
  * and then fail with {@link HdfsChangedException} — never bytes of the new file. HDFS files are
  * written once (an append or truncate is the only change in place); the length read at open is
  * the end of the source, and an inode whose length is no longer that is refused at open.
+ *
+ * <p><b>Prefetched ranges.</b> What an opening says it will read ({@link #prefetch}: every
+ * shard's ends, an SDNB's FlatGraph) is read with one positional read and kept in the heap for
+ * the source's life, bounded; the inode's bytes never change, so they need no pinning of their own.
  */
 final class HdfsSource implements ByteSource {
+  /** A prefetched range shorter than this is widened to it (an end of the file: a header, SDNB's manifest). */
+  static final int END = 64 * 1024;
+  /** The most bytes one prefetch keeps (an SDNB FlatGraph of up to 8 MiB in one request). */
+  static final int MAX_WINDOW = 8 << 20;
+  /** The most prefetched ranges a source keeps: an opening's head, tail and index. */
+  static final int WINDOWS = 4;
+
+  /** A prefetched range: bytes {@code from} on. */
+  private record Window(long from, byte[] bytes) {
+    boolean holds(long position) {
+      return position >= from && position < from + bytes.length;
+    }
+  }
+
   private final FSDataInputStream in;
+  /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
+  private final List<Window> windows = new CopyOnWriteArrayList<>();
   private final long size;
   private final String name;
   private volatile boolean closed;
@@ -86,6 +108,13 @@ final class HdfsSource implements ByteSource {
     if (want == 0) {
       return 0;
     }
+    for (Window w : windows) {
+      if (w.holds(position)) {
+        int n = (int) Math.min(want, w.from() + w.bytes().length - position);
+        dst.put(w.bytes(), (int) (position - w.from()), n);
+        return n;
+      }
+    }
     ByteBuffer part = dst.duplicate();
     part.limit(part.position() + want);
     try {
@@ -101,6 +130,49 @@ final class HdfsSource implements ByteSource {
     }
   }
 
+  @Override
+  public boolean prefetches() {
+    return true;
+  }
+
+  /**
+   * Reads {@code [position, position + length)} — widened to {@value #END} bytes if shorter
+   * (toward the start at the end of the file), at most {@value #MAX_WINDOW} — with one positional
+   * read and keeps it: each positional read is a round trip to a DataNode, and an opening's index
+   * is read in many small ones (issue 34: the FlatGraph walk of a 1 GiB model was dozens). Up to
+   * {@value #WINDOWS} ranges, the first ones; a range already kept is not read again.
+   */
+  @Override
+  public void prefetch(long position, long length) throws IOException {
+    if (closed) {
+      throw new ClosedChannelException();
+    }
+    if (position < 0 || length <= 0 || position >= size || windows.size() >= WINDOWS) {
+      return;
+    }
+    long from = position;
+    long to = Math.min(size, position + length);
+    if (to - from < END) {
+      to = Math.min(size, from + END);
+      from = Math.max(0, to - END);
+    }
+    to = Math.min(to, from + MAX_WINDOW);
+    for (Window w : windows) {
+      if (w.holds(from) && w.holds(to - 1)) {
+        return;
+      }
+    }
+    byte[] b = new byte[(int) (to - from)];
+    try {
+      in.readFully(from, b);
+    } catch (FileNotFoundException | BlockMissingException e) {
+      throw changed(e, name, "was replaced or removed (its blocks are gone)");
+    } catch (IOException e) {
+      throw HdfsErrors.nio(e, name, "reading " + b.length + " bytes at offset " + from);
+    }
+    windows.add(new Window(from, b));
+  }
+
   private static HdfsChangedException changed(IOException cause, String name, String what) {
     HdfsChangedException e = new HdfsChangedException(name, what);
     e.initCause(cause);
@@ -111,6 +183,7 @@ final class HdfsSource implements ByteSource {
   public void close() throws IOException {
     if (!closed) {
       closed = true;
+      windows.clear();
       in.close();
     }
   }

@@ -7,6 +7,7 @@ import java.nio.file.NoSuchFileException;
 import java.util.Arrays;
 import java.util.List;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.MissingBlocks;
 
 /**
  * The bytes of one object in an S3-compatible store, read with ranged GETs that are all pinned to
@@ -138,20 +139,58 @@ final class ObjectSource implements ByteSource {
     int blocks = index == nextBlock ? Math.min(run * 2, maxFetch / block) : 1;
     long from = index * block;
     int length = (int) Math.min((long) blocks * block, size - from);
-    byte[] bytes = fetch(from, length);
-    int count = (length + block - 1) / block;
+    byte[] first = cache(index, fetch(from, length));
+    run = blocks;
+    nextBlock = index + (length + block - 1) / block;
+    return first;
+  }
+
+  /** Caches {@code bytes}, the blocks from {@code index} on; returns the first block's. */
+  private byte[] cache(long index, byte[] bytes) {
+    int count = (bytes.length + block - 1) / block;
     byte[] first = null;
     for (int i = 0; i < count; i++) {
       int off = i * block;
-      byte[] b = Arrays.copyOfRange(bytes, off, Math.min(length, off + block));
+      byte[] b = Arrays.copyOfRange(bytes, off, Math.min(bytes.length, off + block));
       BlockCache.SHARED.put(id, index + i, b);
       if (i == 0) {
         first = b;
       }
     }
-    run = blocks;
-    nextBlock = index + count;
     return first;
+  }
+
+  @Override
+  public boolean prefetches() {
+    return true;
+  }
+
+  /**
+   * Fetches the blocks of {@code [position, position + length)} that are not cached — at most one
+   * fetch limit of them from the first on (the cache holds two, so they stay until read) — with
+   * one GET per run of adjacent missing blocks, all sent at once: an index of a few MiB costs one
+   * round trip instead of a forward walk's doubling runs (issue 34). A walk on from the last of
+   * them goes on doubling from there.
+   */
+  @Override
+  public void prefetch(long position, long length) throws IOException {
+    if (closed) {
+      throw new ClosedChannelException();
+    }
+    List<MissingBlocks.Run> runs = MissingBlocks.of(position, length, size, block, maxFetch / block, i -> cached(i) != null);
+    long[] positions = new long[runs.size()];
+    int[] lengths = new int[runs.size()];
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = runs.get(i).from();
+      lengths[i] = runs.get(i).length();
+    }
+    List<byte[]> got = runs.isEmpty() ? List.of() : fetchAll(positions, lengths);
+    for (int i = 0; i < got.size(); i++) {
+      cache(runs.get(i).first(), got.get(i));
+    }
+    if (!runs.isEmpty()) {
+      nextBlock = MissingBlocks.after(runs, block);
+    }
   }
 
   /**

@@ -2,19 +2,26 @@ package org.modelfs.s3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.CommitRefusedException;
+import org.modelfs.JournaledFileSystem;
+import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 import org.modelfs.testing.CliRun;
 
@@ -62,6 +69,30 @@ class StoreMessagesTest {
     assertFalse(r.err().matches("(?s).*\\s/messages/m\\.sdnb.*"), "not the bare key: " + r.err());
     // the progress line (if the commit took a second): bytes of a total never past it
     assertFalse(r.err().matches("(?s).*\\(1\\d\\d%\\).*|.*\\((?:[2-9]\\d\\d|\\d{4,})%\\).*"), r.err());
+  }
+
+  /**
+   * The file system's own exceptions name the object by its URI without the secret, as the CLI
+   * does (store.Shown): a refused commit, and a commit against a generation another writer
+   * replaced — never the bare key.
+   */
+  @Test
+  void theFileSystemsExceptionsNameTheUri() throws Exception {
+    uploaded("messages/refused.fb");
+    String shown = "s3x://" + s3.endpoint() + "/" + S3TestServer.BUCKET + "/messages/refused.fb";
+    try (FileSystem fs = ModelFileSystems.open(s3.path("messages/refused.fb"), Map.of("commitOnClose", false))) {
+      Files.writeString(fs.getPath("/metadata/nd4j.format.type"), "hello"); // a key fb does not keep
+      CommitRefusedException e = assertThrows(CommitRefusedException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertTrue(e.getMessage().startsWith(shown + ": commit refused"), e.getMessage());
+      assertFalse(e.getMessage().contains(S3TestServer.SECRET), e.getMessage());
+      ((JournaledFileSystem) fs).rollback();
+      s3.upload(CliTest.FIXTURES.resolve("mlp_noupdater.fb"), "messages/refused.fb"); // another writer's commit
+      Files.writeString(fs.getPath("/metadata/note"), "mine");
+      FileSystemException changed = assertThrows(FileSystemException.class, () -> ((JournaledFileSystem) fs).commit());
+      assertTrue(changed.getMessage().startsWith(shown + ": "), changed.getMessage());
+      assertFalse(changed.getMessage().contains(S3TestServer.SECRET), changed.getMessage());
+      ((JournaledFileSystem) fs).rollback();
+    }
   }
 
   @Test

@@ -94,6 +94,7 @@ public final class SdnbFormat {
       throw new ModelFormatException(file, "SDNB metadata FlatGraph", SdnbHeader.METADATA_OFFSET,
           "no room for the metadata FlatBuffer (" + metaLen + " bytes before the first blob)");
     }
+    src.prefetch(SdnbHeader.METADATA_OFFSET, metaLen); // an object store: the FlatGraph in one round trip, not a walk's
     GraphRef ref = new GraphRef(src, SdnbHeader.METADATA_OFFSET, metaLen, Convention.SDNB);
     GraphReader.Content c = GraphReader.read(ref, file);
     return new Parsed(ref, attach(c, entries, src, h));
