@@ -66,7 +66,7 @@ public final class OutputFile {
     private static final long serialVersionUID = 1L;
 
     ModelsOnly(Path out, String store) {
-      super(out.toUri().toString(), null, "cannot write a plain file here: modelfs writes only models to " + store
+      super(Shown.path(out), null, "cannot write a plain file here: modelfs writes only models to " + store
           + " (convert, cp into a model, a mount's commit); write it to a local file and upload it with the"
           + " store's own tools");
     }
