@@ -80,6 +80,16 @@ class CliTest {
     assertEquals(List.of("m.fb"), HdfsTestCluster.names("/cli-cp"), "nothing left beside the model");
   }
 
+  /** export's MODEL:PATH of a model in HDFS: the whole argument is no file HDFS can name (its ':'), so the model is its left part. */
+  @Test
+  void exportOfAParameterOfAModelInHdfs() throws Exception {
+    String m = uploaded("/cli-export/m.fb");
+    Path npy = tmp.resolve("w.npy");
+    ok("export", m + ":params/layer0/W", npy.toString(), "--quiet");
+    assertTrue(Files.size(npy) > w.length, "an .npy header and the array");
+    assertFalse(Files.exists(HdfsTestCluster.path("/cli-export/m.fb:params/layer0/W")));
+  }
+
   @Test
   void convertBothWaysAndAsAShardSet() throws Exception {
     String m = uploaded("/cli-convert/m.fb");
