@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FileStatus;
 import org.modelfs.container.ContainerPlan;
@@ -22,9 +20,11 @@ import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.OpenAgain;
 import org.modelfs.store.SidecarNames;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.WriterTable;
 
 /**
  * A model kept in HDFS: the HDFS transaction (docs/OBJECT-STORES.md §HDFS).
@@ -44,9 +44,8 @@ import org.modelfs.store.StoreShardSets;
  * </ul>
  */
 final class HdfsBacking implements Backing {
-  private static final Map<String, Lease> HELD = new ConcurrentHashMap<>();
-  /** How often an open starts again when a commit replaced the model while it was being opened. */
-  private static final int OPEN_TRIES = 5;
+  /** One writer per model per JVM, then HDFS's lease across clients. */
+  private static final WriterTable HELD = new WriterTable();
 
   private final HdfsModel at;
   private final boolean shardSet;
@@ -80,11 +79,12 @@ final class HdfsBacking implements Backing {
   /**
    * Opens the current model: the files of one listing ({@link Stored}), each opened by its inode,
    * accepted when a second listing shows the same generation (else a commit installed meanwhile:
-   * again, up to {@value #OPEN_TRIES} times).
+   * again, {@link OpenAgain}; likewise when a file or an install record the listing showed was
+   * replaced or removed before it was read: {@link HdfsChangedException}).
    */
   @Override
   public Snapshot open() throws IOException {
-    for (int attempt = 1; ; attempt++) {
+    return OpenAgain.open(at.uri(), HdfsChangedException.class, () -> {
       Stored s = look();
       Snapshot snap = openFiles(s);
       Generation after;
@@ -98,10 +98,8 @@ final class HdfsBacking implements Backing {
         return snap;
       }
       snap.model().close();
-      if (attempt == OPEN_TRIES) {
-        throw new FileSystemException(at.uri(), null, "commits kept replacing the model while it was being opened");
-      }
-    }
+      return null;
+    });
   }
 
   private Snapshot openFiles(Stored s) throws IOException {
@@ -159,7 +157,7 @@ final class HdfsBacking implements Backing {
     if (look().records().isEmpty()) {
       return;
     }
-    Lease l;
+    Backing.Lease l;
     try {
       l = lock();
     } catch (FileSystemException held) {
@@ -176,48 +174,18 @@ final class HdfsBacking implements Backing {
    */
   @Override
   public List<String> clean() throws IOException {
-    try (Lease l = lock()) {
+    try (Backing.Lease l = lock()) {
       return HdfsCommit.recover(at);
     }
   }
 
   // ---- writing ------------------------------------------------------------------------------
 
-  /** The lock of one model: this JVM's table entry and the HDFS lease on its lock file. */
-  final class Lease implements Backing.Lease {
-    final HdfsLock lock;
-
-    Lease(HdfsLock lock) {
-      this.lock = lock;
-    }
-
-    @Override
-    public boolean held() {
-      return lock.held() && HELD.get(at.identity()) == this;
-    }
-
-    @Override
-    public void close() throws IOException {
-      if (HELD.remove(at.identity(), this)) {
-        lock.close();
-      }
-    }
-  }
-
+  /** The lock of one model: this JVM's table entry, then the HDFS lease on its lock file. */
   @Override
-  public Lease lock() throws IOException {
-    Lease placeholder = new Lease(null);
-    if (HELD.putIfAbsent(at.identity(), placeholder) != null) {
-      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing");
-    }
-    try {
-      Lease l = new Lease(HdfsLock.take(at.fs(), at.beside(SidecarNames.lock(InstallRecord.key(at))), at.uri()));
-      HELD.put(at.identity(), l);
-      return l;
-    } catch (IOException | RuntimeException e) {
-      HELD.remove(at.identity(), placeholder);
-      throw e;
-    }
+  public Backing.Lease lock() throws IOException {
+    return HELD.take(at.identity(), at.uri(), "",
+        () -> HdfsLock.take(at.fs(), at.beside(SidecarNames.lock(InstallRecord.key(at))), at.uri()));
   }
 
   @Override
@@ -241,10 +209,10 @@ final class HdfsBacking implements Backing {
   @Override
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
-    Lease l = own(lease);
+    HdfsLock lock = (HdfsLock) own(lease).across();
     StoreShardSets.check(at.uri(), "HDFS", plan);
     HdfsCommit.run(at, look(), expected, plan, progress, () -> {
-      l.lock.fence();
+      lock.fence();
       Generation now = current();
       if (!now.equals(expected)) {
         throw new ModelChangedException(at.uri(), expected, now);
@@ -252,10 +220,7 @@ final class HdfsBacking implements Backing {
     });
   }
 
-  private Lease own(Backing.Lease lease) {
-    if (!(lease instanceof Lease l) || l.lock == null || HELD.get(at.identity()) != l || !l.held()) {
-      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
-    }
-    return l;
+  private WriterTable.Lease own(Backing.Lease lease) {
+    return HELD.own(lease, at.identity(), at.uri());
   }
 }

@@ -2,6 +2,7 @@ package org.modelfs.hdfs;
 
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +54,16 @@ record Stored(List<File> files, List<String> records) {
     }
     InstallRecord pending = null;
     for (String r : records) {
-      InstallRecord read = InstallRecord.read(at, r);
+      InstallRecord read;
+      try {
+        read = InstallRecord.read(at, r);
+      } catch (NoSuchFileException gone) {
+        // listed, then removed: its install finished (or recovery dropped it) after the listing,
+        // so the listing is stale; an open starts again (HdfsBacking.open)
+        HdfsChangedException changed = new HdfsChangedException(at.shown(r), "the install record was removed");
+        changed.initCause(gone);
+        throw changed;
+      }
       if (read != null && pending != null) {
         throw new FileSystemException(at.uri(), null, "two complete install records beside the"
             + " model (" + records + "): only one writer at a time makes one; left as they are");
