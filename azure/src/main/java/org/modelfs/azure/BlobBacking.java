@@ -1,15 +1,12 @@
 package org.modelfs.azure;
 
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
@@ -17,11 +14,14 @@ import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
 import org.modelfs.store.Backing;
+import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
-import org.modelfs.store.CommitSteps;
+import org.modelfs.store.OpenAgain;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.StoredModel;
+import org.modelfs.store.WriterTable;
 
 /**
  * A model kept in Azure Blob Storage: the S3 module's object-store transaction
@@ -51,7 +51,8 @@ final class BlobBacking implements Backing {
   /** Metadata of a commit: the generations the pointer it replaced used (space-separated). */
   static final String PREVIOUS = "modelfs_previous";
 
-  private static final Map<BlobLocation.Identity, Lease> HELD = new ConcurrentHashMap<>();
+  /** One writer per model per JVM. */
+  private static final WriterTable HELD = new WriterTable();
 
   private final BlobLocation at;
   private final boolean shardSet;
@@ -77,63 +78,30 @@ final class BlobBacking implements Backing {
     return shardSet ? ShardNames.base(at.name()) + ".sdnb" : at.name();
   }
 
-  /** What is stored now: the model blob (or none) and, without one, a plain DL4J shard set. */
-  record Stored(BlobStore.Info base, List<BlobStore.Info> plainShards) {
-    Generation generation() {
-      List<String> files = new ArrayList<>();
-      if (base != null) {
-        files.add(base.key() + "@" + base.etag());
-      }
-      for (BlobStore.Info s : plainShards) {
-        files.add(s.key() + "@" + s.etag());
-      }
-      return new Generation(files);
-    }
-  }
-
-  private Stored look() throws IOException {
+  private StoredModel<BlobStore.Info> look() throws IOException {
     return look(at);
   }
 
   /** What is stored at {@code at} now. */
-  static Stored look(BlobLocation at) throws IOException {
+  static StoredModel<BlobStore.Info> look(BlobLocation at) throws IOException {
     BlobStore.Info base = at.store().head(at.container(), at.key());
     if (base != null) {
-      return new Stored(base, List.of());
+      return new StoredModel<>(base, List.of());
     }
-    return new Stored(null, ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.container(),
+    return new StoredModel<>(null, ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.container(),
         at.dir() + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> BlobStore.name(at.container(), at.dir() + n)));
   }
 
-  private static final int OPEN_TRIES = 5;
-
-  /** Opens the current model; a commit replacing a blob while the index is read makes it start again. */
+  /** Opens the current model; a commit replacing a blob while the index is read makes it start again ({@link OpenAgain}). */
   @Override
   public Snapshot open() throws IOException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return openOnce();
-      } catch (IOException e) {
-        if (attempt == OPEN_TRIES || !changedWhileOpening(e)) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  private static boolean changedWhileOpening(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof BlobChangedException) {
-        return true;
-      }
-    }
-    return false;
+    return OpenAgain.open(at.uri(), BlobChangedException.class, this::openOnce);
   }
 
   private Snapshot openOnce() throws IOException {
-    Stored s = look();
-    if (s.base() == null && s.plainShards().isEmpty()) {
+    StoredModel<BlobStore.Info> s = look();
+    if (s.none()) {
       throw new NoSuchFileException(at.uri(), null, "no model blob, and no shard blobs of this base name");
     }
     opened = s.base() != null ? s.base().lastModified() : s.plainShards().get(0).lastModified();
@@ -184,16 +152,7 @@ final class BlobBacking implements Backing {
 
   @Override
   public List<Path> files() throws IOException {
-    Stored s = look();
-    List<Path> out = new ArrayList<>();
-    Path root = at.path().getRoot();
-    if (s.base() != null) {
-      out.add(root.resolve(at.key()));
-    }
-    for (BlobStore.Info o : s.plainShards()) {
-      out.add(root.resolve(o.key()));
-    }
-    return out;
+    return look().files(at.path().getRoot());
   }
 
   @Override
@@ -203,31 +162,10 @@ final class BlobBacking implements Backing {
 
   // ---- writing ------------------------------------------------------------------------------
 
-  private final class Lease implements Backing.Lease {
-    private volatile boolean held = true;
-
-    @Override
-    public boolean held() {
-      return held;
-    }
-
-    @Override
-    public void close() {
-      if (held) {
-        held = false;
-        HELD.remove(at.identity(), this);
-      }
-    }
-  }
-
   @Override
-  public Lease lock() throws IOException {
-    Lease l = new Lease();
-    if (HELD.putIfAbsent(at.identity(), l) != null) {
-      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing"
-          + " (one writer per model per JVM; between processes the service's conditional commit decides)");
-    }
-    return l;
+  public Backing.Lease lock() throws IOException {
+    return HELD.take(at.identity(), at.uri(),
+        " (one writer per model per JVM; between processes the service's conditional commit decides)", null);
   }
 
   /** Nothing to recover: a commit that died left at most unnamed generation blobs and staged blocks. */
@@ -260,8 +198,6 @@ final class BlobBacking implements Backing {
   }
 
   private void own(Backing.Lease lease) {
-    if (!(lease instanceof Lease l) || HELD.get(at.identity()) != l || !l.held()) {
-      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
-    }
+    HELD.own(lease, at.identity(), at.uri());
   }
 }

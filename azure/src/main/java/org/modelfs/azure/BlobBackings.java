@@ -23,4 +23,10 @@ public final class BlobBackings implements BackingFactory {
     }
     return new BlobBacking(at, shardSet);
   }
+
+  /** Its provider reads only: a plain file output is refused, named ({@code store.OutputFile}). */
+  @Override
+  public String modelsOnly(Path path) {
+    return path instanceof BlobPath ? "Azure Blob Storage" : null;
+  }
 }

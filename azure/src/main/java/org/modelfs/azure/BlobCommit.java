@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,8 +13,10 @@ import java.util.Map;
 import org.modelfs.io.ByteSource;
 import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
+import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.store.StoredModel;
 
 /**
  * The Blob Storage steps of one commit ({@link org.modelfs.store.CommitSteps} runs them around the
@@ -27,11 +28,11 @@ import org.modelfs.store.StoreKeys;
 final class BlobCommit implements CommitStorage {
   private final BlobLocation at;
   private final boolean sharded;
-  private BlobBacking.Stored before;
+  private StoredModel<BlobStore.Info> before;
   /** The shards the stored pointer names, or {@code null} (a single blob, a plain DL4J set, nothing). */
   private List<ShardPointer.Shard> old;
   private Generation expected;
-  private Path dir;
+  private LocalTemps dir;
 
   BlobCommit(BlobLocation at, boolean sharded) {
     this.at = at;
@@ -51,19 +52,12 @@ final class BlobCommit implements CommitStorage {
     }
     this.expected = expected;
     old = before.base() == null ? null : ShardPointer.at(at, before.base());
-    try {
-      dir = Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rwx------")));
-    } catch (UnsupportedOperationException e) {
-      dir = Files.createTempDirectory("modelfs-commit-"); // the JDK makes it private to the user there
-    }
+    dir = LocalTemps.create();
   }
 
   @Override
   public Temp create(String name) throws IOException {
-    Path t = dir.resolve(name);
-    return new Temp(name, t, FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-        StandardOpenOption.WRITE));
+    return dir.temp(name);
   }
 
   /** A local temporary is uploaded, not kept: forcing it to disk would buy nothing. */
@@ -90,12 +84,12 @@ final class BlobCommit implements CommitStorage {
 
   @Override
   public void discard(List<Temp> temps) throws IOException {
-    deleteTree(dir);
+    dir.delete();
   }
 
   @Override
   public void install(List<Planned> files) throws IOException {
-    try {
+    dir.install(() -> {
       Map<String, String> meta = new HashMap<>();
       if (old != null) {
         meta.put(BlobBacking.PREVIOUS, String.join(" ", ShardPointer.generations(old)));
@@ -110,19 +104,7 @@ final class BlobCommit implements CommitStorage {
         putModel(files.get(0).temp().path(), condition, meta, uploaded);
       }
       Cleanup.afterCommit(at);
-    } catch (IOException | RuntimeException e) {
-      try {
-        deleteTree(dir);
-      } catch (IOException | RuntimeException again) {
-        e.addSuppressed(again);
-      }
-      throw e;
-    }
-    try {
-      deleteTree(dir);
-    } catch (IOException | RuntimeException e) {
-      Cleanup.warn(at, "the commit succeeded, but its local temporary directory " + dir + " could not be removed", e);
-    }
+    }, (what, e) -> Cleanup.warn(at, what, e));
   }
 
   /**
@@ -160,7 +142,7 @@ final class BlobCommit implements CommitStorage {
       Cleanup.deleteUploaded(at, uploaded, e);
       throw e;
     }
-    Path pointer = dir.resolve("pointer");
+    Path pointer = dir.file("pointer");
     Files.write(pointer, ShardPointer.write(shards), StandardOpenOption.CREATE_NEW);
     return pointer;
   }
@@ -179,7 +161,7 @@ final class BlobCommit implements CommitStorage {
 
   /** A kept plain DL4J shard, read (pinned) into a local temporary for its upload into the generation. */
   private Path download(String name) throws IOException {
-    Path t = dir.resolve(name);
+    Path t = dir.file(name);
     try (ByteSource src = kept(name); FileChannel ch = FileChannel.open(t, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {
       ByteBuffer buf = ByteBuffer.allocate(BlobSource.MAX_FETCH);
@@ -202,30 +184,9 @@ final class BlobCommit implements CommitStorage {
       BlockUpload.put(at.store(), at.container(), at.key(), file, condition, meta);
     } catch (BlobStore.PreconditionFailed e) {
       Cleanup.deleteUploaded(at, uploaded, e);
-      Generation now;
-      try {
-        now = BlobBacking.look(at).generation();
-      } catch (IOException again) {
-        e.addSuppressed(again);
-        now = new Generation(List.of("(unknown: " + again.getMessage() + ")"));
-      }
-      ModelChangedException changed = new ModelChangedException(at.uri(), expected, now);
-      changed.initCause(e);
-      throw changed;
+      throw ModelChangedException.refused(at.uri(), expected, () -> BlobBacking.look(at).generation(), e);
     }
     // any other failure leaves the uploaded shards: the pointer may have landed; if it did not,
     // Cleanup removes them once they are older than the grace period
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (dir == null) {
-      return;
-    }
-    try (var s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-    Files.deleteIfExists(dir);
   }
 }

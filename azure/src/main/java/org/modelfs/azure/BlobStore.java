@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.modelfs.store.StoredObject;
 import reactor.core.publisher.Mono;
 
 /**
@@ -49,7 +50,8 @@ import reactor.core.publisher.Mono;
  */
 final class BlobStore {
   /** What Get Blob Properties or a listing says of a blob. */
-  record Info(String key, String etag, long size, Instant lastModified, Map<String, String> metadata) {}
+  record Info(String key, String etag, long size, Instant lastModified, Map<String, String> metadata)
+      implements StoredObject {}
 
   /** A commit's condition: on the ETag {@code ifMatch}, or that no blob exists ({@code ifMatch == null}). */
   record Condition(String ifMatch) {

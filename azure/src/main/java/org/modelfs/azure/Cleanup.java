@@ -1,12 +1,12 @@
 package org.modelfs.azure;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.modelfs.store.CleanupPolicy;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -15,7 +15,7 @@ import org.modelfs.store.StoreKeys;
  * pointer does not name, in a generation the commit before it did not use
  * ({@link BlobBacking#PREVIOUS}: kept so that readers of the previous commit can finish), written
  * <em>strictly before</em> the model blob and more than the grace period ago
- * ({@value #DEFAULT_GRACE_SECONDS} s by default, system property
+ * ({@link CleanupPolicy}: a day by default, system property
  * {@code modelfs.azure.cleanup-grace-seconds}). The bounds are the S3 module's, for the same
  * reasons: a writer whose commit can still succeed mounted the current model blob, so what it
  * uploads is younger than that blob; the service's clock dates all of them.
@@ -24,28 +24,17 @@ import org.modelfs.store.StoreKeys;
  * successful commit is logged ({@code System.Logger} "org.modelfs.azure", WARNING), not thrown.
  */
 final class Cleanup {
-  static final long DEFAULT_GRACE_SECONDS = 24 * 3600;
-  private static final System.Logger LOG = System.getLogger("org.modelfs.azure");
+  private static final CleanupPolicy POLICY = new CleanupPolicy("azure");
 
   private Cleanup() {}
 
-  static Duration grace() {
-    return Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.azure.cleanup-grace-seconds",
-        DEFAULT_GRACE_SECONDS)));
-  }
-
   /** After a successful commit: {@link #run}, its failure logged (the commit stands). */
   static void afterCommit(BlobLocation at) {
-    try {
-      run(at);
-    } catch (IOException | RuntimeException e) {
-      warn(at, "the commit succeeded, but removing what earlier commits left failed (the next commit or"
-          + " 'modelfs clean' removes it)", e);
-    }
+    POLICY.afterCommit(at.uri(), () -> run(at));
   }
 
   static void warn(BlobLocation at, String what, Exception e) {
-    LOG.log(System.Logger.Level.WARNING, at.uri() + ": " + what + ": " + e, e);
+    POLICY.warn(at.uri(), what, e);
   }
 
   /** Deletes the generation blobs of the model at {@code at} no reader or writer can still need; returns their names. */
@@ -62,8 +51,7 @@ final class Cleanup {
       }
     }
     Set<String> keepGenerations = previous(base);
-    Instant g = Instant.now().minus(grace());
-    Instant bound = base.lastModified() == null || g.isBefore(base.lastModified()) ? g : base.lastModified();
+    Instant bound = POLICY.bound(base.lastModified());
     List<String> deleted = new ArrayList<>();
     for (BlobStore.Info o : at.store().list(at.container(), at.dir() + StoreKeys.generationPrefix(at.name()))) {
       String rel = o.key().substring(at.dir().length());

@@ -1,17 +1,12 @@
 package org.modelfs.azure;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.zip.CRC32C;
-import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.store.PointerText;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -31,7 +26,7 @@ import org.modelfs.store.StoreKeys;
  */
 final class ShardPointer {
   static final String MAGIC = "MODELFS AZURE SHARD SET 1\n";
-  static final int MAX_BYTES = 1 << 20;
+  static final int MAX_BYTES = PointerText.MAX_BYTES;
 
   /** One shard: its key relative to the model's directory, size, ETag and SHA-256 (hex). */
   record Shard(String key, long size, String etag, String sha256) {}
@@ -40,13 +35,7 @@ final class ShardPointer {
 
   /** Whether {@code src} starts with the pointer's magic line. */
   static boolean sniff(ByteSource src) throws IOException {
-    byte[] magic = MAGIC.getBytes(StandardCharsets.US_ASCII);
-    if (src.size() < magic.length) {
-      return false;
-    }
-    ByteBuffer b = ByteBuffer.allocate(magic.length);
-    src.readFully(b, 0);
-    return Arrays.equals(b.array(), magic);
+    return PointerText.sniff(src, MAGIC);
   }
 
   /** The shards the model blob {@code base} names, or {@code null} if it is no pointer. */
@@ -72,13 +61,7 @@ final class ShardPointer {
       sb.append(s.size()).append(' ').append(s.etag()).append(' ').append(s.sha256()).append(' ').append(s.key())
           .append('\n');
     }
-    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    byte[] tail = String.format("crc32c %08x", crc.getValue()).concat("\n").getBytes(StandardCharsets.US_ASCII);
-    byte[] out = Arrays.copyOf(body, body.length + tail.length);
-    System.arraycopy(tail, 0, out, body.length, tail.length);
-    return out;
+    return PointerText.seal(sb.toString());
   }
 
   /**
@@ -87,30 +70,10 @@ final class ShardPointer {
    */
   static List<Shard> read(ByteSource src, String name) throws IOException {
     String file = src.name();
-    long size = src.size();
-    if (size > MAX_BYTES) {
-      throw new ModelFormatException(file, "shard-set pointer", 0, "is " + size + " bytes, more than the "
-          + MAX_BYTES + " a pointer may have");
-    }
-    ByteBuffer all = ByteBuffer.allocate((int) size);
-    src.readFully(all, 0);
-    String text = new String(all.array(), StandardCharsets.UTF_8);
-    int crcLine = text.lastIndexOf('\n', text.length() - 2) + 1;
-    if (!text.endsWith("\n") || !text.substring(crcLine).matches("crc32c [0-9a-f]{8}\n")) {
-      throw new ModelFormatException(file, "shard-set pointer", 0, "does not end with its 'crc32c <8 hex>' line"
-          + " (cut short, or not written by ModelFS)");
-    }
-    byte[] body = text.substring(0, crcLine).getBytes(StandardCharsets.UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    if (crc.getValue() != Long.parseLong(text.substring(crcLine + 7, crcLine + 15), 16)) {
-      throw new ModelFormatException(file, "shard-set pointer", crcLine, "its CRC-32C does not match its text");
-    }
-    String[] lines = text.substring(0, crcLine).split("\n", -1);
+    String[] lines = PointerText.open(src);
     if (lines.length < 3 || !(lines[0] + "\n").equals(MAGIC) || !lines[1].matches("shards [1-9][0-9]{0,5}")
         || Integer.parseInt(lines[1].substring(7)) != lines.length - 3) {
-      throw new ModelFormatException(file, "shard-set pointer", 0, "is not a ModelFS shard-set pointer (magic,"
-          + " 'shards N', N shard lines)");
+      throw PointerText.refused(file, "is not a ModelFS shard-set pointer (magic, 'shards N', N shard lines)");
     }
     int n = lines.length - 3;
     List<Shard> out = new ArrayList<>(n);
@@ -118,16 +81,10 @@ final class ShardPointer {
       String[] f = lines[2 + k].split(" ", 4);
       if (f.length != 4 || !f[0].matches("0|[1-9][0-9]{0,17}") || !f[1].chars().allMatch(c -> c > 0x20 && c < 0x7f)
           || !f[2].matches("[0-9a-f]{64}")) {
-        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " is not '<size> <etag>"
-            + " <sha256> <key>'");
+        throw PointerText.refused(file, "line " + (3 + k) + " is not '<size> <etag> <sha256> <key>'");
       }
       String key = f[3];
-      ShardNames.Shard s = StoreKeys.isGenerationShard(name, key) ? ShardNames.parse(key.substring(key.indexOf('/')
-          + 1)) : null;
-      if (s == null || s.index() != k || s.count() != n) {
-        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + (3 + k) + " names '" + key
-            + "', not shard " + k + " of " + n + " of a generation of " + name);
-      }
+      PointerText.checkShard(file, 3 + k, key, k, n, name);
       out.add(new Shard(key, Long.parseLong(f[0]), f[1], f[2]));
     }
     return out;

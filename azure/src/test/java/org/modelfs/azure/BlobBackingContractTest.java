@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingContractTest;
+import org.modelfs.store.StoredModel;
 
 /** {@link BlobBacking} held to core's {@link BackingContractTest}, unchanged, against Azurite. */
 class BlobBackingContractTest extends BackingContractTest {
@@ -33,7 +34,7 @@ class BlobBackingContractTest extends BackingContractTest {
   protected Map<String, String> storedFiles(Backing b) throws IOException {
     BlobLocation at = ((BlobBacking) b).location();
     Map<String, String> out = new TreeMap<>();
-    BlobBacking.Stored s = BlobBacking.look(at);
+    StoredModel<BlobStore.Info> s = BlobBacking.look(at);
     if (s.base() != null) {
       var shards = ShardPointer.at(at, s.base());
       if (shards != null) {

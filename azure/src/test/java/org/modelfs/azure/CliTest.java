@@ -1,13 +1,14 @@
 package org.modelfs.azure;
 
+import org.modelfs.store.OutputFile;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.modelfs.testing.CliRun.ok;
+import static org.modelfs.testing.CliRun.run;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.testing.CliRun.Result;
 
 /**
  * The {@code modelfs} commands on {@code azb://} paths, run in this JVM through {@link Main#run}
@@ -34,26 +36,6 @@ class CliTest extends AzureTest {
     try (FileSystem fs = ModelFileSystems.open(FIXTURES.resolve("mlp_adam.fb"), Map.of("readOnly", "true"))) {
       w = Files.readAllBytes(fs.getPath("/params/layer0/W"));
     }
-  }
-
-  record Result(int code, byte[] bytes, String err) {
-    String out() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  static Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
-  }
-
-  static Result ok(String... args) {
-    Result r = run(args);
-    assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
-    return r;
   }
 
   private static String uploaded(String key) {
@@ -147,5 +129,24 @@ class CliTest extends AzureTest {
     Result r = run("info", "azb://Bad_Name/m.fb");
     assertEquals(2, r.code());
     assertTrue(r.err().contains("container name"), r.err());
+  }
+
+  /**
+   * A plain file (not a model) named in Blob Storage as the output of cp or export is refused up
+   * front, naming the output as typed and saying why; nothing is written.
+   */
+  @Test
+  void aPlainFileOutputIsRefusedNamingIt() {
+    String m = FIXTURES.resolve("mlp_adam.fb").toString();
+    for (String out : List.of(uri("plain/w.bin"), uri("plain/w.npy"), uri("plain/w.safetensors"))) {
+      String[] args = out.endsWith(".bin") ? new String[] {"cp", m + ":params/layer0/W", out}
+          : out.endsWith(".npy") ? new String[] {"export", m + ":params/layer0/W", out} : new String[] {"export", m, out};
+      Result r = run(args);
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().startsWith("modelfs " + args[0] + ": " + out + ": cannot write a plain file here: modelfs"
+          + " writes only models to Azure Blob Storage"), r.err());
+    }
+    assertThrows(OutputFile.ModelsOnly.class, () -> OutputFile.resolve(path("plain/x")));
+    assertEquals(List.of(), keys("plain/"));
   }
 }

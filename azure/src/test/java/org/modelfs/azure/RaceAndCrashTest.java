@@ -10,12 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.CommitChild;
+import org.modelfs.testing.KillLoop;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -35,8 +35,8 @@ class RaceAndCrashTest extends AzureTest {
   private static final long SEED = Long.getLong("crash.seed", System.nanoTime());
 
   private CommitChild.Running child(String name, String key, int version, long shard, Path go) throws IOException {
-    return new CommitChild.Running(Files.createDirectories(tmp.resolve(name)), azurite.connectionString, uri(key),
-        version, shard, go);
+    return new CommitChild.Running(Files.createDirectories(tmp.resolve(name)),
+        List.of("-D" + BlobFileSystemProvider.PROPERTY + "=" + azurite.connectionString), uri(key), version, shard, go);
   }
 
   private static int version(String key, long shard) throws IOException {
@@ -101,43 +101,14 @@ class RaceAndCrashTest extends AzureTest {
       upload(local, key);
     }
     String dir = key.substring(0, key.lastIndexOf('/') + 1);
-    Random random = new Random(SEED);
-    int version = 1;
-    long commitNanos;
-    try (CommitChild.Running c = child("child0", key, version, shard, null)) {
-      c.await("WRITTEN");
-      long t0 = System.nanoTime();
-      assertEquals("COMMITTED", c.await("COMMITTED", "REFUSED"));
-      commitNanos = System.nanoTime() - t0;
-    }
-    assertEquals(version, version(key, shard));
-    int olds = 0;
-    int news = 0;
-    for (int i = 1; i <= KILLS; i++) {
-      int next = version + 1;
-      long delay = (long) (random.nextDouble() * commitNanos * 1.2);
-      try (CommitChild.Running c = child("child" + i, key, next, shard, null)) {
-        c.await("WRITTEN");
-        TimeUnit.NANOSECONDS.sleep(delay);
-        c.process.destroyForcibly(); // SIGKILL
-        c.process.waitFor(30, TimeUnit.SECONDS);
-      }
-      int seen = version(key, shard);
-      assertTrue(seen == version || seen == next, "after a kill " + delay / 1000 + " µs into the commit: version "
-          + seen + ", not the old " + version + " or the new " + next + " (seed " + SEED + ")");
-      if (seen == next) {
-        news++;
-        version = next;
-      } else {
-        olds++;
-      }
-      for (String k : keys(dir)) {
-        String rest = k.substring(dir.length());
-        assertTrue(k.equals(key) || rest.matches("m\\.sdnb\\.modelfs-g[0-9a-f]{32}/m\\.shard\\d+-of-\\d+\\.sdnb")
-            || rest.matches("m\\.shard\\d+-of-\\d+\\.sdnb"), "only the model's own blobs: " + k);
-      }
-    }
-    System.out.println(key + ": " + KILLS + " kills over a " + commitNanos / 1_000_000 + " ms commit: " + olds
-        + " old, " + news + " new (seed " + SEED + ")");
+    KillLoop.Outcome o = KillLoop.run(SEED, KILLS, (name, v) -> child(name, key, v, shard, null),
+        () -> version(key, shard), () -> {
+          for (String k : keys(dir)) {
+            String rest = k.substring(dir.length());
+            assertTrue(k.equals(key) || rest.matches("m\\.sdnb\\.modelfs-g[0-9a-f]{32}/m\\.shard\\d+-of-\\d+\\.sdnb")
+                || rest.matches("m\\.shard\\d+-of-\\d+\\.sdnb"), "only the model's own blobs: " + k);
+          }
+        });
+    System.out.println(KillLoop.summary(key, KILLS, o, SEED));
   }
 }

@@ -18,4 +18,15 @@ public interface BackingFactory {
    *     {@code --format sdnb-sharded}); a mount decides from what is stored
    */
   Backing backing(Path path, boolean shardSet) throws IOException;
+
+  /**
+   * The storage's name for messages ("HDFS") if {@code path} is on storage this factory serves
+   * and that takes models only — no plain file (an exported array, a copied parameter) can be
+   * written through its file system provider — else {@code null} (not ours, or the provider
+   * writes files: the s3 module's). {@code store.OutputFile} refuses such an output up front,
+   * naming it (docs/CLI.md "Object stores").
+   */
+  default String modelsOnly(Path path) {
+    return null;
+  }
 }

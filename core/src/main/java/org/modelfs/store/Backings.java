@@ -39,4 +39,20 @@ public final class Backings {
     }
     return shardSet ? LocalBacking.ofShardSet(path) : LocalBacking.of(path);
   }
+
+  /**
+   * The storage's name if {@code path} is on storage that takes models only
+   * ({@link BackingFactory#modelsOnly}), else {@code null}.
+   */
+  public static String modelsOnly(Path path) {
+    if (path.getFileSystem() != FileSystems.getDefault()) {
+      for (BackingFactory f : FACTORIES) {
+        String store = f.modelsOnly(path);
+        if (store != null) {
+          return store;
+        }
+      }
+    }
+    return null;
+  }
 }

@@ -58,8 +58,29 @@ public final class OutputFile {
     }
   }
 
-  /** What {@code out} names: refused when it is a directory, a dangling link, or in no directory. */
+  /**
+   * A plain file named on storage that takes models only (HDFS, Azure Blob Storage:
+   * {@link BackingFactory#modelsOnly}): nothing was written.
+   */
+  public static final class ModelsOnly extends FileSystemException {
+    private static final long serialVersionUID = 1L;
+
+    ModelsOnly(Path out, String store) {
+      super(Shown.path(out), null, "cannot write a plain file here: modelfs writes only models to " + store
+          + " (convert, cp into a model, a mount's commit); write it to a local file and upload it with the"
+          + " store's own tools");
+    }
+  }
+
+  /**
+   * What {@code out} names: refused when it is a directory, a dangling link, in no directory, or
+   * on storage that takes models only ({@link ModelsOnly}).
+   */
   public static Target resolve(Path out) throws IOException {
+    String store = Backings.modelsOnly(out);
+    if (store != null) {
+      throw new ModelsOnly(out, store);
+    }
     BasicFileAttributes a;
     try {
       a = Files.readAttributes(out, BasicFileAttributes.class); // follows links, as open(2) would

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FileStatus;
 import org.modelfs.container.ContainerPlan;
@@ -22,9 +20,11 @@ import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.OpenAgain;
 import org.modelfs.store.SidecarNames;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.WriterTable;
 
 /**
  * A model kept in HDFS: the HDFS transaction (docs/OBJECT-STORES.md §HDFS).
@@ -44,9 +44,8 @@ import org.modelfs.store.StoreShardSets;
  * </ul>
  */
 final class HdfsBacking implements Backing {
-  private static final Map<String, Lease> HELD = new ConcurrentHashMap<>();
-  /** How often an open starts again when a commit replaced the model while it was being opened. */
-  private static final int OPEN_TRIES = 5;
+  /** One writer per model per JVM, then HDFS's lease across clients. */
+  private static final WriterTable HELD = new WriterTable();
 
   private final HdfsModel at;
   private final boolean shardSet;
@@ -81,28 +80,20 @@ final class HdfsBacking implements Backing {
 
   /**
    * Opens the current model: the files of one listing ({@link HdfsListing#forOpen}: the one
-   * {@link #recoverIfIdle} just took, else a new one), each opened by its inode; when one is gone
-   * or changed by then ({@link HdfsChangedException}: a commit installed meanwhile), again with a
-   * new listing, up to {@value #OPEN_TRIES} times. The listing is atomic and the inodes pinned, so
-   * no second listing is needed to see that the files are of one generation (issue 34).
+   * {@link #recoverIfIdle} just took, else a new one), each opened by its inode; when a file or an
+   * install record the listing showed was replaced or removed before it was read
+   * ({@link HdfsChangedException}: a commit installed meanwhile), again with a new listing
+   * ({@link OpenAgain}). The listing is atomic and the inodes pinned, so no second listing is
+   * needed to see that the files are of one generation (issue 34).
    */
   @Override
   public Snapshot open() throws IOException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return openFiles(attempt == 1 ? listing.forOpen() : look());
-      } catch (IOException e) {
-        if (!HdfsChangedException.in(e)) {
-          throw e;
-        }
-        if (attempt == OPEN_TRIES) {
-          FileSystemException again = new FileSystemException(at.uri(), null,
-              "commits kept replacing the model while it was being opened");
-          again.initCause(e);
-          throw again;
-        }
-      }
-    }
+    boolean[] first = {true};
+    return OpenAgain.open(at.uri(), HdfsChangedException.class, () -> {
+      Stored s = first[0] ? listing.forOpen() : look();
+      first[0] = false;
+      return openFiles(s);
+    });
   }
 
   private Snapshot openFiles(Stored s) throws IOException {
@@ -163,7 +154,7 @@ final class HdfsBacking implements Backing {
     if (listing.lookBeforeOpen().records().isEmpty()) {
       return; // the listing serves the open that follows
     }
-    Lease l;
+    Backing.Lease l;
     try {
       l = lock();
     } catch (FileSystemException held) {
@@ -180,48 +171,18 @@ final class HdfsBacking implements Backing {
    */
   @Override
   public List<String> clean() throws IOException {
-    try (Lease l = lock()) {
+    try (Backing.Lease l = lock()) {
       return HdfsCommit.recover(at);
     }
   }
 
   // ---- writing ------------------------------------------------------------------------------
 
-  /** The lock of one model: this JVM's table entry and the HDFS lease on its lock file. */
-  final class Lease implements Backing.Lease {
-    final HdfsLock lock;
-
-    Lease(HdfsLock lock) {
-      this.lock = lock;
-    }
-
-    @Override
-    public boolean held() {
-      return lock.held() && HELD.get(at.identity()) == this;
-    }
-
-    @Override
-    public void close() throws IOException {
-      if (HELD.remove(at.identity(), this)) {
-        lock.close();
-      }
-    }
-  }
-
+  /** The lock of one model: this JVM's table entry, then the HDFS lease on its lock file. */
   @Override
-  public Lease lock() throws IOException {
-    Lease placeholder = new Lease(null);
-    if (HELD.putIfAbsent(at.identity(), placeholder) != null) {
-      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing");
-    }
-    try {
-      Lease l = new Lease(HdfsLock.take(at.fs(), at.beside(SidecarNames.lock(InstallRecord.key(at))), at.uri()));
-      HELD.put(at.identity(), l);
-      return l;
-    } catch (IOException | RuntimeException e) {
-      HELD.remove(at.identity(), placeholder);
-      throw e;
-    }
+  public Backing.Lease lock() throws IOException {
+    return HELD.take(at.identity(), at.uri(), "",
+        () -> HdfsLock.take(at.fs(), at.beside(SidecarNames.lock(InstallRecord.key(at))), at.uri()));
   }
 
   @Override
@@ -245,10 +206,10 @@ final class HdfsBacking implements Backing {
   @Override
   public void commit(Backing.Lease lease, Generation expected, ContainerPlan plan, LongConsumer progress)
       throws IOException {
-    Lease l = own(lease);
+    HdfsLock lock = (HdfsLock) own(lease).across();
     StoreShardSets.check(at.uri(), "HDFS", plan);
     HdfsCommit.run(at, look(), expected, plan, progress, () -> {
-      l.lock.fence();
+      lock.fence();
       Generation now = current();
       if (!now.equals(expected)) {
         throw new ModelChangedException(at.uri(), expected, now);
@@ -256,10 +217,7 @@ final class HdfsBacking implements Backing {
     });
   }
 
-  private Lease own(Backing.Lease lease) {
-    if (!(lease instanceof Lease l) || l.lock == null || HELD.get(at.identity()) != l || !l.held()) {
-      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
-    }
-    return l;
+  private WriterTable.Lease own(Backing.Lease lease) {
+    return HELD.own(lease, at.identity(), at.uri());
   }
 }

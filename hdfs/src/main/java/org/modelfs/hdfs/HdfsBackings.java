@@ -18,4 +18,10 @@ public final class HdfsBackings implements BackingFactory {
     }
     return new HdfsBacking(HdfsModel.of(p), shardSet);
   }
+
+  /** Its provider reads only: a plain file output is refused, named ({@code store.OutputFile}). */
+  @Override
+  public String modelsOnly(Path path) {
+    return path instanceof HdfsPath ? "HDFS" : null;
+  }
 }

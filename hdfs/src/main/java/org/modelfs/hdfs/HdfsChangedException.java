@@ -12,14 +12,4 @@ public final class HdfsChangedException extends FileSystemException {
   HdfsChangedException(String file, String what) {
     super(file, null, what + " since the model was mounted: the model changed (mount it again to read the new one)");
   }
-
-  /** Whether {@code e} or one of its causes is one (a format's reader may wrap it, naming the structure it read). */
-  static boolean in(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof HdfsChangedException) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

@@ -3,12 +3,9 @@ package org.modelfs.hdfs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -27,6 +24,7 @@ import org.modelfs.io.ByteSource;
 import org.modelfs.store.CommitSteps;
 import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
+import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.SidecarNames;
 
@@ -58,11 +56,11 @@ final class HdfsCommit implements CommitStorage {
   private final HdfsModel at;
   private final Stored before;
   private final LastCheck check;
-  private final Path local;
+  private final LocalTemps local;
   /** The HDFS temporary of each uploaded local temporary. */
   private final Map<Path, String> uploaded = new LinkedHashMap<>();
 
-  private HdfsCommit(HdfsModel at, Stored before, LastCheck check, Path local) {
+  private HdfsCommit(HdfsModel at, Stored before, LastCheck check, LocalTemps local) {
     this.at = at;
     this.before = before;
     this.check = check;
@@ -72,11 +70,11 @@ final class HdfsCommit implements CommitStorage {
   /** Commits {@code plan} over {@code before} (checked against {@code expected} first). */
   static void run(HdfsModel at, Stored before, Generation expected, ContainerPlan plan, LongConsumer progress,
       LastCheck check) throws IOException {
-    HdfsCommit c = new HdfsCommit(at, before, check, privateTempDirectory());
+    HdfsCommit c = new HdfsCommit(at, before, check, LocalTemps.create());
     try {
       CommitSteps.run(c, expected, plan, progress);
     } finally {
-      deleteTree(c.local);
+      c.local.delete();
     }
   }
 
@@ -97,9 +95,7 @@ final class HdfsCommit implements CommitStorage {
     if (!InstallRecord.ownFile(at, name)) {
       throw new IllegalArgumentException(name + " is not a file of " + at.uri());
     }
-    Path t = local.resolve(name);
-    return new Temp(name, t, FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-        StandardOpenOption.WRITE));
+    return local.temp(name);
   }
 
   /** Uploads the written local temporary to HDFS and reads <i>that</i> back, by its inode. */
@@ -228,23 +224,5 @@ final class HdfsCommit implements CommitStorage {
       }
     }
     return done;
-  }
-
-  private static Path privateTempDirectory() throws IOException {
-    try {
-      return Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rwx------")));
-    } catch (UnsupportedOperationException e) {
-      return Files.createTempDirectory("modelfs-commit-");
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (var s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Files.deleteIfExists(p);
-      }
-    }
-    Files.deleteIfExists(dir);
   }
 }

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.ipc.RemoteException;
 import org.modelfs.hdfs.nio.HdfsErrors;
+import org.modelfs.store.Backing;
 
 /**
  * The one-writer lock of a model in HDFS, across every client: the lock file
@@ -35,7 +36,7 @@ import org.modelfs.hdfs.nio.HdfsErrors;
  *       (docs/OBJECT-STORES.md §HDFS).
  * </ul>
  */
-final class HdfsLock implements AutoCloseable {
+final class HdfsLock implements Backing.Lease {
   /** How often taking a lock whose lease is being recovered is tried. */
   private static final int RECOVERY_TRIES = 20; // about 18 s of pauses: a DataNode may take some heartbeats to recover a block
 
@@ -120,7 +121,8 @@ final class HdfsLock implements AutoCloseable {
     }
   }
 
-  boolean held() {
+  @Override
+  public boolean held() {
     return held;
   }
 

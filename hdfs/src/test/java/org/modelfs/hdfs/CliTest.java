@@ -1,10 +1,10 @@
 package org.modelfs.hdfs;
 
+import org.modelfs.store.OutputFile;
 import static org.junit.jupiter.api.Assertions.*;
+import static org.modelfs.testing.CliRun.ok;
+import static org.modelfs.testing.CliRun.run;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.testing.CliRun.Result;
 
 /**
  * The {@code modelfs} commands on {@code hdfs://} paths, run in this JVM through {@link Main#run}
@@ -35,26 +36,6 @@ class CliTest {
     try (FileSystem fs = ModelFileSystems.open(FIXTURES.resolve("mlp_adam.fb"), Map.of("readOnly", "true"))) {
       w = Files.readAllBytes(fs.getPath("/params/layer0/W"));
     }
-  }
-
-  record Result(int code, byte[] bytes, String err) {
-    String out() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  static Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
-  }
-
-  static Result ok(String... args) {
-    Result r = run(args);
-    assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
-    return r;
   }
 
   static String uri(String path) throws Exception {
@@ -97,6 +78,16 @@ class CliTest {
     ok("cp", local + ":/params/layer0/W", m + ":/params/layer0/W", "--quiet");
     assertArrayEquals(new byte[w.length], ok("cat", m, "/params/layer0/W").bytes());
     assertEquals(List.of("m.fb"), HdfsTestCluster.names("/cli-cp"), "nothing left beside the model");
+  }
+
+  /** export's MODEL:PATH of a model in HDFS: the whole argument is no file HDFS can name (its ':'), so the model is its left part. */
+  @Test
+  void exportOfAParameterOfAModelInHdfs() throws Exception {
+    String m = uploaded("/cli-export/m.fb");
+    Path npy = tmp.resolve("w.npy");
+    ok("export", m + ":params/layer0/W", npy.toString(), "--quiet");
+    assertTrue(Files.size(npy) > w.length, "an .npy header and the array");
+    assertFalse(Files.exists(HdfsTestCluster.path("/cli-export/m.fb:params/layer0/W")));
   }
 
   @Test
@@ -163,5 +154,25 @@ class CliTest {
     List<String> out = new ArrayList<>(a);
     out.addAll(b);
     return out;
+  }
+
+  /**
+   * A plain file (not a model) named in HDFS as the output of cp or export is refused up front,
+   * naming the output as typed and saying why; nothing is written beside it.
+   */
+  @Test
+  void aPlainFileOutputIsRefusedNamingIt() throws Exception {
+    String m = FIXTURES.resolve("mlp_adam.fb").toString();
+    HdfsTestCluster.upload(FIXTURES.resolve("mlp_adam.fb"), "/cli-plain/keep.fb");
+    for (String out : List.of(uri("/cli-plain/w.bin"), uri("/cli-plain/w.npy"), uri("/cli-plain/w.safetensors"))) {
+      String[] args = out.endsWith(".bin") ? new String[] {"cp", m + ":params/layer0/W", out}
+          : out.endsWith(".npy") ? new String[] {"export", m + ":params/layer0/W", out} : new String[] {"export", m, out};
+      Result r = run(args);
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().startsWith("modelfs " + args[0] + ": " + out + ": cannot write a plain file here: modelfs"
+          + " writes only models to HDFS"), r.err());
+    }
+    assertThrows(OutputFile.ModelsOnly.class, () -> OutputFile.resolve(Path.of(HdfsTestCluster.uri("/cli-plain/x"))));
+    assertEquals(List.of("keep.fb"), HdfsTestCluster.names("/cli-plain"));
   }
 }

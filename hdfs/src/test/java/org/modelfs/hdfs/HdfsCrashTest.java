@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.CommitChild;
+import org.modelfs.testing.KillLoop;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -65,49 +66,18 @@ class HdfsCrashTest {
 
   private void kills(String path, long shard) throws Exception {
     String dir = path.substring(0, path.lastIndexOf('/'));
-    Random random = new Random(SEED);
-    int version = 1;
-    long commitNanos;
-    try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child0")),
-        HdfsTestCluster.port(), path, version, shard)) {
-      c.await("WRITTEN");
-      long t0 = System.nanoTime();
-      assertEquals("COMMITTED", c.await("COMMITTED", "REFUSED"));
-      commitNanos = System.nanoTime() - t0;
-    }
-    assertEquals(version, version(path));
-    int olds = 0;
-    int news = 0;
-    for (int i = 1; i <= KILLS; i++) {
-      int next = version + 1;
-      long delay = (long) (random.nextDouble() * commitNanos * 1.2);
-      try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child" + i)),
-          HdfsTestCluster.port(), path, next, shard)) {
-        String first = c.await("WRITTEN", "REFUSED", "Exception");
-        assertEquals("WRITTEN", first, "the child writer after a kill (seed " + SEED + ")");
-        TimeUnit.NANOSECONDS.sleep(delay);
-        c.process.destroyForcibly(); // SIGKILL
-        c.process.waitFor(30, TimeUnit.SECONDS);
-      }
-      int seen = version(path);
-      assertTrue(seen == version || seen == next, "after a kill " + delay / 1000 + " µs into the commit: version "
-          + seen + ", not the old " + version + " or the new " + next + " (seed " + SEED + ")");
-      if (seen == next) {
-        news++;
-        version = next;
-      } else {
-        olds++;
-      }
-      for (String n : HdfsTestCluster.names(dir)) {
-        assertTrue(n.matches("(one\\.sdnb|m\\.shard\\d+-of-\\d+\\.sdnb)")
-            || n.matches("\\.(one|m)\\.sdnb\\.modelfs-(lock|commit-[0-9a-f]{32})")
-            || n.matches("\\.(one\\.sdnb|m\\.shard\\d+-of-\\d+\\.sdnb)\\.modelfs-[0-9a-f]{32}\\.tmp"),
-            "only the model's files and names the writer owns: " + n);
-      }
-      Thread.sleep(SOFT_LEASE_MS + 500); // the dead writer's lease expires: the next writer may take its lock
-    }
-    System.out.println(path + ": " + KILLS + " kills over a " + commitNanos / 1_000_000 + " ms commit: " + olds
-        + " old, " + news + " new (seed " + SEED + ")");
+    KillLoop.Outcome o = KillLoop.run(SEED, KILLS, (name, v) -> new CommitChild.Running(
+        Files.createDirectories(tmp.resolve(name)), List.of(), HdfsTestCluster.uri(path).toString(), v, shard, null),
+        () -> version(path), () -> {
+          for (String n : HdfsTestCluster.names(dir)) {
+            assertTrue(n.matches("(one\\.sdnb|m\\.shard\\d+-of-\\d+\\.sdnb)")
+                || n.matches("\\.(one|m)\\.sdnb\\.modelfs-(lock|commit-[0-9a-f]{32})")
+                || n.matches("\\.(one\\.sdnb|m\\.shard\\d+-of-\\d+\\.sdnb)\\.modelfs-[0-9a-f]{32}\\.tmp"),
+                "only the model's files and names the writer owns: " + n);
+          }
+          Thread.sleep(SOFT_LEASE_MS + 500); // the dead writer's lease expires: the next writer may take its lock
+        });
+    System.out.println(KillLoop.summary(path, KILLS, o, SEED));
     try (FileSystem fs = ModelFileSystems.open(HdfsTestCluster.path(path), shard > 0 ? Map.of("format",
         "sdnb-sharded", "maxShardBytes", String.valueOf(shard)) : Map.of())) {
       VersionedModel.write(fs, 100);

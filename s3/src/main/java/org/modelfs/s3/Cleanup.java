@@ -1,13 +1,13 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.store.CleanupPolicy;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -20,7 +20,7 @@ import org.modelfs.store.StoreKeys;
  * one it replaced ({@link ObjectBacking#PREVIOUS}: a generation holds only shards its own
  * pointer named), that
  * were written <em>strictly before</em> the model object itself and more than the grace period
- * ago ({@value #DEFAULT_GRACE_SECONDS} s by default, system property
+ * ago ({@link CleanupPolicy}: a day by default, system property
  * {@code modelfs.s3.cleanup-grace-seconds}).
  *
  * <p>Why both bounds: a writer whose commit can still succeed mounted the current model object
@@ -36,36 +36,19 @@ import org.modelfs.store.StoreKeys;
  * {@code System.Logger} "org.modelfs.s3" (WARNING) and the objects are removed next time.
  */
 final class Cleanup {
-  static final long DEFAULT_GRACE_SECONDS = 24 * 3600;
-  private static final System.Logger LOG = System.getLogger("org.modelfs.s3");
+  static final long DEFAULT_GRACE_SECONDS = CleanupPolicy.DEFAULT_GRACE_SECONDS;
+  private static final CleanupPolicy POLICY = new CleanupPolicy("s3");
 
   private Cleanup() {}
 
-  /** The grace period now (read at each run, so that a test or a command can set it). */
-  static Duration grace() {
-    return Duration.ofSeconds(Math.max(0, Long.getLong("modelfs.s3.cleanup-grace-seconds",
-        DEFAULT_GRACE_SECONDS)));
-  }
-
   /** After a successful commit: {@link #run}, its failure logged (the commit stands). */
   static void afterCommit(ObjectLocation at) {
-    try {
-      run(at);
-    } catch (IOException | RuntimeException e) {
-      warn(at, "the commit succeeded, but removing what earlier commits left failed (the next commit or"
-          + " 'modelfs clean' removes it)", e);
-    }
+    POLICY.afterCommit(at.uri(), () -> run(at));
   }
 
   /** Reports a failure that does not undo a successful commit. */
   static void warn(ObjectLocation at, String what, Exception e) {
-    LOG.log(System.Logger.Level.WARNING, at.uri() + ": " + what + ": " + e, e);
-  }
-
-  /** The earlier of {@code t} and now minus the grace period. */
-  private static Instant earlier(Instant t) {
-    Instant g = Instant.now().minus(grace());
-    return t == null || g.isBefore(t) ? g : t;
+    POLICY.warn(at.uri(), what, e);
   }
 
   /**
@@ -93,7 +76,7 @@ final class Cleanup {
         keepKeys.add(s.key());
       }
     }
-    Instant bound = earlier(base.lastModified());
+    Instant bound = POLICY.bound(base.lastModified());
     List<String> deleted = new ArrayList<>();
     String plainUntil = base.metadata().get(ObjectBacking.PLAIN_UNTIL);
     if (plainUntil != null && !ObjectBacking.PLAIN.equals(previous) && plainUntil.matches("-?[0-9]{1,19}")) {

@@ -1,15 +1,12 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
@@ -21,8 +18,11 @@ import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.OpenAgain;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
+import org.modelfs.store.StoredModel;
+import org.modelfs.store.WriterTable;
 
 /**
  * A model kept in an S3-compatible object store: the object-store transaction
@@ -65,7 +65,8 @@ final class ObjectBacking implements Backing {
    */
   static final String PLAIN_UNTIL = "modelfs-plain-shards-until";
 
-  private static final Map<ObjectLocation.Identity, Lease> HELD = new ConcurrentHashMap<>();
+  /** One writer per model per JVM. */
+  private static final WriterTable HELD = new WriterTable();
 
   private final ObjectLocation at;
   private final boolean shardSet;
@@ -95,43 +96,18 @@ final class ObjectBacking implements Backing {
 
   // ---- reading ------------------------------------------------------------------------------
 
-  /** What is stored now: the model object (or none) and, without one, a plain DL4J shard set. */
-  record Stored(ObjectStore.Info base, List<ObjectStore.Info> plainShards) {
-    Generation generation() {
-      List<String> files = new ArrayList<>();
-      if (base != null) {
-        files.add(base.key() + "@" + base.etag());
-      }
-      for (ObjectStore.Info s : plainShards) {
-        files.add(s.key() + "@" + s.etag());
-      }
-      return new Generation(files);
-    }
-
-    /** When the newest of the stored objects was written. */
-    Instant modified() {
-      Instant m = base == null ? null : base.lastModified();
-      for (ObjectStore.Info s : plainShards) {
-        if (m == null || s.lastModified() != null && s.lastModified().isAfter(m)) {
-          m = s.lastModified();
-        }
-      }
-      return m;
-    }
-  }
-
-  private Stored look() throws IOException {
+  private StoredModel<ObjectStore.Info> look() throws IOException {
     return look(at);
   }
 
   /** What is stored now at {@code at}. */
-  static Stored look(ObjectLocation at) throws IOException {
+  static StoredModel<ObjectStore.Info> look(ObjectLocation at) throws IOException {
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     if (base != null) {
-      return new Stored(base, List.of());
+      return new StoredModel<>(base, List.of());
     }
     try {
-      return new Stored(null, plainShards(at));
+      return new StoredModel<>(null, plainShards(at));
     } catch (StoreFailures.NoSuchBucketException e) {
       // the listing's prefix is no name the user wrote: name the model
       NoSuchFileException named = new StoreFailures.NoSuchBucketException(at.uri(), at.bucket());
@@ -150,41 +126,19 @@ final class ObjectBacking implements Backing {
         n -> at.store().name(at.bucket(), at.dir() + n));
   }
 
-  /** How often an open starts again because a commit replaced an object while it was being read. */
-  private static final int OPEN_TRIES = 5;
-
   /**
    * Opens the current model. A commit that replaces an object while the index is being read
-   * makes the open start again (the reads are pinned: they fail, they never mix), up to
-   * {@value #OPEN_TRIES} times.
+   * makes the open start again (the reads are pinned: they fail, they never mix): {@link OpenAgain}.
    */
   @Override
   public Snapshot open() throws IOException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return openOnce();
-      } catch (IOException e) {
-        if (attempt == OPEN_TRIES || !changedWhileOpening(e)) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /** Whether {@code e} (or what it wraps: a reader may say which structure it was reading) is a replaced object. */
-  private static boolean changedWhileOpening(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof ObjectChangedException) {
-        return true;
-      }
-    }
-    return false;
+    return OpenAgain.open(at.uri(), ObjectChangedException.class, this::openOnce);
   }
 
   private Snapshot openOnce() throws IOException {
-    Stored s = look();
-    opened = s.modified();
-    if (s.base() == null && s.plainShards().isEmpty()) {
+    StoredModel<ObjectStore.Info> s = look();
+    opened = s.newest();
+    if (s.none()) {
       throw new NoSuchFileException(at.uri(), null, "no model object, and no shard objects of this base name");
     }
     List<ByteSource> shards = new ArrayList<>();
@@ -233,16 +187,7 @@ final class ObjectBacking implements Backing {
 
   @Override
   public List<Path> files() throws IOException {
-    Stored s = look();
-    List<Path> out = new ArrayList<>();
-    Path root = at.path().getRoot();
-    if (s.base() != null) {
-      out.add(root.resolve(at.key()));
-    }
-    for (ObjectStore.Info o : s.plainShards()) {
-      out.add(root.resolve(o.key()));
-    }
-    return out;
+    return look().files(at.path().getRoot());
   }
 
   /**
@@ -257,24 +202,6 @@ final class ObjectBacking implements Backing {
 
   // ---- writing ------------------------------------------------------------------------------
 
-  /** This JVM's writer lock on one model. */
-  private final class Lease implements Backing.Lease {
-    private volatile boolean held = true;
-
-    @Override
-    public boolean held() {
-      return held;
-    }
-
-    @Override
-    public void close() {
-      if (held) {
-        held = false;
-        HELD.remove(at.identity(), this);
-      }
-    }
-  }
-
   /**
    * A shard set's commit names the unchanged shards where an older generation holds them (keys
    * are immutable) instead of uploading them again (the mounted model is a pointer: its shards
@@ -287,13 +214,9 @@ final class ObjectBacking implements Backing {
   }
 
   @Override
-  public Lease lock() throws IOException {
-    Lease l = new Lease();
-    if (HELD.putIfAbsent(at.identity(), l) != null) {
-      throw new FileSystemException(at.uri(), null, "another writer in this JVM has the model open for writing"
-          + " (one writer per model per JVM; between processes the store's conditional PUT decides)");
-    }
-    return l;
+  public Backing.Lease lock() throws IOException {
+    return HELD.take(at.identity(), at.uri(),
+        " (one writer per model per JVM; between processes the store's conditional PUT decides)", null);
   }
 
   /**
@@ -324,8 +247,6 @@ final class ObjectBacking implements Backing {
   }
 
   private void own(Backing.Lease lease) {
-    if (!(lease instanceof Lease l) || HELD.get(at.identity()) != l || !l.held()) {
-      throw new IllegalStateException("not a held lock of " + at.uri() + ": " + lease);
-    }
+    HELD.own(lease, at.identity(), at.uri());
   }
 }

@@ -1,12 +1,9 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -15,8 +12,10 @@ import java.util.Map;
 import org.modelfs.io.ByteSource;
 import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
+import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.store.StoredModel;
 
 /**
  * The object store's steps of one commit ({@code store.CommitSteps} runs them): the new files
@@ -27,11 +26,11 @@ import org.modelfs.store.StoreKeys;
 final class ObjectCommit implements CommitStorage {
   private final ObjectLocation at;
   private final boolean sharded;
-  private ObjectBacking.Stored before;
+  private StoredModel<ObjectStore.Info> before;
   /** The pointer {@link #before} is, or {@code null} (a single object, a plain shard set, no model). */
   private ShardPointer.Pointer mounted;
   private Generation expected;
-  private Path dir;
+  private LocalTemps dir;
 
   ObjectCommit(ObjectLocation at, boolean sharded) {
     this.at = at;
@@ -51,7 +50,7 @@ final class ObjectCommit implements CommitStorage {
     }
     this.expected = expected;
     mounted = before.base() == null ? null : ShardPointer.at(at, before.base());
-    dir = privateTempDirectory();
+    dir = LocalTemps.create();
   }
 
   /**
@@ -75,21 +74,9 @@ final class ObjectCommit implements CommitStorage {
     throw new IllegalArgumentException(at.uri() + ": the plan keeps " + name + ", which the mounted model does not name");
   }
 
-  /** A new local temporary directory for a commit's files: 0700 where the file system has POSIX permissions. */
-  private static Path privateTempDirectory() throws IOException {
-    try {
-      return Files.createTempDirectory("modelfs-commit-", PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rwx------")));
-    } catch (UnsupportedOperationException e) {
-      return Files.createTempDirectory("modelfs-commit-"); // the JDK makes it private to the user there
-    }
-  }
-
   @Override
   public Temp create(String name) throws IOException {
-    Path t = dir.resolve(name);
-    return new Temp(name, t, FileChannel.open(t, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-        StandardOpenOption.WRITE));
+    return dir.temp(name);
   }
 
   /** A local temporary is uploaded, not kept: forcing it to disk would buy nothing. */
@@ -98,12 +85,12 @@ final class ObjectCommit implements CommitStorage {
 
   @Override
   public void discard(List<Temp> temps) throws IOException {
-    deleteTree(dir);
+    dir.delete();
   }
 
   @Override
   public void install(List<Planned> files) throws IOException {
-    try {
+    dir.install(() -> {
       Map<String, String> meta = new HashMap<>();
       String previous = before.base() == null && !before.plainShards().isEmpty() ? ObjectBacking.PLAIN
           : mounted == null ? null : StoreKeys.generationOf(mounted.shards().get(0).key());
@@ -125,27 +112,14 @@ final class ObjectCommit implements CommitStorage {
         putModel(file, condition, meta, null, composing(file, meta));
       }
       Cleanup.afterCommit(at);
-    } catch (IOException | RuntimeException e) {
-      try {
-        deleteTree(dir);
-      } catch (IOException | RuntimeException again) {
-        e.addSuppressed(again);
-      }
-      throw e;
-    }
-    try {
-      deleteTree(dir);
-    } catch (IOException | RuntimeException e) {
-      // the commit landed: its outcome is not undone by temporaries that would not go
-      Cleanup.warn(at, "the commit succeeded, but its local temporary directory " + dir + " could not be removed", e);
-    }
+    }, (what, e) -> Cleanup.warn(at, what, e)); // the commit landed: temporaries that would not go do not undo it
   }
 
   /**
    * {@link ObjectBacking#PLAIN_UNTIL} for the commit replacing {@code before}: the newest of the
    * plain shards it replaces, or what the model object it replaces carried; {@code null} if neither.
    */
-  private static String plainUntil(ObjectBacking.Stored before) {
+  private static String plainUntil(StoredModel<ObjectStore.Info> before) {
     if (before.base() != null) {
       return before.base().metadata().get(ObjectBacking.PLAIN_UNTIL);
     }
@@ -191,7 +165,7 @@ final class ObjectCommit implements CommitStorage {
       }
       throw e;
     }
-    Path pointer = dir.resolve("pointer");
+    Path pointer = dir.file("pointer");
     Files.write(pointer, ShardPointer.write(shards, mounted == null ? List.of() : mounted.shards()),
         StandardOpenOption.CREATE_NEW);
     return pointer;
@@ -234,33 +208,11 @@ final class ObjectCommit implements CommitStorage {
       if (generation != null) {
         Cleanup.deleteGeneration(at, generation, e);
       }
-      Generation now;
-      try {
-        now = ObjectBacking.look(at).generation();
-      } catch (IOException again) {
-        e.addSuppressed(again);
-        now = new Generation(List.of("(unknown: " + again.getMessage() + ")"));
-      }
-      ModelChangedException changed = new ModelChangedException(at.uri(), expected, now);
-      changed.initCause(e);
-      throw changed;
+      throw ModelChangedException.refused(at.uri(), expected, () -> ObjectBacking.look(at).generation(), e);
     }
     // any other failure leaves the generation: the pointer may have landed, or still land (a
     // request in flight), and a pointer that landed needs it; if it did not, Cleanup removes it
     // once it is older than the grace period
   }
 
-  static void deleteTree(Path dir) throws IOException {
-    if (dir == null) {
-      return;
-    }
-    try (var s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        Files.deleteIfExists(p);
-      }
-    } catch (NoSuchFileException e) {
-      return;
-    }
-    Files.deleteIfExists(dir);
-  }
 }

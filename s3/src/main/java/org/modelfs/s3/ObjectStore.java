@@ -25,6 +25,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import org.modelfs.store.StoredObject;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -58,7 +59,8 @@ import software.amazon.nio.spi.s3.config.S3NioSpiConfiguration;
  */
 final class ObjectStore {
   /** What a HEAD or a listing says of an object. */
-  record Info(String key, String etag, long size, Instant lastModified, Map<String, String> metadata) {}
+  record Info(String key, String etag, long size, Instant lastModified, Map<String, String> metadata)
+      implements StoredObject {}
 
   /** A PUT's condition: on the ETag {@code ifMatch}, or that no object exists ({@code ifMatch == null}). */
   record Condition(String ifMatch) {

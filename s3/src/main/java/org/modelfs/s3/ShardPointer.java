@@ -1,15 +1,11 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.zip.CRC32C;
 import org.modelfs.format.ModelFormatException;
-import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
+import org.modelfs.store.PointerText;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -40,7 +36,7 @@ final class ShardPointer {
   static final String MAGIC = "MODELFS SHARD SET 2\n";
   /** The first version's magic: every shard in one generation, no {@code previous} section. */
   static final String MAGIC_1 = "MODELFS SHARD SET 1\n";
-  static final int MAX_BYTES = 1 << 20;
+  static final int MAX_BYTES = PointerText.MAX_BYTES;
 
   /** One shard: its key relative to the model's directory, size and ETag. */
   record Shard(String key, long size, String etag) {
@@ -57,14 +53,7 @@ final class ShardPointer {
 
   /** Whether {@code src} starts with the pointer's magic line. */
   static boolean sniff(ByteSource src) throws IOException {
-    byte[] magic = MAGIC.getBytes(StandardCharsets.US_ASCII);
-    if (src.size() < magic.length) {
-      return false;
-    }
-    ByteBuffer b = ByteBuffer.allocate(magic.length);
-    src.readFully(b, 0);
-    return Arrays.equals(b.array(), magic)
-        || Arrays.equals(b.array(), MAGIC_1.getBytes(StandardCharsets.US_ASCII));
+    return PointerText.sniff(src, MAGIC, MAGIC_1);
   }
 
   /**
@@ -95,14 +84,7 @@ final class ShardPointer {
     lines(sb, shards);
     sb.append("previous ").append(previous.size()).append('\n');
     lines(sb, previous);
-    byte[] body = sb.toString().getBytes(StandardCharsets.UTF_8);
-    CRC32C crc = new CRC32C();
-    crc.update(body);
-    byte[] tail = String.format("crc32c %08x%n", crc.getValue()).replace(System.lineSeparator(), "\n")
-        .getBytes(StandardCharsets.US_ASCII);
-    byte[] out = Arrays.copyOf(body, body.length + tail.length);
-    System.arraycopy(tail, 0, out, body.length, tail.length);
-    return out;
+    return PointerText.seal(sb.toString());
   }
 
   private static void lines(StringBuilder sb, List<Shard> shards) {
@@ -123,38 +105,12 @@ final class ShardPointer {
    */
   static Pointer readPointer(ByteSource src, String name) throws IOException {
     String file = src.name();
-    long size = src.size();
-    if (size > MAX_BYTES) {
-      throw new ModelFormatException(file, "shard-set pointer", 0, "is " + size + " bytes, more than the "
-          + MAX_BYTES + " a pointer may have");
-    }
-    ByteBuffer all = ByteBuffer.allocate((int) size);
-    src.readFully(all, 0);
-    byte[] bytes = all.array();
-    if (bytes.length < MAGIC.length() || bytes[bytes.length - 1] != '\n') {
-      throw new ModelFormatException(file, "shard-set pointer", Math.max(0, bytes.length - 1), "is cut short: "
-          + bytes.length + " bytes, not ending with a line break");
-    }
-    int crcLine = lastLineStart(bytes);
-    String tail = new String(bytes, crcLine, bytes.length - crcLine, StandardCharsets.US_ASCII);
-    if (!tail.matches("crc32c [0-9a-f]{8}\n")) {
-      throw new ModelFormatException(file, "shard-set pointer", crcLine, "does not end with its 'crc32c <8 hex>'"
-          + " line (cut short, or not written by ModelFS)");
-    }
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, crcLine);
-    long want = Long.parseLong(tail.substring(7, 15), 16);
-    if (crc.getValue() != want) {
-      throw new ModelFormatException(file, "shard-set pointer", crcLine, String.format("CRC-32C of its first %d"
-          + " bytes is %08x, its last line says %08x", crcLine, crc.getValue(), want));
-    }
-    String[] lines = new String(bytes, 0, crcLine, StandardCharsets.UTF_8).split("\n", -1);
+    String[] lines = PointerText.open(src);
     // lines: magic, "shards N", N shard lines, [v2: "previous M", M lines,] then "" (the text
     // before the CRC line ends in \n)
     boolean v1 = lines.length > 0 && (lines[0] + "\n").equals(MAGIC_1);
     if (lines.length < 3 || !(v1 || (lines[0] + "\n").equals(MAGIC)) || !lines[lines.length - 1].isEmpty()) {
-      throw new ModelFormatException(file, "shard-set pointer", 0, "is not a ModelFS shard-set pointer (magic,"
-          + " then 'shards N')");
+      throw PointerText.refused(file, "is not a ModelFS shard-set pointer (magic, then 'shards N')");
     }
     int[] at = {1};
     List<Shard> shards = section(lines, at, "shards", false, v1, file, name);
@@ -190,12 +146,7 @@ final class ShardPointer {
             + " <key>'");
       }
       String key = f[2];
-      ShardNames.Shard s = StoreKeys.isGenerationShard(name, key)
-          ? ShardNames.parse(key.substring(key.indexOf('/') + 1)) : null;
-      if (s == null || s.index() != k || s.count() != n) {
-        throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " names '" + key
-            + "', not shard " + k + " of " + n + " of a generation of " + name);
-      }
+      PointerText.checkShard(file, lineNo, key, k, n, name);
       String g = StoreKeys.generationOf(key);
       if (oneGeneration && generation != null && !generation.equals(g)) {
         throw new ModelFormatException(file, "shard-set pointer", 0, "line " + lineNo + " names a shard of "
@@ -206,14 +157,5 @@ final class ShardPointer {
     }
     at[0] = i + 1 + n;
     return out;
-  }
-
-  private static int lastLineStart(byte[] b) {
-    int end = b.length - 1; // the final \n
-    int i = end - 1;
-    while (i >= 0 && b[i] != '\n') {
-      i--;
-    }
-    return i + 1;
   }
 }

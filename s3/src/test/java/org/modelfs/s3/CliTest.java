@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.modelfs.testing.CliRun.ok;
+import static org.modelfs.testing.CliRun.run;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.store.Backings;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.testing.CliRun.Result;
 
 /**
  * The {@code modelfs} commands on {@code s3x://} paths, run in this JVM through {@link Main#run}
@@ -49,26 +51,6 @@ class CliTest {
   @AfterAll
   static void stop() throws Exception {
     s3.close();
-  }
-
-  record Result(int code, byte[] bytes, String err) {
-    String out() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  static Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
-  }
-
-  static Result ok(String... args) {
-    Result r = run(args);
-    assertEquals(0, r.code(), String.join(" ", args) + ": " + r.err());
-    return r;
   }
 
   /** The user's spelling of a key: {@code s3x://access:secret@127.0.0.1:PORT/models/KEY}. */
@@ -259,5 +241,21 @@ class CliTest {
     assertEquals(2, r.code());
     assertTrue(r.err().contains("nothing/m.fb:/params/W") && r.err().contains("no model file"), r.err());
     assertFalse(r.err().contains("'s3x"), r.err());
+  }
+
+  /**
+   * The other side of the rule {@code store.OutputFile} owns: the S3 provider writes plain files,
+   * so cp and export to an {@code s3x://} file are not refused (as HDFS and Blob Storage outputs
+   * are): the bytes land at the key, and no temporary is left beside it.
+   */
+  @Test
+  void aPlainFileOutputIsWrittenThroughTheProvider() throws Exception {
+    String m = FIXTURES.resolve("mlp_adam.fb").toString();
+    ok("cp", m + ":params/layer0/W", uri("plain/w.bin"), "--quiet");
+    ok("export", m + ":params/layer0/W", uri("plain/w.npy"), "--quiet");
+    assertArrayEquals(w, s3.bytes("plain/w.bin"));
+    assertNull(Backings.modelsOnly(s3.path("plain/w.bin")));
+    assertEquals(List.of("plain/w.bin", "plain/w.npy"), s3.keys().stream().filter(k -> k.startsWith("plain/"))
+        .sorted().toList());
   }
 }

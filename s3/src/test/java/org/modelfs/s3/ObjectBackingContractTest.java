@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingContractTest;
+import org.modelfs.store.StoredModel;
 
 /**
  * {@link ObjectBacking} held to the backing contract, against S3Proxy (a fresh prefix per model),
@@ -43,7 +44,7 @@ class ObjectBackingContractTest extends BackingContractTest {
   protected Map<String, String> storedFiles(Backing b) throws IOException {
     ObjectLocation at = ((ObjectBacking) b).location();
     Map<String, String> out = new TreeMap<>();
-    ObjectBacking.Stored s = ObjectBacking.look(at);
+    StoredModel<ObjectStore.Info> s = ObjectBacking.look(at);
     if (s.base() != null) {
       try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size())) {
         if (ShardPointer.sniff(src)) {

@@ -8,11 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.KillLoop;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -44,49 +43,17 @@ class ObjectCrashTest extends StoreTest {
       s3.upload(local, key);
     }
     String dir = key.substring(0, key.lastIndexOf('/') + 1);
-    Random random = new Random(SEED);
-    // how long a commit takes, from WRITTEN to COMMITTED, measured on one unkilled run
-    int version = 1;
-    long commitNanos;
-    try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child0")),
-        s3.port(), key, version, shard, null)) {
-      c.await("WRITTEN");
-      long t0 = System.nanoTime();
-      assertEquals("COMMITTED", c.await("COMMITTED"));
-      commitNanos = System.nanoTime() - t0;
-    }
-    assertEquals(version, version(key));
-    int olds = 0;
-    int news = 0;
-    for (int i = 1; i <= KILLS; i++) {
-      int next = version + 1;
-      long delay = (long) (random.nextDouble() * commitNanos * 1.2);
-      Path childTmp = Files.createDirectories(tmp.resolve("child" + i));
-      try (CommitChild.Running c = new CommitChild.Running(childTmp, s3.port(), key, next, shard, null)) {
-        c.await("WRITTEN");
-        TimeUnit.NANOSECONDS.sleep(delay);
-        c.process.destroyForcibly(); // SIGKILL
-        c.process.waitFor(30, TimeUnit.SECONDS);
-      }
-      int seen = version(key);
-      assertTrue(seen == version || seen == next, "after a kill " + delay / 1000 + " µs into the commit: version "
-          + seen + ", not the old " + version + " or the new " + next + " (seed " + SEED + ")");
-      if (seen == next) {
-        news++;
-        version = next;
-      } else {
-        olds++;
-      }
-      for (String k : s3.keys()) {
-        if (k.startsWith(dir)) {
-          String rest = k.substring(dir.length());
-          assertTrue(k.equals(key) || rest.matches(".*\\.modelfs-g[0-9a-f]{32}/.*\\.shard\\d+-of-\\d+\\.sdnb")
-              || rest.matches(".*\\.shard\\d+-of-\\d+\\.sdnb"), "only the model's own objects: " + k);
-        }
-      }
-    }
-    System.out.println(key + ": " + KILLS + " kills over a " + commitNanos / 1_000_000 + " ms commit: " + olds
-        + " old, " + news + " new (seed " + SEED + ")");
+    KillLoop.Outcome o = KillLoop.run(SEED, KILLS, (name, v) -> s3.child(Files.createDirectories(tmp.resolve(name)),
+        key, v, shard, null, -1), () -> version(key), () -> {
+          for (String k : s3.keys()) {
+            if (k.startsWith(dir)) {
+              String rest = k.substring(dir.length());
+              assertTrue(k.equals(key) || rest.matches(".*\\.modelfs-g[0-9a-f]{32}/.*\\.shard\\d+-of-\\d+\\.sdnb")
+                  || rest.matches(".*\\.shard\\d+-of-\\d+\\.sdnb"), "only the model's own objects: " + k);
+            }
+          }
+        });
+    System.out.println(KillLoop.summary(key, KILLS, o, SEED));
     Thread.sleep(1100); // leftovers are what is strictly older (to the second) than the model object
     try (FileSystem fs = ModelFileSystems.open(s3.path(key), shard > 0 ? Map.of("format", "sdnb-sharded",
         "maxShardBytes", String.valueOf(shard)) : Map.of())) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.CommitChild;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
@@ -43,8 +44,7 @@ class ObjectRaceTest extends StoreTest {
       int[] versions = {10 + 2 * round, 11 + 2 * round};
       try {
         for (int v : versions) {
-          children.add(new CommitChild.Running(Files.createDirectories(tmp.resolve("c" + v)), s3.port(), key, v,
-              shard, go));
+          children.add(s3.child(Files.createDirectories(tmp.resolve("c" + v)), key, v, shard, go, -1));
         }
         for (CommitChild.Running c : children) {
           c.await("WRITTEN");

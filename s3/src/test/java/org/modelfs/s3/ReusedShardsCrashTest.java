@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.store.StoreKeys;
 import org.modelfs.testing.BytesChannel;
+import org.modelfs.testing.CommitChild;
 import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
-import org.modelfs.store.StoreKeys;
 
 /**
  * SIGKILL of a writer in another JVM during commits that change one shard of a shard set and
@@ -68,8 +69,8 @@ class ReusedShardsCrashTest extends StoreTest {
       int[] wanted = now.clone();
       wanted[param] = next;
       long delayMillis = random.nextInt(1500);
-      try (CommitChild.Running c = new CommitChild.Running(Files.createDirectories(tmp.resolve("child" + k)),
-          s3.port(), key, next, SHARD, null, param)) {
+      try (CommitChild.Running c = s3.child(Files.createDirectories(tmp.resolve("child" + k)), key, next,
+          SHARD, null, param)) {
         c.await("WRITTEN");
         TimeUnit.MILLISECONDS.sleep(delayMillis);
         c.process.destroyForcibly(); // SIGKILL

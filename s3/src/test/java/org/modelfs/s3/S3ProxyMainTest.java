@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.modelfs.testing.CliRun;
 
 /**
  * The local server of docs/OBJECT-STORES.md §6 ("Trying it locally"): the documented command is
@@ -37,8 +38,8 @@ class S3ProxyMainTest {
           printed);
       String withKeys = "s3x://" + S3TestServer.ACCESS + ":" + S3TestServer.SECRET + "@" + s3.endpoint() + "/"
           + S3TestServer.BUCKET + "/m.sdnb";
-      CliTest.ok("convert", CliTest.FIXTURES.resolve("mlp_adam.fb").toString(), withKeys, "-q");
-      assertTrue(CliTest.ok("info", withKeys).out().contains("format: sdnb"));
+      CliRun.ok("convert", CliTest.FIXTURES.resolve("mlp_adam.fb").toString(), withKeys, "-q");
+      assertTrue(CliRun.ok("info", withKeys).out().contains("format: sdnb"));
     }
   }
 }

@@ -21,6 +21,7 @@ import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
 import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
+import org.modelfs.testing.CommitChild;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
@@ -124,6 +125,16 @@ final class S3TestServer implements AutoCloseable {
 
   private static URI uri(int port, String key) {
     return URI.create("s3x://" + ACCESS + ":" + SECRET + "@127.0.0.1:" + port + "/" + BUCKET + "/" + key);
+  }
+
+  /**
+   * A child writer ({@code testing.CommitChild}) of {@code key} on this server, its temporary
+   * directory {@code tmpdir}; {@code param ≥ 0}: only parameter {@code big/w<param>} is set.
+   */
+  CommitChild.Running child(Path tmpdir, String key, int version, long shard, Path go, int param) throws IOException {
+    return new CommitChild.Running(tmpdir, List.of("-Dcommit.child.param=" + param, "-Daws.region=us-east-1",
+        "-Daws.disableEc2Metadata=true", "-Ds3.spi.endpoint-protocol=http", "-Ds3.spi.force-path-style=true"),
+        uri(key).toString(), version, shard, go);
   }
 
   /** Stores {@code local}'s bytes as the object {@code key} (straight into the store, no request counted). */

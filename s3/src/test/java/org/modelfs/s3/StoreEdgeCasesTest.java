@@ -24,6 +24,7 @@ import org.modelfs.store.LocalBacking;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.VersionedModel;
+import org.modelfs.testing.CliRun;
 
 /** Cases a review found: each failed before its fix. */
 class StoreEdgeCasesTest extends StoreTest {
@@ -46,7 +47,7 @@ class StoreEdgeCasesTest extends StoreTest {
    */
   @Test
   void theCliRefusesAnS3UriTheProviderWouldMisread() {
-    CliTest.Result r = CliTest.run("info", "s3://models/models/m.fb");
+    CliRun.Result r = CliRun.run("info", "s3://models/models/m.fb");
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains("cannot be named so"), r.err());
   }

@@ -23,6 +23,7 @@ import org.modelfs.CommitRefusedException;
 import org.modelfs.JournaledFileSystem;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.cli.Main;
+import org.modelfs.testing.CliRun;
 
 /**
  * What a user trying the module sees (issue 30, docs/OBJECT-STORES.md §6): messages name the
@@ -61,7 +62,7 @@ class StoreMessagesTest {
   @Test
   void convertNamesTheUrisAsTypedWithoutCredentials() {
     String typed = s3.uri("messages/m.sdnb").toString();
-    CliTest.Result r = CliTest.ok("convert", fixture(), typed);
+    CliRun.Result r = CliRun.ok("convert", fixture(), typed);
     String shown = "s3x://" + s3.endpoint() + "/" + S3TestServer.BUCKET + "/messages/m.sdnb";
     assertTrue(r.err().contains(" to " + shown + " (sdnb)") && r.err().contains("wrote " + shown + " ("), r.err());
     assertFalse(r.err().contains(S3TestServer.SECRET), "no secret in messages: " + r.err());
@@ -98,7 +99,7 @@ class StoreMessagesTest {
   void aMissingBucketIsSaidInOneLine() {
     for (String name : List.of("m.sdnb", "m.shard0-of-2.sdnb")) {
       String typed = "s3x://" + S3TestServer.ACCESS + ":" + S3TestServer.SECRET + "@" + s3.endpoint() + "/nobucket/" + name;
-      CliTest.Result r = CliTest.run("info", typed);
+      CliRun.Result r = CliRun.run("info", typed);
       assertEquals(2, r.code(), r.err());
       assertEquals("modelfs info: no such bucket 'nobucket' (s3x://" + s3.endpoint() + "/nobucket/m.sdnb)\n", r.err());
     }
@@ -112,7 +113,7 @@ class StoreMessagesTest {
       // "localhost": a file system (and client) of its own, made without the protocol setting
       String typed = "s3x://" + S3TestServer.ACCESS + ":" + S3TestServer.SECRET + "@localhost:" + s3.port()
           + "/" + S3TestServer.BUCKET + "/messages/plain.fb";
-      CliTest.Result r = CliTest.run("info", typed);
+      CliRun.Result r = CliRun.run("info", typed);
       assertEquals(2, r.code(), r.err());
       assertEquals(1, r.err().lines().count(), r.err());
       assertTrue(r.err().startsWith("modelfs info: s3x://localhost:" + s3.port() + "/" + S3TestServer.BUCKET
@@ -143,7 +144,7 @@ class StoreMessagesTest {
 
   @Test
   void aProviderDirectoryHoldingAFileIsLeftAlone() throws Exception {
-    CliTest.ok("info", uploaded("messages/kept.fb"));
+    CliRun.ok("info", uploaded("messages/kept.fb"));
     Set<Path> dirs = ProviderTempDirs.registered();
     assertFalse(dirs.isEmpty(), "the mount noted its file system's directory");
     Path staging = dirs.iterator().next().resolve("staging");

@@ -124,6 +124,11 @@ public final class HdfsProvider extends FileSystemProvider {
       return client(p).getFileStatus(p.hadoop());
     } catch (IOException e) {
       throw HdfsErrors.nio(e, p.toUri().toString(), "reading its status");
+    } catch (IllegalArgumentException e) {
+      // a name HDFS cannot hold ("… is not a valid DFS filename": a ':' in a segment, as in the
+      // CLI's MODEL:PATH) names no file: Files.exists and the CLI's "is this a model?" say no
+      throw new NoSuchFileException(p.toUri().toString(), null, "HDFS holds no file of this name ("
+          + e.getMessage() + ")");
     }
   }
 

@@ -1,4 +1,4 @@
-package org.modelfs.azure;
+package org.modelfs.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,18 +9,19 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.modelfs.ModelFileSystems;
-import org.modelfs.testing.VersionedModel;
 
 /**
- * A child JVM's writer for the crash and race tests: mounts {@code uri} (the account: system
- * property {@code modelfs.azure.connection-string}), sets every parameter byte to
- * {@code version}, prints {@code WRITTEN}, waits until the file {@code go} exists (if given),
- * commits by closing, prints {@code COMMITTED} — or {@code REFUSED <message>}.
+ * A child JVM's writer for the store modules' crash and race tests (s3, azure, hdfs): mounts the
+ * model {@code uri}, sets every parameter byte to {@code version} ({@link VersionedModel}) — or,
+ * with {@code -Dcommit.child.param=k}, only parameter {@code big/w<k>} — prints {@code WRITTEN},
+ * waits until the file {@code go} exists (if given), commits by closing, prints
+ * {@code COMMITTED} — or {@code REFUSED <message>} if the commit was refused — and exits.
  *
  * <p>Arguments: uri version maxShardBytes(0: not sharded) [go-file]
  */
@@ -28,27 +29,32 @@ public final class CommitChild {
   private CommitChild() {}
 
   /** A child writer started by a test: its process and its output, read line by line. */
-  static final class Running implements AutoCloseable {
-    final Process process;
+  public static final class Running implements AutoCloseable {
+    public final Process process;
     private final BufferedReader out;
 
-    Running(Path tmpdir, String connectionString, String uri, int version, long shard, Path go)
+    /**
+     * Starts a child writer of {@code uri} (arguments as {@link CommitChild#main}; {@code go} may
+     * be {@code null}), its temporary directory {@code tmpdir}, with the store's {@code jvmOptions}
+     * (credentials, a region, {@code -Dcommit.child.param=k}).
+     */
+    public Running(Path tmpdir, List<String> jvmOptions, String uri, int version, long shard, Path go)
         throws IOException {
       List<String> cmd = new ArrayList<>(List.of(
           Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-XX:+UseSerialGC",
-          "-Djava.io.tmpdir=" + tmpdir, "-D" + BlobFileSystemProvider.PROPERTY + "=" + connectionString, "-cp",
-          System.getProperty("java.class.path"), CommitChild.class.getName(), uri, String.valueOf(version),
-          String.valueOf(shard)));
+          "-Djava.io.tmpdir=" + tmpdir));
+      cmd.addAll(jvmOptions);
+      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CommitChild.class.getName(), uri,
+          String.valueOf(version), String.valueOf(shard)));
       if (go != null) {
         cmd.add(go.toString());
       }
       process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-      out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8));
+      out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     }
 
-    /** Reads lines until one starts with one of {@code prefixes}; returns it. */
-    String await(String... prefixes) throws IOException {
+    /** Reads lines until one starts with one of {@code prefixes}; returns it (the output so far in the failure). */
+    public String await(String... prefixes) throws IOException {
       StringBuilder seen = new StringBuilder();
       for (String line; (line = out.readLine()) != null; ) {
         seen.append(line).append('\n');
@@ -69,7 +75,7 @@ public final class CommitChild {
   }
 
   public static void main(String[] args) throws Exception {
-    String uri = args[0];
+    URI uri = URI.create(args[0]);
     int version = Integer.parseInt(args[1]);
     long shard = Long.parseLong(args[2]);
     Path go = args.length > 3 ? Path.of(args[3]) : null;
@@ -78,8 +84,16 @@ public final class CommitChild {
       env.put("format", "sdnb-sharded");
       env.put("maxShardBytes", String.valueOf(shard));
     }
-    FileSystem fs = ModelFileSystems.open(Path.of(URI.create(uri)), env);
-    VersionedModel.write(fs, version);
+    FileSystem fs = ModelFileSystems.open(Path.of(uri), env);
+    int param = Integer.getInteger("commit.child.param", -1);
+    if (param < 0) {
+      VersionedModel.write(fs, version);
+    } else {
+      Path p = fs.getPath("/params/big/w" + param);
+      byte[] b = new byte[(int) Files.size(p)];
+      Arrays.fill(b, (byte) version);
+      Files.write(p, b);
+    }
     System.out.println("WRITTEN");
     System.out.flush();
     while (go != null && !Files.exists(go)) {
@@ -92,6 +106,6 @@ public final class CommitChild {
       System.out.println("REFUSED " + e.getMessage());
     }
     System.out.flush();
-    System.exit(0);
+    System.exit(0); // a store's client may keep non-daemon threads
   }
 }
