@@ -31,8 +31,8 @@ import org.modelfs.store.WriterTable;
  * <ul>
  *   <li><b>reads</b> are positional reads of each file pinned to its inode ({@link HdfsSource});
  *       the generation is every file's {@code name@inode:length:mtime} from one listing of the
- *       model's directory, taken before and after the files are opened (equal, and no install
- *       record: no commit was installing them);
+ *       model's directory ({@link HdfsListing}: the one {@link #recoverIfIdle} took), the files
+ *       it names opened by inode (one a commit replaced since is gone: the open starts again);
  *   <li><b>the lock</b> is HDFS's lease on the lock file beside the model ({@link HdfsLock}),
  *       across every client, plus this JVM's table (one writer per model per JVM);
  *   <li><b>the commit</b> ({@link HdfsCommit}) writes the new files locally (the codecs seek), uploads
@@ -49,11 +49,13 @@ final class HdfsBacking implements Backing {
 
   private final HdfsModel at;
   private final boolean shardSet;
+  private final HdfsListing listing;
   private volatile FileTime opened;
 
   HdfsBacking(HdfsModel at, boolean shardSet) {
     this.at = at;
     this.shardSet = shardSet;
+    this.listing = new HdfsListing(at);
   }
 
   HdfsModel model() {
@@ -73,32 +75,24 @@ final class HdfsBacking implements Backing {
   // ---- reading ------------------------------------------------------------------------------
 
   Stored look() throws IOException {
-    return Stored.of(at);
+    return listing.look();
   }
 
   /**
-   * Opens the current model: the files of one listing ({@link Stored}), each opened by its inode,
-   * accepted when a second listing shows the same generation (else a commit installed meanwhile:
-   * again, {@link OpenAgain}; likewise when a file or an install record the listing showed was
-   * replaced or removed before it was read: {@link HdfsChangedException}).
+   * Opens the current model: the files of one listing ({@link HdfsListing#forOpen}: the one
+   * {@link #recoverIfIdle} just took, else a new one), each opened by its inode; when a file or an
+   * install record the listing showed was replaced or removed before it was read
+   * ({@link HdfsChangedException}: a commit installed meanwhile), again with a new listing
+   * ({@link OpenAgain}). The listing is atomic and the inodes pinned, so no second listing is
+   * needed to see that the files are of one generation (issue 34).
    */
   @Override
   public Snapshot open() throws IOException {
+    boolean[] first = {true};
     return OpenAgain.open(at.uri(), HdfsChangedException.class, () -> {
-      Stored s = look();
-      Snapshot snap = openFiles(s);
-      Generation after;
-      try {
-        after = current();
-      } catch (IOException | RuntimeException e) {
-        snap.model().close();
-        throw e;
-      }
-      if (after.equals(s.generation())) {
-        return snap;
-      }
-      snap.model().close();
-      return null;
+      Stored s = first[0] ? listing.forOpen() : look();
+      first[0] = false;
+      return openFiles(s);
     });
   }
 
@@ -113,8 +107,11 @@ final class HdfsBacking implements Backing {
       opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()),
           f.status().getLen(), at.shown(f.name())));
     }
-    List<ByteSource> sources = ParallelReads.openAll(opens); // at once: two NameNode round trips, not 2 per shard (issue 34)
+    List<ByteSource> sources = ParallelReads.openAll(opens); // at once: one NameNode round trip, not one per shard (issue 34)
     try {
+      if (s.single()) {
+        ParallelReads.prefetchEnds(sources); // its head and tail in one round trip, as a shard set's are
+      }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
           : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
           s.generation());
@@ -154,8 +151,8 @@ final class HdfsBacking implements Backing {
   /** Before a read-only open: finishes a crashed writer's install when the lock is free. */
   @Override
   public void recoverIfIdle() throws IOException {
-    if (look().records().isEmpty()) {
-      return;
+    if (listing.lookBeforeOpen().records().isEmpty()) {
+      return; // the listing serves the open that follows
     }
     Backing.Lease l;
     try {

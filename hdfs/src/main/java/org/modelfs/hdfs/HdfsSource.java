@@ -10,8 +10,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.BlockMissingException;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.modelfs.hdfs.nio.HdfsErrors;
 import org.modelfs.io.ByteSource;
+import org.modelfs.io.ParallelReads;
 
 /**
  * The bytes of one HDFS file as it was when the model was opened: positional reads
@@ -70,7 +72,8 @@ final class HdfsSource implements ByteSource {
     long now;
     try {
       in = fs.open(byId);
-      now = fs.getFileStatus(byId).getLen();
+      // HDFS's open answers with the blocks and the length: no file status (a round trip) needed
+      now = in instanceof HdfsDataInputStream h ? h.getVisibleLength() : fs.getFileStatus(byId).getLen();
     } catch (FileNotFoundException e) {
       throw changed(e, name, "was replaced or removed");
     } catch (IOException e) {
@@ -137,10 +140,12 @@ final class HdfsSource implements ByteSource {
 
   /**
    * Reads {@code [position, position + length)} — widened to {@value #END} bytes if shorter
-   * (toward the start at the end of the file), at most {@value #MAX_WINDOW} — with one positional
+   * (toward the start at the end of the file), to the whole file when it is the head of a file of
+   * at most {@link ParallelReads#TAIL_APART} bytes, at most {@value #MAX_WINDOW} — with one positional
    * read and keeps it: each positional read is a round trip to a DataNode, and an opening's index
    * is read in many small ones (issue 34: the FlatGraph walk of a 1 GiB model was dozens). Up to
-   * {@value #WINDOWS} ranges, the first ones; a range already kept is not read again.
+   * {@value #WINDOWS} ranges, the first ones; a range already kept (as asked, or as widened) is
+   * not read again.
    */
   @Override
   public void prefetch(long position, long length) throws IOException {
@@ -152,7 +157,14 @@ final class HdfsSource implements ByteSource {
     }
     long from = position;
     long to = Math.min(size, position + length);
-    if (to - from < END) {
+    for (Window w : windows) {
+      if (w.holds(from) && w.holds(to - 1)) {
+        return; // already held as asked (an SDNB's small FlatGraph in its widened head)
+      }
+    }
+    if (from == 0 && size <= ParallelReads.TAIL_APART) {
+      to = size; // a small file's head: the whole file, its tail (SDNB's manifest) with it (ParallelReads.prefetchEnds asks no tail)
+    } else if (to - from < END) {
       to = Math.min(size, from + END);
       from = Math.max(0, to - END);
     }
