@@ -87,6 +87,7 @@ class MountWriteTest {
       // file before its close, kind=UPDATER on updater state included: accepted when it says what
       // the file is, so no close is refused and no bytes dropped
       m.run("cp -a m/tags/default m/tags/v6").ok();
+      m.run("mkdir m/tags/v8 && tar -C m/tags/default -cf - . | tar -C m/tags/v8 -xf - && diff -r m/tags/default m/tags/v8").ok();
       m.run("python3 -c \"import shutil; shutil.copytree('m/tags/default', 'm/tags/v7', copy_function=shutil.copy2)\"").ok();
       m.run("diff -r m/tags/default/updater m/tags/v6/updater && diff -r m/tags/default/params m/tags/v7/params").ok();
       assertEquals("UPDATER", m.run("getfattr --only-values -n user.samediff.kind m/tags/v6/updater/layer1/W2/M").ok().out());
@@ -117,7 +118,7 @@ class MountWriteTest {
       assertFalse(Files.exists(d.resolve("updater/layer0")));
       Path v2 = fs.getPath("/tags/v2");
       assertArrayEquals(w, Files.readAllBytes(v2.resolve("params/new")));
-      for (String t : List.of("v3", "v4", "v6", "v7")) {
+      for (String t : List.of("v3", "v4", "v6", "v7", "v8")) {
         assertArrayEquals(w, Files.readAllBytes(fs.getPath("/tags", t, "params/new")), t);
         assertArrayEquals(Files.readAllBytes(d.resolve("graph.json")), Files.readAllBytes(fs.getPath("/tags", t, "graph.json")), t);
       }
