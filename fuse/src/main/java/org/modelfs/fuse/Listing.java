@@ -104,7 +104,7 @@ final class Listing {
         names.put(e.getFileName().toString(), Files.isDirectory(e));
       }
     }
-    if (p.startsWith("/tags/") && p.indexOf('/', 6) < 0) {
+    if (Areas.isTag(p)) {
       ModelNames.AREAS.stream().filter(a -> writes.areas.shows(p + "/" + a)).forEach(a -> names.put(a, true));
     }
     writes.stagedIn(p).forEach(n -> names.putIfAbsent(n, false));

@@ -203,7 +203,7 @@ final class Writes {
       throw new DirectoryNotEmptyException(p);
     }
     Path d = fs.getPath(p);
-    if (p.startsWith("/tags/") && p.indexOf('/', 6) < 0 && Files.isDirectory(d)) {
+    if (Areas.isTag(p) && Files.isDirectory(d)) {
       // rmdir(2) removes an empty directory only; a tag goes once its files are gone
       try (DirectoryStream<Path> ds = Files.newDirectoryStream(d)) {
         for (Path e : ds) {
