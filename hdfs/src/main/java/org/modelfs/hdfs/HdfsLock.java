@@ -4,10 +4,12 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.EnumSet;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.client.HdfsDataOutputStream;
 import org.apache.hadoop.ipc.RemoteException;
@@ -20,7 +22,8 @@ import org.modelfs.store.Backing;
  * HDFS's lease on it (the NameNode's single-writer rule; the client renews it while the JVM
  * lives), so:
  * <ul>
- *   <li>taking it: an exclusive create ({@code create(lock, false)}); if the file exists, an
+ *   <li>taking it: an exclusive create ({@code createNonRecursive(lock, false, …)}: a missing
+ *       directory is an error, never made); if the file exists, an
  *       {@code append} — which the NameNode grants only when no live client holds the lease: the
  *       file was closed (a holder that released without deleting), or its holder died and the
  *       lease's soft limit (60 s by default) passed, when the NameNode recovers the lease first
@@ -38,6 +41,7 @@ import org.modelfs.store.Backing;
  */
 final class HdfsLock implements Backing.Lease {
   /** How often taking a lock whose lease is being recovered is tried. */
+  private static final int BUFFER = 4096;
   private static final int RECOVERY_TRIES = 20; // about 18 s of pauses: a DataNode may take some heartbeats to recover a block
 
   private final FileSystem fs;
@@ -58,10 +62,22 @@ final class HdfsLock implements Backing.Lease {
   static HdfsLock take(FileSystem fs, Path file, String model) throws IOException {
     for (int attempt = 1; ; attempt++) {
       try {
-        return new HdfsLock(fs, file, model, fs.create(file, false));
+        // never creates the model's directory: a lock (clean, convert, a commit) in a directory
+        // that does not exist is refused, as a local model's is, and leaves nothing behind
+        return new HdfsLock(fs, file, model, fs.createNonRecursive(file, false, BUFFER, fs.getDefaultReplication(file),
+            fs.getDefaultBlockSize(file), null));
       } catch (FileAlreadyExistsException exists) {
         // held, or left closed: try to take it over
+      } catch (FileNotFoundException | ParentNotDirectoryException noDir) {
+        NoSuchFileException e = new NoSuchFileException(model, null, "the model's directory does not exist");
+        e.initCause(noDir);
+        throw e;
       } catch (IOException e) {
+        if (remote(e, "FileNotFoundException") || remote(e, "ParentNotDirectoryException")) {
+          NoSuchFileException gone = new NoSuchFileException(model, null, "the model's directory does not exist");
+          gone.initCause(e);
+          throw gone;
+        }
         // the file exists under a lease: live (refused), or expired and being recovered (again)
         if (remote(e, "RecoveryInProgressException") && attempt < RECOVERY_TRIES) {
           pause(250L * Math.min(attempt, 4));

@@ -58,7 +58,10 @@ final class Cleanup {
   static List<String> run(ObjectLocation at) throws IOException {
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     if (base == null) {
-      return List.of(); // no model object: nothing to date the leftovers by
+      // no model object: nothing to date the leftovers by. One LIST still asks the bucket, so
+      // that a bucket that does not exist is said (as a local model's missing directory is)
+      at.store().list(at.bucket(), at.dir() + StoreKeys.generationPrefix(at.name()));
+      return List.of();
     }
     Set<String> keep = new HashSet<>(); // whole generations
     Set<String> keepKeys = new HashSet<>(); // single shards (relative keys)

@@ -1,0 +1,81 @@
+package org.modelfs.s3;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.modelfs.testing.CliRun.ok;
+import static org.modelfs.testing.CliRun.run;
+
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.CliRun.Result;
+
+/**
+ * What a hostile trial of the CLI on {@code s3x://} paths found (issue 34): a key whose name is
+ * longer than a local file name may be, a command's error naming a credentialed URI, and
+ * {@code clean} in a bucket that does not exist.
+ */
+class StoreCliEdgesTest extends StoreTest {
+  static final Path FIXTURES = Path.of(System.getProperty("modelfs.fixtures"));
+
+  private static String uri(String key) {
+    return s3.uri(key).toString();
+  }
+
+  /**
+   * S3 takes names of up to 1,024 bytes; a local file system 255. The commit's local temporaries
+   * are not named after the object: before, {@code convert} failed with "File name too long",
+   * naming the local temporary.
+   */
+  @Test
+  void aKeyLongerThanALocalFileNameIsWrittenAndEdited() throws Exception {
+    Path fb = FIXTURES.resolve("mlp_adam.fb");
+    String name = "l".repeat(600);
+    String single = uri("long/" + name + ".fb");
+    String shards = uri("long/" + name + ".sdnb");
+    ok("convert", fb.toString(), single, "--quiet");
+    ok("convert", fb.toString(), shards, "--max-shard-bytes", "256", "--quiet");
+    byte[] w;
+    try (FileSystem fs = ModelFileSystems.open(fb, Map.of("readOnly", "true"))) {
+      w = Files.readAllBytes(fs.getPath("/params/layer0/W"));
+    }
+    byte[] zeros = new byte[w.length];
+    Path z = Files.write(tmp.resolve("z.bin"), zeros);
+    for (String m : new String[] {single, shards}) {
+      assertEquals("", ok("verify", m, "--quiet").out());
+      assertArrayEquals(w, ok("cat", m, "params/layer0/W").bytes());
+      ok("cp", z.toString(), m + ":params/layer0/W", "--quiet"); // a commit of the model in the store
+      assertArrayEquals(zeros, ok("cat", m, "params/layer0/W").bytes());
+    }
+  }
+
+  /** Every error line names a URI without its {@code KEY:SECRET@} (store.Shown), whatever built the message. */
+  @Test
+  void noErrorShowsTheSecretOfAUri() throws Exception {
+    String m = uri("secret/m.fb");
+    assertTrue(m.contains(S3TestServer.SECRET), m);
+    ok("convert", FIXTURES.resolve("mlp_adam.fb").toString(), m, "--quiet");
+    Path bad = Files.write(tmp.resolve("b.bin"), new byte[3]);
+    Result refused = run("cp", bad.toString(), m + ":params/layer0/W"); // the CLI's own message, from the argument
+    assertEquals(2, refused.code());
+    assertTrue(refused.err().contains("s3x://127.0.0.1:" + s3.port() + "/models/secret/m.fb"), refused.err());
+    Result json = ok("clean", m, "--json");
+    for (Result r : new Result[] {refused, json, run("diff", m, uri("secret/none.fb"), "--json")}) {
+      assertFalse(r.err().contains(S3TestServer.SECRET) || r.out().contains(S3TestServer.SECRET), r.err() + r.out());
+    }
+  }
+
+  /** As a local model in a directory that does not exist: said, not "nothing to remove". */
+  @Test
+  void cleanInABucketThatDoesNotExistSaysSo() {
+    Result r = run("clean", s3.uri("m.fb").toString().replace("/models/", "/nobucket/"));
+    assertEquals(2, r.code(), r.err());
+    assertTrue(r.err().contains("no such bucket 'nobucket'"), r.err());
+    assertEquals("", ok("clean", uri("nothing/here.fb")).out(), "a missing model in a bucket: nothing to remove");
+  }
+}
