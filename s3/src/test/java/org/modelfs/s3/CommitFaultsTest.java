@@ -8,7 +8,6 @@ import static org.modelfs.testing.CliRun.ok;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -43,19 +42,8 @@ class CommitFaultsTest extends StoreTest {
     s3.fault(null);
   }
 
-  /** The one byte value of each parameter {@code big/w<i>} of a fresh mount; fails on a mix within one. */
   private static int[] values(String key) throws IOException {
-    int[] out = new int[COUNT];
-    try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("readOnly", "true"))) {
-      for (int i = 0; i < COUNT; i++) {
-        byte[] b = Files.readAllBytes(fs.getPath("/params/big/w" + i));
-        for (byte x : b) {
-          assertEquals(b[0], x, "w" + i + " mixes values");
-        }
-        out[i] = b[0] & 0xff;
-      }
-    }
-    return out;
+    return StoreTest.values(key, COUNT);
   }
 
   /** One commit: parameter {@code i} set to {@code value}, the others as they are. */
