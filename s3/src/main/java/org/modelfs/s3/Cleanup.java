@@ -107,7 +107,8 @@ final class Cleanup {
       String rest = o.key().substring(at.dir().length());
       ShardNames.Shard s = rest.contains("/") ? null
           : ShardNames.parse(rest);
-      if (s != null && s.base().equals(base) && o.lastModified() != null && o.lastModified().isBefore(bound)) {
+      if (s != null && s.base().equals(base) && s.index() < s.count() && o.lastModified() != null
+          && o.lastModified().isBefore(bound)) { // a shard number no set can have was never the model's
         at.store().delete(at.bucket(), o.key());
         deleted.add(o.key());
       }

@@ -10,9 +10,12 @@ import static org.modelfs.testing.CliRun.run;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
+import org.modelfs.store.StoreKeys;
 import org.modelfs.testing.CliRun.Result;
 
 /**
@@ -77,5 +80,42 @@ class StoreCliEdgesTest extends StoreTest {
     assertEquals(2, r.code(), r.err());
     assertTrue(r.err().contains("no such bucket 'nobucket'"), r.err());
     assertEquals("", ok("clean", uri("nothing/here.fb")).out(), "a missing model in a bucket: nothing to remove");
+  }
+
+  /**
+   * Objects one character off what cleanup removes survive it: in a dead generation directory of
+   * the model, shard names spelt otherwise than ModelFS writes them (leading zeros, a shard
+   * number no set has); beside it, a plain "shard" no set can have. Before, the first two kinds
+   * were deleted.
+   */
+  @Test
+  void cleanKeepsLookAlikesOfItsOwnKeys() throws Exception {
+    Path fb = FIXTURES.resolve("mlp_adam.fb");
+    String m = uri("alike/m.sdnb");
+    ok("convert", fb.toString(), m, "--max-shard-bytes", "256", "--quiet");
+    String dead = "alike/" + StoreKeys.newGeneration("m.sdnb") + "/";
+    List<String> ours = List.of(dead + "m.shard0-of-2.sdnb", dead + "m.shard1-of-2.sdnb");
+    List<String> foreign = List.of(dead + "m.shard00-of-2.sdnb", dead + "m.shard0-of-02.sdnb",
+        dead + "m.shard2-of-2.sdnb");
+    Path any = Files.write(tmp.resolve("x"), new byte[] {1, 2, 3});
+    for (String k : ours) {
+      s3.upload(any, k);
+    }
+    for (String k : foreign) {
+      s3.upload(any, k);
+    }
+    // the model object written again, strictly after them: they are leftovers by its clock
+    ObjectLocation at = ObjectLocation.of(s3.path("alike/m.sdnb"));
+    ObjectStore.Info base = at.store().head(at.bucket(), at.key());
+    Instant written = at.store().head(at.bucket(), ours.get(0)).lastModified();
+    while (!Instant.now().isAfter(written.plusSeconds(1))) {
+      Thread.sleep(100); // the store's clock has one-second resolution
+    }
+    Path pointer = Files.write(tmp.resolve("pointer"), s3.bytes("alike/m.sdnb"));
+    at.store().put(at.bucket(), at.key(), pointer, ObjectStore.Condition.etag(base.etag()), base.metadata());
+    assertEquals(ours, ok("clean", m).out().lines().sorted().toList());
+    for (String k : foreign) {
+      assertArrayEquals(new byte[] {1, 2, 3}, s3.bytes(k), k);
+    }
   }
 }
