@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.modelfs.testing.CliRun.ok;
 
 import java.io.IOException;
-import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +18,6 @@ import org.gaul.s3proxy.S3ProxyException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.StoreKeys;
 import org.modelfs.testing.VersionedModel;
@@ -28,9 +26,9 @@ import org.modelfs.testing.VersionedModel;
  * Every writing request of a commit failing, one at a time (issue 34's hostile trial): the server
  * refusing it from that request on (a 500 before anything is stored: an outage), or applying it
  * and losing the answer (a 500 after it was stored: the client cannot see the outcome). After
- * each: a fresh mount reads the old model or the new one, whole, with the values written; a commit
- * that reported success is the new one; the next commit and {@code clean} work; objects beside
- * the model whose names share its prefix are untouched. For a single object composed from parts
+ * each: a fresh mount reads the old model or the new one, whole, with the values written — the
+ * new one exactly when the commit reported success; the next commit and {@code clean} work;
+ * objects beside the model whose names share its prefix are untouched. For a single object composed from parts
  * (the part uploads, part copies and the completion) and for a shard set whose commits reuse
  * unchanged shards (shard PUTs, the pointer PUT, cleanup's DELETEs).
  */
@@ -46,13 +44,8 @@ class CommitFaultsTest extends StoreTest {
     return StoreTest.values(key, COUNT);
   }
 
-  /** One commit: parameter {@code i} set to {@code value}, the others as they are. */
   private static void set(String key, Map<String, String> env, int i, int value) throws IOException {
-    try (FileSystem fs = ModelFileSystems.open(s3.path(key), env)) {
-      byte[] b = new byte[(int) Files.size(fs.getPath("/params/big/w" + i))];
-      Arrays.fill(b, (byte) value);
-      Files.write(fs.getPath("/params/big/w" + i), b);
-    }
+    VersionedModel.commit(s3.path(key), env, i, value);
   }
 
   @ParameterizedTest
@@ -114,7 +107,7 @@ class CommitFaultsTest extends StoreTest {
         if (outcome.equals("committed")) {
           assertArrayEquals(wanted, now, "a commit that said it landed: " + outcomes);
         } else {
-          assertTrue(Arrays.equals(old, now) || Arrays.equals(wanted, now), "neither old nor new: " + outcomes);
+          assertArrayEquals(old, now, "a commit that landed was reported as failed, or a mix: " + outcomes);
           assertTrue(outcome.contains(key) || outcome.contains("m.sdnb"), "the error names the model: " + outcome);
         }
         if (failed.isEmpty()) {

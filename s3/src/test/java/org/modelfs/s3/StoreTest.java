@@ -1,16 +1,12 @@
 package org.modelfs.s3;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.io.IOException;
-import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
-import org.modelfs.ModelFileSystems;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * What every object-store test class shares: an {@link S3TestServer} started for the class, a
@@ -47,16 +43,6 @@ abstract class StoreTest {
    * {@code key} ({@link org.modelfs.testing.VersionedModel}'s parameters); fails on a mix within one.
    */
   static int[] values(String key, int count) throws IOException {
-    int[] out = new int[count];
-    try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("readOnly", "true"))) {
-      for (int i = 0; i < count; i++) {
-        byte[] b = Files.readAllBytes(fs.getPath("/params/big/w" + i));
-        for (byte x : b) {
-          assertEquals(b[0], x, "w" + i + " mixes values");
-        }
-        out[i] = b[0] & 0xff;
-      }
-    }
-    return out;
+    return VersionedModel.values(s3.path(key), count);
   }
 }

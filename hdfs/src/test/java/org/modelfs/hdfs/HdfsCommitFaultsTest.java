@@ -1,0 +1,127 @@
+package org.modelfs.hdfs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.modelfs.testing.CliRun.ok;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.VersionedModel;
+
+/**
+ * Every namespace change of a commit failing, one at a time (issue 34's hostile trial): a create
+ * (the lock, a temporary, the install record), a rename or a delete refused before the NameNode
+ * applies it (it and every later one: an outage), or applied with its answer lost. After each: a
+ * fresh mount reads the old model or the new one, whole — the new one exactly when the commit
+ * reported success (before: a rename that landed, a failed install after the complete record and
+ * a failed removal of the lock were reported as failed commits; a lost answer to the lock's
+ * create left this client's lease on it, and the model "open by another writer" until the JVM
+ * exited); the next commit and {@code clean} work; files beside the model whose names share its
+ * prefix are untouched. Through a client of its own (authority {@code LocalHost:PORT}) whose
+ * {@code FileSystem} and {@code FileContext} fail as {@link HdfsFaults} says.
+ */
+class HdfsCommitFaultsTest {
+  private static final int COUNT = 3;
+
+  @TempDir Path tmp;
+
+  @AfterEach
+  void noFaults() {
+    HdfsFaults.off();
+  }
+
+  private static Path faulty(String path) throws Exception {
+    URI root = URI.create("hdfs://LocalHost:" + HdfsTestCluster.port() + "/");
+    try {
+      FileSystems.newFileSystem(root, Map.of("fs.hdfs.impl", FaultyDfs.class.getName(),
+          "fs.AbstractFileSystem.hdfs.impl", "org.apache.hadoop.fs.FaultyHdfs", "fs.hdfs.impl.disable.cache", "true"));
+    } catch (java.nio.file.FileSystemAlreadyExistsException e) {
+      // made by the other case
+    }
+    return Path.of(root.resolve(path));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"single", "sharded"})
+  void aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
+    boolean sharded = kind.equals("sharded");
+    String dir = "/faults-" + kind + "/";
+    Map<String, String> env = sharded ? Map.of("format", "sdnb-sharded", "maxShardBytes", String.valueOf(64 * 1024))
+        : Map.of();
+    Path local = VersionedModel.local(tmp, "m.sdnb", sharded ? ModelFormat.SHARDED_SDNB : ModelFormat.SDNB, COUNT,
+        16 * 1024, sharded ? 64 * 1024 : 0);
+    try (var files = Files.list(tmp)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.getFileName().toString().matches("m\\.(sdnb|shard\\d+-of-\\d+\\.sdnb)")) {
+          HdfsTestCluster.upload(p, dir + p.getFileName());
+        }
+      }
+    }
+    List<String> neighbours = List.of("m", "m.sdnb2", "m.sdnb.bak", ".m.sdnb2.modelfs-lock",
+        ".m.sdnb.modelfs-0123456789abcdef0123456789abcde.tmp", "m.shard0-of-2.sdnb2");
+    for (String n : neighbours) {
+      HdfsTestCluster.upload(Files.write(tmp.resolve("n"), n.getBytes()), dir + n);
+    }
+    Path model = faulty(dir + "m.sdnb");
+    int[] now = VersionedModel.values(model, COUNT);
+    List<String> outcomes = new ArrayList<>();
+    for (String mode : new String[] {"before", "after"}) {
+      for (int n = 1; ; n++) {
+        int[] old = now;
+        int[] wanted = old.clone();
+        wanted[0] = (old[0] + 1) % 200;
+        if (mode.equals("before")) {
+          HdfsFaults.failBefore(n);
+        } else {
+          HdfsFaults.failAfter(n);
+        }
+        String outcome;
+        try {
+          VersionedModel.commit(model, env, 0, wanted[0]);
+          outcome = "committed";
+        } catch (IOException e) {
+          outcome = "failed: " + e.getMessage();
+        }
+        List<String> failed = HdfsFaults.failed();
+        HdfsFaults.off();
+        now = VersionedModel.values(model, COUNT);
+        outcomes.add(mode + " " + n + " " + failed + " → " + outcome + " → " + Arrays.toString(now));
+        System.out.println(outcomes.get(outcomes.size() - 1));
+        if (outcome.equals("committed")) {
+          assertArrayEquals(wanted, now, "a commit that said it landed: " + outcomes);
+        } else {
+          assertArrayEquals(old, now, "a commit that landed was reported as failed, or a mix: " + outcomes);
+          assertTrue(outcome.contains("m.sdnb") || outcome.contains("m.shard"), "the error names the model: "
+              + outcome);
+        }
+        if (failed.isEmpty()) {
+          break;
+        }
+      }
+      int[] next = now.clone();
+      next[1] = (now[1] + 7) % 200;
+      VersionedModel.commit(model, env, 1, next[1]);
+      assertArrayEquals(next, VersionedModel.values(model, COUNT), outcomes.toString());
+      now = next;
+      ok("clean", model.toUri().toString());
+      assertArrayEquals(next, VersionedModel.values(model, COUNT), "after clean: " + outcomes);
+      assertEquals("", ok("verify", model.toUri().toString(), "--quiet").out());
+    }
+    for (String n : neighbours) {
+      assertArrayEquals(n.getBytes(), HdfsTestCluster.bytes(dir + n), n + " is not the model's: " + outcomes);
+    }
+  }
+}
