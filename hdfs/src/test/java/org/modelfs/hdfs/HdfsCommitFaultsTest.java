@@ -1,17 +1,11 @@
 package org.modelfs.hdfs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.modelfs.testing.CliRun.ok;
 
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -19,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.testing.FaultSweep;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -76,50 +71,22 @@ class HdfsCommitFaultsTest {
       HdfsTestCluster.upload(Files.write(tmp.resolve("n"), n.getBytes()), dir + n);
     }
     Path model = faulty(dir + "m.sdnb");
-    int[] now = VersionedModel.values(model, COUNT);
-    List<String> outcomes = new ArrayList<>();
-    for (String mode : new String[] {"before", "after"}) {
-      for (int n = 1; ; n++) {
-        int[] old = now;
-        int[] wanted = old.clone();
-        wanted[0] = (old[0] + 1) % 200;
-        if (mode.equals("before")) {
+    List<String> outcomes = FaultSweep.run(model, model.toUri().toString(), env, COUNT, new FaultSweep.Faults() {
+      @Override
+      public void arm(boolean before, int n) {
+        if (before) {
           HdfsFaults.failBefore(n);
         } else {
           HdfsFaults.failAfter(n);
         }
-        String outcome;
-        try {
-          VersionedModel.commit(model, env, 0, wanted[0]);
-          outcome = "committed";
-        } catch (IOException e) {
-          outcome = "failed: " + e.getMessage();
-        }
-        List<String> failed = HdfsFaults.failed();
-        HdfsFaults.off();
-        now = VersionedModel.values(model, COUNT);
-        outcomes.add(mode + " " + n + " " + failed + " → " + outcome + " → " + Arrays.toString(now));
-        System.out.println(outcomes.get(outcomes.size() - 1));
-        if (outcome.equals("committed")) {
-          assertArrayEquals(wanted, now, "a commit that said it landed: " + outcomes);
-        } else {
-          assertArrayEquals(old, now, "a commit that landed was reported as failed, or a mix: " + outcomes);
-          assertTrue(outcome.contains("m.sdnb") || outcome.contains("m.shard"), "the error names the model: "
-              + outcome);
-        }
-        if (failed.isEmpty()) {
-          break;
-        }
       }
-      int[] next = now.clone();
-      next[1] = (now[1] + 7) % 200;
-      VersionedModel.commit(model, env, 1, next[1]);
-      assertArrayEquals(next, VersionedModel.values(model, COUNT), outcomes.toString());
-      now = next;
-      ok("clean", model.toUri().toString());
-      assertArrayEquals(next, VersionedModel.values(model, COUNT), "after clean: " + outcomes);
-      assertEquals("", ok("verify", model.toUri().toString(), "--quiet").out());
-    }
+
+      @Override
+      public List<String> disarm() {
+        HdfsFaults.off();
+        return HdfsFaults.failed();
+      }
+    });
     for (String n : neighbours) {
       assertArrayEquals(n.getBytes(), HdfsTestCluster.bytes(dir + n), n + " is not the model's: " + outcomes);
     }

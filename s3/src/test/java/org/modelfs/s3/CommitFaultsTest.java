@@ -1,14 +1,11 @@
 package org.modelfs.s3;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.modelfs.testing.CliRun.ok;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +17,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.StoreKeys;
+import org.modelfs.testing.FaultSweep;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -40,14 +38,6 @@ class CommitFaultsTest extends StoreTest {
     s3.fault(null);
   }
 
-  private static int[] values(String key) throws IOException {
-    return StoreTest.values(key, COUNT);
-  }
-
-  private static void set(String key, Map<String, String> env, int i, int value) throws IOException {
-    VersionedModel.commit(s3.path(key), env, i, value);
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"single", "sharded"})
   void aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
@@ -64,71 +54,51 @@ class CommitFaultsTest extends StoreTest {
       s3.upload(VersionedModel.local(tmp, "m.sdnb", ModelFormat.SDNB, COUNT, 1 << 19, 0), key);
     }
     Map<String, byte[]> beside = neighbours(dir);
-    set(key, env, 0, 1); // the first ModelFS commit: part digests, or the pointer
-    int[] now = values(key);
-    List<String> outcomes = new ArrayList<>();
-    for (String mode : new String[] {"before", "after"}) {
-      for (int n = 1; ; n++) {
-        int[] old = now;
-        int i = 0; // the same change each time, so that request n is the same step of each commit
-        int[] wanted = old.clone();
-        wanted[i] = (old[i] + 1) % 200;
-        AtomicInteger seen = new AtomicInteger();
-        List<String> failed = new ArrayList<>();
-        boolean before = mode.equals("before");
-        int at = n;
+    VersionedModel.commit(s3.path(key), env, 0, 1); // the first ModelFS commit: part digests, or the pointer
+    List<String> outcomes = FaultSweep.run(s3.path(key), s3.uri(key).toString(), env, COUNT, new FaultSweep.Faults() {
+      private final AtomicInteger seen = new AtomicInteger();
+      private final List<String> failed = new ArrayList<>();
+
+      @Override
+      public void arm(boolean before, int n) {
+        seen.set(0);
+        failed.clear();
         s3.fault(new S3TestServer.Fault() {
           @Override
           public void before(String op, String k) {
-            if (before && seen.incrementAndGet() >= at) {
-              failed.add(op + " " + k);
-              throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR); // from here on: an outage
+            if (before && seen.incrementAndGet() >= n) {
+              fail(op + " " + k); // from here on: an outage
             }
           }
 
           @Override
           public void after(String op, String k) {
-            if (!before && seen.incrementAndGet() == at) {
-              failed.add(op + " " + k);
-              throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR); // stored, the answer lost
+            if (!before && seen.incrementAndGet() == n) {
+              fail(op + " " + k); // stored, the answer lost
             }
           }
         });
-        String outcome;
-        try {
-          set(key, env, i, wanted[i]);
-          outcome = "committed";
-        } catch (IOException e) {
-          outcome = "failed: " + e.getMessage();
+      }
+
+      private void fail(String what) {
+        synchronized (failed) {
+          failed.add(what);
         }
+        throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR);
+      }
+
+      @Override
+      public List<String> disarm() {
         s3.fault(null);
-        now = values(key);
-        outcomes.add(mode + " " + n + " " + failed + " → " + outcome + " → " + Arrays.toString(now));
-        if (outcome.equals("committed")) {
-          assertArrayEquals(wanted, now, "a commit that said it landed: " + outcomes);
-        } else {
-          assertArrayEquals(old, now, "a commit that landed was reported as failed, or a mix: " + outcomes);
-          assertTrue(outcome.contains(key) || outcome.contains("m.sdnb"), "the error names the model: " + outcome);
-        }
-        if (failed.isEmpty()) {
-          break; // past the commit's last writing request
+        synchronized (failed) {
+          return List.copyOf(failed);
         }
       }
-      // the next commit and clean work, and the model reads as committed
-      int[] next = now.clone();
-      next[1] = (now[1] + 7) % 200;
-      set(key, env, 1, next[1]);
-      assertArrayEquals(next, values(key), outcomes.toString());
-      now = next;
-      ok("clean", s3.uri(key).toString());
-      assertArrayEquals(next, values(key), "after clean: " + outcomes);
-      assertEquals("", ok("verify", s3.uri(key).toString(), "--quiet").out());
-    }
+    });
     for (Map.Entry<String, byte[]> e : beside.entrySet()) {
       assertArrayEquals(e.getValue(), s3.bytes(e.getKey()), e.getKey() + " is not the model's: " + outcomes);
     }
     assertTrue(outcomes.size() >= 4, outcomes.toString());
-    System.out.println(String.join("\n", outcomes));
   }
 
   /** Objects beside the model whose names share its prefix, or look like its generations. */
