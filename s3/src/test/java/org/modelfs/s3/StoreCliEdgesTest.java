@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.store.StoreKeys;
@@ -117,5 +118,18 @@ class StoreCliEdgesTest extends StoreTest {
     for (String k : foreign) {
       assertArrayEquals(new byte[] {1, 2, 3}, s3.bytes(k), k);
     }
+  }
+
+  /** No credentials anywhere: one line that says where they are read from (the SDK's is a paragraph per provider). */
+  @Test
+  void noCredentialsAtAllSaysWhereTheyAreRead() {
+    Assumptions.assumeTrue(System.getenv("AWS_ACCESS_KEY_ID") == null && System.getProperty("aws.accessKeyId") == null
+        && !Files.exists(Path.of(System.getProperty("user.home"), ".aws")), "this machine has AWS credentials");
+    // "LOCALHOST", no KEY:SECRET@: a file system (and client) of its own, with the SDK's default chain
+    Result r = run("info", "s3x://LOCALHOST:" + s3.port() + "/" + S3TestServer.BUCKET + "/m.fb");
+    assertEquals(2, r.code(), r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().startsWith("modelfs info: s3x://LOCALHOST:" + s3.port() + "/models/m.fb: HEAD failed: no AWS"
+        + " credentials were found — give them in the URI"), r.err());
   }
 }
