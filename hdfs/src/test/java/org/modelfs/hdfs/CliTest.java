@@ -179,7 +179,7 @@ class CliTest {
   /**
    * A model in a directory that does not exist: {@code clean} and {@code convert} say so, as for a
    * local model, and create nothing (before, the lock's create made the directories, and both
-   * succeeded).
+   * succeeded). A directory given as OUT is named by its URI (before: {@code /cli-isdir/d}).
    */
   @Test
   void aMissingDirectoryIsSaidAndNeverCreated() throws Exception {
@@ -190,5 +190,9 @@ class CliTest {
     assertEquals(2, convert.code(), convert.err());
     assertTrue(convert.err().contains("hdfs://") && convert.err().contains("/cli-nodir/m.fb"), convert.err());
     assertFalse(HdfsTestCluster.admin().exists(new org.apache.hadoop.fs.Path("/cli-nodir")));
+    HdfsTestCluster.admin().mkdirs(new org.apache.hadoop.fs.Path("/cli-isdir/d"));
+    Result onDir = run("convert", FIXTURES.resolve("mlp_adam.fb").toString(), uri("/cli-isdir/d"), "--quiet");
+    assertEquals(2, onDir.code(), onDir.err());
+    assertTrue(onDir.err().contains(uri("/cli-isdir/d") + ": is a directory"), onDir.err()); // which store: its URI
   }
 }
