@@ -15,12 +15,22 @@ public final class HdfsFaults {
   private static final AtomicInteger SEEN = new AtomicInteger();
   private static volatile int at;
   private static volatile boolean after;
+  /** When set: the first call whose description starts with it fails ({@link #after}: once applied), and no other. */
+  private static volatile String only;
   private static final List<String> FAILED = new ArrayList<>();
 
   private HdfsFaults() {}
 
   /** The namespace call {@code what} is about to be made: throws if it fails before. */
   public static void before(String what) throws IOException {
+    String o = only;
+    if (o != null) {
+      if (!after && what.startsWith(o)) {
+        only = null;
+        fail(what);
+      }
+      return;
+    }
     if (at > 0 && !after && SEEN.incrementAndGet() >= at) {
       fail(what);
     }
@@ -28,6 +38,14 @@ public final class HdfsFaults {
 
   /** The namespace call {@code what} was applied: throws if its answer is lost. */
   public static void after(String what) throws IOException {
+    String o = only;
+    if (o != null) {
+      if (after && what.startsWith(o)) {
+        only = null;
+        fail(what);
+      }
+      return;
+    }
     if (at > 0 && after && SEEN.incrementAndGet() == at) {
       fail(what);
     }
@@ -57,8 +75,18 @@ public final class HdfsFaults {
     at = n;
   }
 
+  /**
+   * The first call whose description ({@code rename …}, {@code create …}, {@code delete …}) starts
+   * with {@code prefix} fails, before it is applied or after.
+   */
+  static void failFirst(boolean afterIt, String prefix) {
+    set(0, afterIt);
+    only = prefix;
+  }
+
   static void off() {
     at = 0;
+    only = null;
   }
 
   /** The calls that failed since the last {@link #failBefore} / {@link #failAfter}. */

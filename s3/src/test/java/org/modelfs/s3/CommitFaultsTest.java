@@ -13,11 +13,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.gaul.s3proxy.S3ErrorCode;
 import org.gaul.s3proxy.S3ProxyException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.StoreKeys;
 import org.modelfs.testing.FaultSweep;
+import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -41,6 +43,8 @@ class CommitFaultsTest extends StoreTest {
   @ParameterizedTest
   @ValueSource(strings = {"single", "sharded"})
   void aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
+    // the default run sweeps the shard set (the most kinds of request); -Pslow the single file too
+    Assumptions.assumeTrue(SlowRuns.full() || kind.equals("sharded"), "the single-file sweep runs under -Pslow");
     boolean sharded = kind.equals("sharded");
     String dir = "faults-" + kind + "/";
     String key = dir + "m.sdnb";
