@@ -57,8 +57,9 @@ final class OpenFiles {
     return 0;
   }
 
-  int read(Pointer buf, long size, long offset, FuseFileInfo fi) throws IOException {
-    Object h = handles.get(fi.fh.get());
+  /** Reads {@code size} bytes at {@code offset} of open file {@code fh} into the kernel's buffer {@code buf}. */
+  int read(Pointer buf, long size, long offset, long fh) throws IOException {
+    Object h = handles.get(fh);
     if (h == null) {
       return -ErrorCodes.EBADF();
     }
