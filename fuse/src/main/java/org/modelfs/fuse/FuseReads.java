@@ -29,7 +29,7 @@ abstract class FuseReads extends FuseStubFS {
   /** "/tags/T" when only tag T is mounted (--tag T), else null. */
   final String tagRoot;
   /** The read call as libfuse makes it; kept here, the closure libfuse calls lives as long as it. */
-  private final ReadCall.Read readCall = this::read;
+  private final ReadCall.ReadBuf readCall = this::readBuf;
 
   FuseReads(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
     this.tagRoot = tag == null ? null : "/tags/" + tag;
@@ -96,10 +96,10 @@ abstract class FuseReads extends FuseStubFS {
     return on("open", fp, p -> files.open(p, fi, calls.readOnly()));
   }
 
-  /** read(2) of an open file, in {@link ReadCall}'s form: the path is decoded only to log an error. */
-  private int read(Pointer path, Pointer buf, long size, long offset, Pointer fi) {
+  /** read(2) of an open file, as {@link ReadCall} takes it: the path is decoded only to log an error. */
+  private int readBuf(Pointer path, Pointer bufp, long size, long offset, Pointer fi) {
     return calls.run("read", () -> m(path.getString(0, 4096, StandardCharsets.UTF_8)),
-        () -> files.read(buf, size, offset, fi.getLong(ReadCall.FH)));
+        () -> files.readBuf(bufp, size, offset, fi.getLong(ReadCall.FH)));
   }
 
   @Override
