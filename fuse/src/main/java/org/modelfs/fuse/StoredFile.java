@@ -22,6 +22,12 @@ import org.modelfs.StoredBytes;
  */
 final class StoredFile {
   private static final int O_RDONLY_CLOEXEC = 02000000;
+  /**
+   * Smaller files are read through the channel: opening and checking a descriptor costs about
+   * what copying a few hundred KiB does, and a walk that opens every one of 20,000 small files
+   * would pay it for each.
+   */
+  static final long MIN_BYTES = 1 << 20;
 
   /** The C library calls of the mount's native reads. */
   public interface LibC {
@@ -50,11 +56,11 @@ final class StoredFile {
 
   /**
    * {@code channel} as a stored file, or {@code channel} itself when its bytes are not a range of
-   * a local file, or that file is no longer at its path.
+   * a local file, are fewer than {@link #MIN_BYTES}, or that file is no longer at its path.
    */
   static Object of(SeekableByteChannel channel) throws IOException {
     Optional<StoredBytes.Range> r = channel instanceof StoredBytes s ? s.storedRange() : Optional.empty();
-    if (r.isEmpty()) {
+    if (r.isEmpty() || r.get().size() < MIN_BYTES) {
       return channel;
     }
     StoredBytes.Range range = r.get();
