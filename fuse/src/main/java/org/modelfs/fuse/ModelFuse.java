@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import jnr.ffi.Pointer;
 import ru.serce.jnrfuse.ErrorCodes;
+import ru.serce.jnrfuse.FuseException;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 import ru.serce.jnrfuse.struct.Timespec;
 
@@ -18,6 +21,34 @@ import ru.serce.jnrfuse.struct.Timespec;
 final class ModelFuse extends FuseReads {
   ModelFuse(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
     super(fs, model, tag, readOnly, writes, log);
+  }
+
+  /**
+   * Mounts at {@code dir} and serves until unmounted, as jnr-fuse's own {@code mount} with
+   * {@code blocking} does, but on JVM threads ({@link RequestLoop}). Only the blocking form is
+   * used ({@link Session}); {@link #umount} is jnr-fuse's.
+   */
+  @Override
+  public void mount(Path dir, boolean blocking, boolean debug, String[] options) {
+    if (!blocking) {
+      throw new UnsupportedOperationException("a mount runs in the calling thread");
+    }
+    if (!mounted.compareAndSet(false, true)) {
+      throw new FuseException("already mounted at " + mountPoint);
+    }
+    mountPoint = dir;
+    List<String> args = new ArrayList<>(List.of(getFSName(), "-f"));
+    if (debug) {
+      args.add("-d");
+    }
+    args.add(dir.toAbsolutePath().toString());
+    args.addAll(List.of(options));
+    try {
+      RequestLoop.run(args.toArray(String[]::new), fuseOperations);
+    } catch (RuntimeException e) {
+      mounted.set(false);
+      throw e;
+    }
   }
 
   @Override

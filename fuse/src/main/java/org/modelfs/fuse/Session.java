@@ -88,6 +88,8 @@ final class Session {
     o.add("big_writes");
     o.add("max_read=131072");
     o.add("max_readahead=1048576");
+    // a stored file's reads are a range of the container's descriptor (StoredFile): splice it
+    o.add("splice_write");
     if (readOnly) {
       // the generation cannot change under a read-only mount: pages and attributes stay valid
       o.add("ro");
