@@ -39,9 +39,12 @@ abstract class FuseReads extends FuseStubFS {
     this.xattrs = new XattrCalls(writes);
   }
 
-  /** The model's path of a path in the mount: itself, or below the mounted tag's directory (--tag). */
+  /**
+   * The model's path of a path in the mount: itself, or below the mounted tag's directory
+   * (--tag); null for a file removed while open (libfuse gives no path then: {@code hard_remove}).
+   */
   String m(String fp) {
-    return tagRoot == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
+    return tagRoot == null || fp == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
   }
 
   /** A call's body, given the model's path. */

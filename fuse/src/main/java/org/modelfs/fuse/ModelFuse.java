@@ -5,6 +5,7 @@ import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import jnr.ffi.Pointer;
+import jnr.ffi.Struct;
 import ru.serce.jnrfuse.ErrorCodes;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 import ru.serce.jnrfuse.struct.Timespec;
@@ -18,6 +19,13 @@ import ru.serce.jnrfuse.struct.Timespec;
 final class ModelFuse extends FuseReads {
   ModelFuse(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
     super(fs, model, tag, readOnly, writes, log);
+    // flag_nullpath_ok (struct fuse_operations of libfuse 2.9: bit 0 of the unsigned int after
+    // bmap; jnr-fuse declares it as padding): a file removed while open (hard_remove, Session)
+    // keeps being read and written through its handle, with a null path, as on POSIX; without it
+    // libfuse answers its reads and writes ENOENT
+    Pointer ops = Struct.getMemory(fuseOperations);
+    long flags = fuseOperations.bmap.offset() + ops.getRuntime().addressSize();
+    ops.putInt(flags, ops.getInt(flags) | 1);
   }
 
   @Override
@@ -71,7 +79,10 @@ final class ModelFuse extends FuseReads {
   public int link(String fromPath, String toPath) {
     String from = m(fromPath);
     String to = m(toPath);
-    return calls.change("link", to, () -> Files.createLink(fs.getPath(to), fs.getPath(from)));
+    return calls.change("link", to, () -> {
+      ModelNames.checkNew(to);
+      Files.createLink(fs.getPath(to), fs.getPath(from));
+    });
   }
 
   /** Modes, owners and times are not stored (docs/MOUNT.md "Departures from POSIX"). */

@@ -57,6 +57,9 @@ final class Session {
       fs.close();
       throw new NoSuchFileException(shown + "!/tags/" + tag, null, "the model has no tag " + tag);
     }
+    if (!readOnly) {
+      WriterLock.take(fs, shown);
+    }
     fuse = new ModelFuse(fs, model, tag, readOnly, writes, log);
     Thread hook = new Thread(this::finish, "modelfs-unmount");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -98,6 +101,10 @@ final class Session {
     } else {
       // a closed graph.json shows its canonical rendering, whose size differs from what was written
       o.add("attr_timeout=0");
+      // rm of an open file removes it, as on POSIX: without this, libfuse renames it to
+      // .fuse_hiddenNNNN instead — a rename inside the model, the array and its graph variable
+      // under that name until the last close (docs/MOUNT.md "Writes")
+      o.add("hard_remove");
       o.add("entry_timeout=1");
     }
     return new String[] {"-o", String.join(",", o)};

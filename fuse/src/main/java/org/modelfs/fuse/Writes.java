@@ -6,6 +6,7 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -78,6 +79,7 @@ final class Writes {
   }
 
   synchronized Handle create(String p) throws IOException {
+    ModelNames.checkNew(p);
     Path target = fs.getPath(p);
     if (staged.containsKey(p) || Files.exists(target)) {
       throw new FileAlreadyExistsException(p);
@@ -115,16 +117,20 @@ final class Writes {
     return new Handle(s);
   }
 
-  /** At close(2): a model file's new bytes go into the model; the refusal is the caller's errno. */
+  /**
+   * At close(2): a model file's new bytes go into the model; the refusal is the caller's errno.
+   * {@code p} is null for a file removed while open (the mount's {@code hard_remove}): its bytes
+   * are no file's any more, as on POSIX.
+   */
   synchronized void flush(String p, Handle h) throws IOException {
-    if (h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
+    if (p != null && h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
       h.staged.install(fs.getPath(p));
     }
   }
 
   synchronized void release(String p, Handle h) throws IOException {
     Staged s = h.staged;
-    if (--s.opens > 0 || staged.get(p) != s || !ModelNames.isModelFile(p)) {
+    if (--s.opens > 0 || p == null || staged.get(p) != s || !ModelNames.isModelFile(p)) {
       if (s.opens == 0 && !staged.containsValue(s)) {
         s.discard();
       }
@@ -184,6 +190,7 @@ final class Writes {
 
   /** mkdir(2); which area directories show is {@link Areas}'. */
   synchronized void mkdir(String p) throws IOException {
+    ModelNames.checkNew(p);
     Path d = fs.getPath(p);
     if (ModelNames.isArea(p) && !Files.exists(d) && Files.isDirectory(fs.getPath(ModelNames.parent(p)))) {
       if (areas.shows(p)) {
@@ -232,24 +239,24 @@ final class Writes {
     }
   }
 
+  /**
+   * rename(2). A file open for writing keeps being the one its descriptors write to under its new
+   * name (and everything staged below a renamed directory moves along): the bytes written after
+   * the rename reach the model at close, as on any file system, instead of going nowhere.
+   */
   synchronized void rename(String from, String to) throws IOException {
+    ModelNames.checkNew(to);
     Staged s = staged.get(from);
     Path target = fs.getPath(to);
     if (s != null && (s.dirty || !ModelNames.isModelFile(from))) {
       if (ModelNames.isModelFile(to)) {
         s.install(target);
-        Staged old = staged.remove(to);
-        if (old != null && old.opens == 0) {
-          old.discard();
-        }
-      } else {
-        Staged old = staged.put(to, s);
-        if (old != null && old.opens == 0) {
-          old.discard();
-        }
       }
+      detach(to);
       staged.remove(from);
-      if (s.opens == 0 && !staged.containsValue(s)) {
+      if (!ModelNames.isModelFile(to) || s.opens > 0) {
+        staged.put(to, s); // still open: later writes are installed at its close
+      } else {
         s.discard();
       }
       if (ModelNames.isModelFile(from) && Files.exists(fs.getPath(from))) {
@@ -259,13 +266,38 @@ final class Writes {
     }
     Path source = fs.getPath(from);
     if (!ModelNames.isModelFile(to) && ModelNames.isModelFile(from) && Files.isRegularFile(source)) {
-      // a model file renamed to a scratch name (an editor's backup): its bytes go along
-      Staged copy = newStaged(false);
-      copy.fill(source);
+      // a model file renamed to a scratch name (an editor's backup): its bytes go along (an open
+      // staged copy of it already holds them)
+      Staged copy = s != null ? s : newStaged(false);
+      if (s == null) {
+        copy.fill(source);
+      }
       Files.delete(source);
+      staged.remove(from);
+      detach(to);
       staged.put(to, copy);
       return;
     }
+    try {
+      move(from, to);
+    } catch (FileSystemException e) {
+      if (e.getClass() != FileSystemException.class || !from.equals(e.getFile())) {
+        throw e;
+      }
+      // the model has no such rename (a tag into an area, a directory onto a file): rename(2)'s
+      // EPERM, "the file system does not support renaming of the type requested" — not EIO, and
+      // not EXDEV, on which mv would copy the tree there and delete the original
+      throw Refusal.notPermitted(from + " -> " + to, e.getReason());
+    }
+    detach(to);
+    follow(from, to);
+    areas.renamed(from, to);
+  }
+
+  /** Moves {@code from} onto {@code to} in the model (rename(2) replaces a file or an empty directory). */
+  private void move(String from, String to) throws IOException {
+    Path source = fs.getPath(from);
+    Path target = fs.getPath(to);
     try {
       if (Files.isRegularFile(target) || Files.isDirectory(target) && !hasEntries(target)) {
         Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
@@ -287,7 +319,28 @@ final class Writes {
       }
       Files.delete(source);
     }
-    areas.renamed(from, to);
+  }
+
+  /** The staged file at {@code p} (replaced or removed) is no name's any more; its open descriptors keep it. */
+  private void detach(String p) {
+    Staged old = staged.remove(p);
+    if (old != null && old.opens == 0) {
+      old.discard();
+    }
+  }
+
+  /** Files staged at {@code from} or below it (open for writing) move to {@code to} with it. */
+  private void follow(String from, String to) {
+    for (String k : List.copyOf(staged.keySet())) {
+      if (k.equals(from) || k.startsWith(from + "/")) {
+        Staged s = staged.remove(k);
+        if (s.opens > 0) {
+          staged.put(to + k.substring(from.length()), s);
+        } else {
+          s.discard();
+        }
+      }
+    }
   }
 
   /**
