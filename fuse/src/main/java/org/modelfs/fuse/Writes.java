@@ -305,6 +305,9 @@ final class Writes {
         Files.move(source, target);
       }
     } catch (FileAlreadyExistsException e) {
+      if (Files.isDirectory(source) && Files.isDirectory(target)) {
+        throw new DirectoryNotEmptyException(to); // rename(2) onto a non-empty directory, as Linux says it
+      }
       // the target names a variable of the graph that has no array yet (rsync's .W.XXXXXX renamed
       // onto W after graph.json was copied): rename(2) replaces, so the bytes become its array
       if (!ModelNames.isModelFile(to) || !Files.isRegularFile(source) || Files.exists(target)) {
