@@ -149,7 +149,9 @@ final class Session {
     exit = 1;
     String where;
     try {
-      where = "the changed files were copied to " + Recovery.save(fs, model);
+      Path saved = Recovery.save(fs, model);
+      where = "the changed files were copied to " + saved + (Files.exists(saved.resolve("NOT-COPIED.txt"))
+          ? " (except those its NOT-COPIED.txt names, with the reason)" : "");
     } catch (IOException r) {
       where = "copying the changed files out failed too: " + r.getMessage();
     }

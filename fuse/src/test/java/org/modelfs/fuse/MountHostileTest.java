@@ -1,0 +1,129 @@
+package org.modelfs.fuse;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.ModelFileSystems;
+
+/**
+ * What issue 31's hostile trial found beyond a plain directory's answers (MountPosixDiffTest has
+ * those): a second writable mount of one model, a rename the model has no place for, a file
+ * removed while a reader holds it and a commit meanwhile, and a refused commit whose changed
+ * files include one no disk can name.
+ */
+class MountHostileTest {
+  @TempDir
+  Path tmp;
+
+  @BeforeAll
+  static void fuse() {
+    KernelMount.assumeFuse();
+  }
+
+  private Path sdz() {
+    Path m = tmp.resolve("model.sdz");
+    KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), m.toString(), "--quiet");
+    return m;
+  }
+
+  /**
+   * A second writable mount of a mounted model is refused when it mounts (exit 2, the reason),
+   * not by failing each write at close — which {@code echo >} does not report; a read-only one
+   * mounts beside it. A rename the model has none of (a tag into an area) is EPERM, not EIO.
+   */
+  @Test
+  void secondWriterRefusedAtMountAndRenamesTheModelLacksAreEPERM() throws Exception {
+    Path model = sdz();
+    Files.createDirectories(tmp.resolve("m2"));
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code = FuseMain.run(new String[] {"mount", model.toString(), tmp.resolve("m2").toString()},
+          new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+      assertEquals(2, code, err.toString(StandardCharsets.UTF_8));
+      assertTrue(err.toString(StandardCharsets.UTF_8).contains("another writer is changing this model"), err.toString());
+      assertFalse(MountPoints.isMounted(tmp.resolve("m2")));
+      try (KernelMount ro = new KernelMount(model, tmp.resolve("r"), "--read-only")) {
+        ro.run("cmp m/params/layer0/W r/params/layer0/W").ok();
+      }
+      m.run("mkdir m/tags/v2").ok();
+      KernelMount.Result mv = m.run("mv m/tags/v2 m/tags/default/params/");
+      assertTrue(mv.exit() != 0 && mv.err().contains("Operation not permitted"), mv.err());
+      m.run("rmdir m/tags/v2 && echo v > m/metadata/k").ok();
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertEquals("v\n", Files.readString(fs.getPath("/metadata/k")));
+    }
+  }
+
+  /**
+   * rm of a file a reader holds open removes it, as on POSIX: libfuse's default renamed it to
+   * {@code .fuse_hiddenNNNN} instead — inside the model, so a commit meanwhile stored a parameter
+   * of that name and {@code ls -a} listed it.
+   */
+  @Test
+  void removingAnOpenFileLeavesNoHiddenNameInTheModel() throws Exception {
+    Path model = sdz();
+    Files.write(tmp.resolve("w.bin"), new byte[16]);
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      m.run("cp w.bin m/params/extra && setfattr -n user.modelfs.commit -v 1 m").ok();
+      String py = "import os, subprocess\n"
+          + "fd = os.open('m/params/extra', os.O_RDONLY)\n"
+          + "os.unlink('m/params/extra')\n"
+          + "print(sorted(os.listdir('m/params')))\n"
+          + "subprocess.run(['setfattr', '-n', 'user.modelfs.commit', '-v', '1', 'm'], check=True)\n"
+          + "os.close(fd)\n";
+      String listed = m.run("python3 -c \"" + py + "\"").ok().out();
+      assertFalse(listed.contains("fuse_hidden") || listed.contains("'extra'"), listed);
+      assertEquals(0, m.unmount(), m.logText());
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true")); Stream<Path> s = Files.list(fs.getPath("/params"))) {
+      assertEquals(0, s.filter(p -> p.getFileName().toString().matches("\\.fuse_hidden.*|extra")).count());
+    }
+  }
+
+  /**
+   * A commit refused at unmount copies out every changed file it can: a metadata key whose name
+   * is longer than any disk's NAME_MAX (a model may hold one) costs that file only, named in
+   * NOT-COPIED.txt — before, it failed the whole copy and every change was lost.
+   */
+  @Test
+  void refusedCommitCopiesOutEveryFileItCan() throws Exception {
+    Path model = sdz();
+    String longKey = "k".repeat(300);
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of())) {
+      Files.writeString(fs.getPath("/metadata", longKey), "old");
+    }
+    byte[] before = Files.readAllBytes(model);
+    Files.write(tmp.resolve("bad.bin"), new byte[100]);
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      m.run("echo new > m/metadata/" + longKey + " && echo kept > m/metadata/note").ok();
+      m.run("touch m/metadata/" + "x".repeat(256) + " 2>&1 | grep -q 'File name too long'").ok();
+      m.run("cp bad.bin m/params/layer1/W").ok(); // 100 bytes for FLOAT[8, 3]: refused by the commit
+      assertEquals(1, m.unmount());
+      String log = m.logText();
+      Matcher where = Pattern.compile("copied to (\\S+)").matcher(log);
+      assertTrue(where.find(), log);
+      Path saved = Path.of(where.group(1));
+      assertEquals("kept\n", Files.readString(saved.resolve("tags/default/metadata/note")));
+      assertArrayEquals(new byte[100], Files.readAllBytes(saved.resolve("tags/default/params/layer1/W")));
+      assertTrue(Files.readString(saved.resolve("NOT-COPIED.txt")).contains(longKey), log);
+    }
+    assertArrayEquals(before, Files.readAllBytes(model));
+  }
+}
