@@ -54,6 +54,11 @@ final class ModelFuse extends FuseReads {
   }
 
   @Override
+  public int fallocate(String fp, int mode, long off, long length, FuseFileInfo fi) {
+    return change("fallocate", fp, p -> writes.allocate(p, mode, off + length));
+  }
+
+  @Override
   public int unlink(String fp) {
     return change("rm", fp, p -> writes.unlink(p));
   }

@@ -164,6 +164,22 @@ final class Writes {
     }
   }
 
+  /**
+   * fallocate(2) on a file open for writing: mode 0 makes it at least {@code end} bytes long
+   * (zeros, as a reservation reads); {@code FALLOC_FL_KEEP_SIZE} (1) only reserves, which the
+   * staging file needs not; punching holes and the other modes are EOPNOTSUPP, as on tmpfs for
+   * those it lacks.
+   */
+  synchronized void allocate(String p, int mode, long end) throws IOException {
+    if ((mode & ~1) != 0) {
+      throw new UnsupportedOperationException(p + ": fallocate mode " + mode + "; the mount reserves space only (mode 0 or FALLOC_FL_KEEP_SIZE)");
+    }
+    Staged s = p == null ? null : staged.get(p);
+    if (s != null && mode == 0 && end > s.channel.size()) {
+      setSize(s, end);
+    }
+  }
+
   private static void setSize(Staged s, long size) throws IOException {
     if (size < s.channel.size()) {
       s.channel.truncate(size);

@@ -169,6 +169,9 @@ sh('cp --sparse', 'head -c 64 /dev/zero > sparse.bin && cp --sparse=always spars
 sh('rsync --inplace', 'rsync --inplace -I T/params/t2 T/params/t3 && printf QQQQ | dd of=T/params/t3 conv=notrunc 2>/dev/null && rsync --inplace -I T/params/t3 T/params/t2')
 sh('tar -x over existing', 'tar -C T/params -cf ptar.tar t t2 && tar -C T/params -xf ptar.tar')
 sh('find -exec rm', "find T/params -name 'part_*' -exec rm {} +")
+sh('fallocate', 'fallocate -l 64 T/params/fa && fallocate -l 32 T/params/fa && fallocate -n -l 256 T/params/fa')
+step('posix_fallocate', lambda: (lambda fd: (os.posix_fallocate(fd, 0, 40), os.close(fd), os.path.getsize(P + '/pf'))[2])(
+    os.open(P + '/pf', os.O_CREAT | os.O_WRONLY, 0o644)))
 sh('touch and chmod', 'touch T/metadata/touched && chmod 600 T/metadata/touched')
 sh('mv over a file', 'cp T/params/t T/params/t4 && mv T/params/t4 T/params/t2')
 sh('ln -f, the last change of both names', 'ln -f T/params/t T/params/t5')
