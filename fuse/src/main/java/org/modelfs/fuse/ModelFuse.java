@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import jnr.ffi.Pointer;
 import jnr.ffi.Struct;
 import ru.serce.jnrfuse.ErrorCodes;
+import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 import ru.serce.jnrfuse.struct.Timespec;
 
@@ -119,6 +120,26 @@ final class ModelFuse extends FuseReads {
   @Override
   public int symlink(String oldpath, String newpath) {
     return -ErrorCodes.EPERM();
+  }
+
+  /**
+   * mknod(2): a regular file is made empty, as {@code touch} makes one; FIFOs, sockets and
+   * devices have no place in a model: EPERM, mknod(2)'s errno for a type the file system lacks
+   * (not ENOSYS, "Function not implemented").
+   */
+  @Override
+  public int mknod(String fp, long mode, long rdev) {
+    if ((mode & FileStat.S_IFMT) != FileStat.S_IFREG) {
+      return calls.readOnly() ? -ErrorCodes.EROFS() : -ErrorCodes.EPERM();
+    }
+    return change("mknod", fp, p -> {
+      Writes.Handle h = writes.create(p);
+      try {
+        writes.flush(p, h);
+      } finally {
+        writes.release(p, h);
+      }
+    });
   }
 
 }

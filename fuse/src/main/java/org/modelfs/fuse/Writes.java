@@ -297,13 +297,18 @@ final class Writes {
     try {
       move(from, to);
     } catch (FileSystemException e) {
-      if (e.getClass() != FileSystemException.class || !from.equals(e.getFile())) {
-        throw e;
+      // the model has no such rename (a tag into an area, an area or a directory with files out
+      // of its area, a directory onto a file): rename(2)'s EPERM, "the file system does not
+      // support renaming of the type requested" — not EIO or ENOTEMPTY (the target may not even
+      // exist), and not EXDEV, on which mv would copy the tree there and delete the original
+      String file = String.valueOf(e.getFile());
+      if (e.getClass() == FileSystemException.class && file.equals(from)) {
+        throw Refusal.notPermitted(from + " -> " + to, e.getReason());
       }
-      // the model has no such rename (a tag into an area, a directory onto a file): rename(2)'s
-      // EPERM, "the file system does not support renaming of the type requested" — not EIO, and
-      // not EXDEV, on which mv would copy the tree there and delete the original
-      throw Refusal.notPermitted(from + " -> " + to, e.getReason());
+      if (e instanceof DirectoryNotEmptyException && file.startsWith(from + ": ")) {
+        throw Refusal.notPermitted(from + " -> " + to, file.substring(from.length() + 2)); // the reason in its file
+      }
+      throw e;
     }
     detach(to);
     follow(from, to);
@@ -348,16 +353,14 @@ final class Writes {
     }
   }
 
-  /** Files staged at {@code from} or below it (open for writing) move to {@code to} with it. */
+  /**
+   * Files staged at {@code from} or below it — open for writing, or scratch files of a renamed
+   * tag (an editor's backup beside its graph.json) — move to {@code to} with it.
+   */
   private void follow(String from, String to) {
     for (String k : List.copyOf(staged.keySet())) {
       if (k.equals(from) || k.startsWith(from + "/")) {
-        Staged s = staged.remove(k);
-        if (s.opens > 0) {
-          staged.put(to + k.substring(from.length()), s);
-        } else {
-          s.discard();
-        }
+        staged.put(to + k.substring(from.length()), staged.remove(k));
       }
     }
   }

@@ -44,7 +44,9 @@ class MountHostileTest {
   /**
    * A second writable mount of a mounted model is refused when it mounts (exit 2, the reason),
    * not by failing each write at close — which {@code echo >} does not report; a read-only one
-   * mounts beside it. A rename the model has none of (a tag into an area) is EPERM, not EIO.
+   * mounts beside it. A rename the model has none of (a tag into an area, an area out of its
+   * tag) is EPERM, not EIO or ENOTEMPTY; mkfifo EPERM, not ENOSYS; mknod of a regular file makes
+   * it; a tag's scratch file moves with the tag.
    */
   @Test
   void secondWriterRefusedAtMountAndRenamesTheModelLacksAreEPERM() throws Exception {
@@ -70,7 +72,14 @@ class MountHostileTest {
       m.run("mkdir m/tags/v2").ok();
       KernelMount.Result mv = m.run("mv m/tags/v2 m/tags/default/params/");
       assertTrue(mv.exit() != 0 && mv.err().contains("Operation not permitted"), mv.err());
-      m.run("rmdir m/tags/v2 && echo v > m/metadata/k").ok();
+      mv = m.run("mv m/tags/default/params m/tags/default/p2");
+      assertTrue(mv.exit() != 0 && mv.err().contains("Operation not permitted"), "was ENOTEMPTY: " + mv.err());
+      KernelMount.Result fifo = m.run("mkfifo m/metadata/fifo");
+      assertTrue(fifo.exit() != 0 && fifo.err().contains("Operation not permitted"), "was ENOSYS: " + fifo.err());
+      m.run("python3 -c \"import os; os.mknod('m/metadata/empty')\" && test -f m/metadata/empty").ok();
+      // a scratch file of a tag (an editor's backup) moves with the tag, as any file of a directory
+      m.run("touch m/tags/v2/graph.json~ && mv m/tags/v2 m/tags/v3 && test -f m/tags/v3/graph.json~ && rm -r m/tags/v3").ok();
+      m.run("echo v > m/metadata/k").ok();
       assertEquals(0, m.unmount(), m.logText());
     }
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
