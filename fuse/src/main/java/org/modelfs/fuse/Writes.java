@@ -136,12 +136,14 @@ final class Writes {
       }
       return;
     }
-    staged.remove(p);
     try {
       if (s.dirty && !s.written) {
         s.install(fs.getPath(p)); // created or truncated, never written: the empty file
       }
     } finally {
+      // only now, once the model holds the file: release runs after close(2) has returned, and a
+      // stat meanwhile (touch f && chmod 600 f) found neither the staged file nor the model's
+      staged.remove(p, s);
       s.discard();
       if (s.dirty) {
         log.warn(p + ": the bytes written were refused at close (see above) and are dropped; the model keeps its previous content");
