@@ -423,10 +423,16 @@ final class Writes {
     ((JournaledFileSystem) fs).commit();
   }
 
-  /** Scratch files left at unmount: never the model's; named in the log. */
+  /** Scratch files left at unmount (never the model's) and files still open for writing: named in the log. */
   synchronized void discardAll() {
     for (Map.Entry<String, Staged> e : staged.entrySet()) {
-      log.warn(e.getKey() + ": a scratch file of the mount (never renamed onto a model name) is dropped at unmount");
+      if (!ModelNames.isModelFile(e.getKey())) {
+        log.warn(e.getKey() + ": a scratch file of the mount (never renamed onto a model name) is dropped at unmount");
+      } else if (e.getValue().dirty) {
+        // SIGTERM or a lazy unmount while a program still writes it: its bytes were never closed
+        log.warn(e.getKey() + ": still open for writing at unmount; what was written since its last close is dropped"
+            + " (never closed), the model keeps the content it had");
+      }
       e.getValue().discard();
     }
     staged.clear();

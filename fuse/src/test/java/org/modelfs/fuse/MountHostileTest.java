@@ -114,6 +114,36 @@ class MountHostileTest {
   }
 
   /**
+   * SIGTERM while a program still writes a file: the mount commits what was closed, and the log
+   * says the open file's unclosed bytes are dropped — before, it called that model file "a scratch
+   * file of the mount (never renamed onto a model name)".
+   */
+  @Test
+  void sigtermWithAWriterOpenNamesWhatIsDropped() throws Exception {
+    Path model = sdz();
+    try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
+      m.run("echo closed > m/metadata/closed").ok();
+      Process writer = new ProcessBuilder("python3", "-c", "import time, sys\n"
+          + "f = open(sys.argv[1], 'w'); f.write('unclosed'); f.flush(); print('open', flush=True); time.sleep(30)",
+          m.dir.resolve("metadata/open").toString()).start();
+      try {
+        assertEquals("open", new String(writer.getInputStream().readNBytes(4), StandardCharsets.UTF_8));
+        KernelMount.sh("kill -TERM " + m.pid()).ok();
+        assertTrue(m.process().waitFor(60, java.util.concurrent.TimeUnit.SECONDS), m.logText());
+      } finally {
+        writer.destroyForcibly();
+      }
+      String log = m.logText();
+      assertTrue(log.contains("/metadata/open: still open for writing at unmount"), log);
+      assertFalse(log.contains("/metadata/open: a scratch file"), log);
+    }
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      assertEquals("closed\n", Files.readString(fs.getPath("/metadata/closed")));
+      assertFalse(Files.exists(fs.getPath("/metadata/open")));
+    }
+  }
+
+  /**
    * A commit refused at unmount copies out every changed file it can: a metadata key whose name
    * is longer than any disk's NAME_MAX (a model may hold one) costs that file only, named in
    * NOT-COPIED.txt — before, it failed the whole copy and every change was lost.
