@@ -2,6 +2,7 @@ package org.modelfs.fuse;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.modelfs.JournaledFileSystem;
+import ru.serce.jnrfuse.ErrorCodes;
 
 /**
  * Every change made through the mount (docs/MOUNT.md "Writes"). A file opened for writing or
@@ -124,7 +126,25 @@ final class Writes {
    */
   synchronized void flush(String p, Handle h) throws IOException {
     if (p != null && h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
-      h.staged.install(fs.getPath(p));
+      install(h.staged, p);
+    }
+  }
+
+  /**
+   * Installs {@code s} as the model file {@code p}. The model's refusal of the content — the
+   * format names this very file: a training.json DL4J cannot read, a graph that is no FlatGraph,
+   * as a graph.json with problems already is — is EINVAL ("Invalid argument", the problems in the
+   * log), not EIO: nothing failed to be read or written. A full disk stays ENOSPC.
+   */
+  private void install(Staged s, String p) throws IOException {
+    try {
+      s.install(fs.getPath(p));
+    } catch (IOException e) {
+      boolean names = e instanceof FileSystemException f ? p.equals(f.getFile()) : String.valueOf(e.getMessage()).startsWith(p + ": ");
+      if (!names || Errno.of(e) != -ErrorCodes.EIO()) {
+        throw e;
+      }
+      throw Refusal.invalid(p, e instanceof FileSystemException f ? f.getReason() : e.getMessage().substring(p.length() + 2));
     }
   }
 
@@ -138,7 +158,7 @@ final class Writes {
     }
     try {
       if (s.dirty && !s.written) {
-        s.install(fs.getPath(p)); // created or truncated, never written: the empty file
+        install(s, p); // created or truncated, never written: the empty file
       }
     } finally {
       // only now, once the model holds the file: release runs after close(2) has returned, and a
@@ -217,7 +237,17 @@ final class Writes {
       areas.make(p);
       return;
     }
-    Files.createDirectory(d);
+    try {
+      Files.createDirectory(d);
+    } catch (NoSuchFileException | AccessDeniedException e) {
+      String parent = ModelNames.parent(p);
+      if (!Files.isDirectory(fs.getPath(parent)) && !areas.shows(parent)) {
+        throw e;
+      }
+      // the parent is there, the model just has no place for a directory here (beside graph.json,
+      // in /): mkdir(2)'s EPERM, "the file system does not support the creation of directories"
+      throw Refusal.notPermitted(p, "only tags, their params/, updater/ and metadata/, and directories below those can be made");
+    }
     if (Areas.isTag(p)) {
       areas.tagMade(p);
     }
@@ -268,7 +298,7 @@ final class Writes {
     Path target = fs.getPath(to);
     if (s != null && (s.dirty || !ModelNames.isModelFile(from))) {
       if (ModelNames.isModelFile(to)) {
-        s.install(target);
+        install(s, to);
       }
       detach(to);
       staged.remove(from);
@@ -339,7 +369,7 @@ final class Writes {
       Staged copy = newStaged(false);
       try {
         copy.fill(source);
-        copy.install(target);
+        install(copy, to);
       } finally {
         copy.discard();
       }

@@ -46,7 +46,8 @@ class MountHostileTest {
    * not by failing each write at close — which {@code echo >} does not report; a read-only one
    * mounts beside it. A rename the model has none of (a tag into an area, an area out of its
    * tag) is EPERM, not EIO or ENOTEMPTY; mkfifo EPERM, not ENOSYS; mknod of a regular file makes
-   * it; a tag's scratch file moves with the tag.
+   * it; a tag's scratch file moves with the tag; a graph or training.json the format refuses is
+   * close's EINVAL, not EIO; mkdir where the model has no place for a directory EPERM.
    */
   @Test
   void secondWriterRefusedAtMountAndRenamesTheModelLacksAreEPERM() throws Exception {
@@ -79,6 +80,16 @@ class MountHostileTest {
       m.run("python3 -c \"import os; os.mknod('m/metadata/empty')\" && test -f m/metadata/empty").ok();
       // a scratch file of a tag (an editor's backup) moves with the tag, as any file of a directory
       m.run("touch m/tags/v2/graph.json~ && mv m/tags/v2 m/tags/v3 && test -f m/tags/v3/graph.json~ && rm -r m/tags/v3").ok();
+      // the model refusing a file's content at close is EINVAL for every file, as for graph.json
+      for (String f : new String[] {"graph", "training.json"}) {
+        KernelMount.Result cp = m.run("cp /etc/hostname m/tags/default/" + f);
+        assertTrue(cp.exit() != 0 && cp.err().contains("Invalid argument"), "was EIO: " + cp.err());
+      }
+      // a directory where the model has no place for one (beside graph.json, in /): EPERM
+      for (String d : new String[] {"m/tags/default/extra", "m/extra"}) {
+        KernelMount.Result mkdir = m.run("mkdir " + d);
+        assertTrue(mkdir.exit() != 0 && mkdir.err().contains("Operation not permitted"), "was ENOENT/EACCES: " + mkdir.err());
+      }
       m.run("echo v > m/metadata/k").ok();
       assertEquals(0, m.unmount(), m.logText());
     }
