@@ -49,6 +49,12 @@ final class ModelNames {
     return rest != null && rest.startsWith("updater/") && isModelFile(p);
   }
 
+  /** Whether {@code p} names an array's file: a parameter or updater state ("/tags/t/params/W", "/updater/W/M"). */
+  static boolean isArrayFile(String p) {
+    String rest = inTag(p);
+    return rest != null && (rest.startsWith("params/") || rest.startsWith("updater/")) && isModelFile(p);
+  }
+
   /** Whether {@code p} is the area directory params/, updater/ or metadata/ of a tag or the root aliases. */
   static boolean isArea(String p) {
     String rest = inTag(p);

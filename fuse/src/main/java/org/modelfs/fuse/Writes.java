@@ -30,6 +30,8 @@ import ru.serce.jnrfuse.ErrorCodes;
  * changes are serial, reads never wait for them.
  */
 final class Writes {
+  /** What every NumPy .npy file begins with. */
+  private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
   private final FileSystem fs;
   private final Path stagingDir;
   private final MountLog log;
@@ -137,6 +139,12 @@ final class Writes {
    * log), not EIO: nothing failed to be read or written. A full disk stays ENOSPC.
    */
   private void install(Staged s, String p) throws IOException {
+    if (ModelNames.isArrayFile(p) && s.startsWith(NPY_MAGIC)) {
+      // np.save(path) writes a header, then the array: stored as the array's bytes, the header
+      // became values (a new file's shape counted them), or a size its shape refused at commit
+      throw Refusal.invalid(p, "holds a NumPy .npy file (np.save: a header, then the array), but an array's file holds"
+          + " its raw bytes: write arr.tofile(path), or import the .npy with modelfs import");
+    }
     try {
       s.install(fs.getPath(p));
     } catch (IOException e) {

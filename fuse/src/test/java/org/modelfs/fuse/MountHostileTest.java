@@ -47,7 +47,8 @@ class MountHostileTest {
    * mounts beside it. A rename the model has none of (a tag into an area, an area out of its
    * tag) is EPERM, not EIO or ENOTEMPTY; mkfifo EPERM, not ENOSYS; mknod of a regular file makes
    * it; a tag's scratch file moves with the tag; a graph or training.json the format refuses is
-   * close's EINVAL, not EIO; mkdir where the model has no place for a directory EPERM.
+   * close's EINVAL, not EIO, and so is a NumPy .npy file (np.save) written to a parameter; mkdir
+   * where the model has no place for a directory EPERM.
    */
   @Test
   void secondWriterRefusedAtMountAndRenamesTheModelLacksAreEPERM() throws Exception {
@@ -84,6 +85,12 @@ class MountHostileTest {
       for (String f : new String[] {"graph", "training.json"}) {
         KernelMount.Result cp = m.run("cp /etc/hostname m/tags/default/" + f);
         assertTrue(cp.exit() != 0 && cp.err().contains("Invalid argument"), "was EIO: " + cp.err());
+      }
+      // np.save into params: a .npy header is no array's bytes (was: stored, the header as values)
+      if (KernelMount.sh("python3 -c 'import numpy'").exit() == 0) {
+        KernelMount.Result npy = m.run("python3 -c \"import numpy as np; np.save('m/params/new', np.ones((2, 2), dtype='<f4'))\"");
+        assertTrue(npy.exit() != 0 && npy.err().contains("Invalid argument"), npy.err());
+        m.run("test ! -e m/params/new.npy").ok();
       }
       // a directory where the model has no place for one (beside graph.json, in /): EPERM
       for (String d : new String[] {"m/tags/default/extra", "m/extra"}) {
