@@ -34,14 +34,15 @@ final class WriterLock {
     }
     try {
       Files.createDirectory(tag.resolve("params").resolve(PROBE));
-    } catch (FileSystemException e) {
-      if (String.valueOf(e.getReason()).contains("another writer")) {
-        fs.close();
+      ((JournaledFileSystem) fs).rollback();
+    } catch (IOException e) {
+      fs.close();
+      if (e instanceof FileSystemException f && String.valueOf(f.getReason()).contains("another writer")) {
         throw Refusal.busy(shown, "another writer is changing this model (a mount of it, or a program that has it"
             + " open for writing); unmount or close that first, or mount this one --read-only");
       }
-      throw e;
+      throw new IOException(shown + ": a writable mount cannot take the model's writer lock (" + e.getMessage()
+          + "); mount it --read-only to read it", e);
     }
-    ((JournaledFileSystem) fs).rollback();
   }
 }
