@@ -51,8 +51,6 @@ final class Session {
 
   int runForeground() throws IOException {
     fs = ModelFileSystems.open(model, env);
-    staging = Files.createTempDirectory("modelfs-mount-");
-    writes = new Writes(fs, staging, log);
     if (tag != null && !Files.isDirectory(fs.getPath("/tags", tag))) {
       fs.close();
       throw new NoSuchFileException(shown + "!/tags/" + tag, null, "the model has no tag " + tag);
@@ -60,6 +58,9 @@ final class Session {
     if (!readOnly) {
       WriterLock.take(fs, shown);
     }
+    // made only now: a mount refused above leaves no staging directory behind
+    staging = Files.createTempDirectory("modelfs-mount-");
+    writes = new Writes(fs, staging, log);
     fuse = new ModelFuse(fs, model, tag, readOnly, writes, log);
     Thread hook = new Thread(this::finish, "modelfs-unmount");
     Runtime.getRuntime().addShutdownHook(hook);

@@ -5,12 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,19 +54,25 @@ class MountHostileTest {
     Path model = sdz();
     Files.createDirectories(tmp.resolve("m2"));
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
-      ByteArrayOutputStream err = new ByteArrayOutputStream();
-      int code;
+      Path staging2 = Files.createDirectories(tmp.resolve("staging2"));
+      Process second = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Djava.io.tmpdir=" + staging2, "-cp", System.getProperty("java.class.path"), FuseMain.class.getName(), "mount",
+          model.toString(), tmp.resolve("m2").toString()).redirectErrorStream(true).start();
+      String said;
       try {
-        code = FuseMain.run(new String[] {"mount", "--background", "--log", tmp.resolve("m2.log").toString(), model.toString(),
-            tmp.resolve("m2").toString()}, new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertTrue(second.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "a second writable mount came up");
+        said = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       } finally {
         if (MountPoints.isMounted(tmp.resolve("m2"))) {
           KernelMount.sh("fusermount -u '" + tmp.resolve("m2") + "'");
-          throw new AssertionError("a second writable mount came up");
         }
+        second.destroyForcibly();
       }
-      assertEquals(2, code, err.toString(StandardCharsets.UTF_8));
-      assertTrue(Files.readString(tmp.resolve("m2.log")).contains("another writer is changing this model"), err.toString());
+      assertEquals(2, second.exitValue(), said);
+      assertTrue(said.contains("another writer is changing this model"), said);
+      try (Stream<Path> left = Files.list(staging2)) {
+        assertEquals(List.of(), left.toList(), "a refused mount leaves no staging directory");
+      }
       try (KernelMount ro = new KernelMount(model, tmp.resolve("r"), "--read-only")) {
         ro.run("cmp m/params/layer0/W r/params/layer0/W").ok();
       }
