@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.modelfs.JournaledFileSystem;
-import ru.serce.jnrfuse.ErrorCodes;
 
 /**
  * Every change made through the mount (docs/MOUNT.md "Writes"). A file opened for writing or
@@ -30,8 +29,6 @@ import ru.serce.jnrfuse.ErrorCodes;
  * changes are serial, reads never wait for them.
  */
 final class Writes {
-  /** What every NumPy .npy file begins with. */
-  private static final byte[] NPY_MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
   private final FileSystem fs;
   private final Path stagingDir;
   private final MountLog log;
@@ -132,28 +129,8 @@ final class Writes {
     }
   }
 
-  /**
-   * Installs {@code s} as the model file {@code p}. The model's refusal of the content — the
-   * format names this very file: a training.json DL4J cannot read, a graph that is no FlatGraph,
-   * as a graph.json with problems already is — is EINVAL ("Invalid argument", the problems in the
-   * log), not EIO: nothing failed to be read or written. A full disk stays ENOSPC.
-   */
   private void install(Staged s, String p) throws IOException {
-    if (ModelNames.isArrayFile(p) && s.startsWith(NPY_MAGIC)) {
-      // np.save(path) writes a header, then the array: stored as the array's bytes, the header
-      // became values (a new file's shape counted them), or a size its shape refused at commit
-      throw Refusal.invalid(p, "holds a NumPy .npy file (np.save: a header, then the array), but an array's file holds"
-          + " its raw bytes: write arr.tofile(path), or import the .npy with modelfs import");
-    }
-    try {
-      s.install(fs.getPath(p));
-    } catch (IOException e) {
-      boolean names = e instanceof FileSystemException f ? p.equals(f.getFile()) : String.valueOf(e.getMessage()).startsWith(p + ": ");
-      if (!names || Errno.of(e) != -ErrorCodes.EIO()) {
-        throw e;
-      }
-      throw Refusal.invalid(p, e instanceof FileSystemException f ? f.getReason() : e.getMessage().substring(p.length() + 2));
-    }
+    Installs.install(fs, s, p);
   }
 
   synchronized void release(String p, Handle h) throws IOException {
