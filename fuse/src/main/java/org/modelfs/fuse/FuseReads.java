@@ -43,9 +43,12 @@ abstract class FuseReads extends FuseStubFS {
     ReadCall.install(fuseOperations, readCall);
   }
 
-  /** The model's path of a path in the mount: itself, or below the mounted tag's directory (--tag). */
+  /**
+   * The model's path of a path in the mount: itself, or below the mounted tag's directory
+   * (--tag); null for a file removed while open (libfuse gives no path then: {@code hard_remove}).
+   */
   String m(String fp) {
-    return tagRoot == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
+    return tagRoot == null || fp == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
   }
 
   /** A call's body, given the model's path. */
@@ -98,7 +101,9 @@ abstract class FuseReads extends FuseStubFS {
 
   /** read(2) of an open file, as {@link ReadCall} takes it: the path is decoded only to log an error. */
   private int readBuf(Pointer path, Pointer bufp, long size, long offset, Pointer fi) {
-    return calls.run("read", () -> m(path.getString(0, 4096, StandardCharsets.UTF_8)),
+    // the path is null for a file removed while open (hard_remove with flag_nullpath_ok: ModelFuse)
+    return calls.run("read",
+        () -> path == null ? "(a file removed while open)" : m(path.getString(0, 4096, StandardCharsets.UTF_8)),
         () -> files.readBuf(bufp, size, offset, fi.getLong(ReadCall.FH)));
   }
 
