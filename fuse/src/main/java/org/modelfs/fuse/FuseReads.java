@@ -89,6 +89,18 @@ abstract class FuseReads extends FuseStubFS {
     return on("stat", fp, p -> listing.getattr(p, st));
   }
 
+  /**
+   * fstat(2) of an open file: by its path while it has one; a file removed while open (its path
+   * null: hard_remove with flag_nullpath_ok, ModelFuse) by its handle — it still reads, as on POSIX.
+   */
+  @Override
+  public int fgetattr(String fp, FileStat st, FuseFileInfo fi) {
+    if (fp != null) {
+      return getattr(fp, st);
+    }
+    return calls.run("fstat", "(a file removed while open)", () -> files.fstat(fi.fh.get(), st, stats));
+  }
+
   @Override
   public int readdir(String fp, Pointer buf, FuseFillDir filler, long offset, FuseFileInfo fi) {
     return on("readdir", fp, p -> listing.readdir(p, buf, filler));

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import jnr.ffi.Pointer;
 import ru.serce.jnrfuse.ErrorCodes;
+import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 
 /**
@@ -85,6 +86,23 @@ final class OpenFiles {
         StoredFile.LIBC.free(mem);
       }
     }
+  }
+
+  /** fstat(2) of open file {@code fh}: a regular file of its current size. */
+  int fstat(long fh, FileStat st, Stats stats) throws IOException {
+    Object h = handles.get(fh);
+    long size;
+    if (h instanceof StoredFile f) {
+      size = f.size;
+    } else if (h instanceof Writes.Handle w) {
+      size = w.staged.size();
+    } else if (h instanceof SeekableByteChannel ch) {
+      size = ch.size();
+    } else {
+      return -ErrorCodes.EBADF();
+    }
+    stats.file(st, size, System.currentTimeMillis());
+    return 0;
   }
 
   private static int read(Object h, ByteBuffer dst, long offset) throws IOException {
