@@ -1,0 +1,128 @@
+package org.modelfs.hdfs;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+
+/**
+ * The model file opened <b>by its path</b> while its directory is listed (issue 34: the listing
+ * and the open in one round trip, not two in turn), and used only when it is <b>proven the
+ * listed file</b>: the listing ({@link HdfsModel#siblings}) gives the file's blocks, the open
+ * gives the blocks of whatever file the path named when the NameNode answered it, and the two
+ * must be the same blocks — each block's id, generation stamp and length, at least one block, the
+ * last one complete — and the same length. HDFS never reuses a block id and a block belongs to
+ * one file; an append or a truncate changes a generation stamp or a length; so equal blocks are
+ * the listed file's bytes, and the generation the mount pins (the listing's
+ * {@code name@inode:length:mtime}) is what it reads. Otherwise (a commit replaced the file between
+ * the two, the model is a shard set or there is no such file, the listing shows an install
+ * record, or the file system is not HDFS) the stream is closed unused and the open takes the
+ * inode path ({@link HdfsSource#open}), which starts again from a new listing if the listed inode
+ * is gone.
+ *
+ * <p>The stream stays bound to the path for the block locations it already has: all of them (the
+ * proof fetched them), so reads never ask for the path again unless a DataNode fails, when
+ * Hadoop's client refreshes the locations and refuses a block list that changed ("Blocklist for …
+ * has changed"); {@link HdfsSource} then reports the change when the listed inode is gone.
+ */
+final class PathOpen {
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  private final CompletableFuture<FSDataInputStream> opening;
+
+  private PathOpen(CompletableFuture<FSDataInputStream> opening) {
+    this.opening = opening;
+  }
+
+  /** Opens {@code at}'s model file by its path on a thread of its own, or {@code null} off HDFS. */
+  static PathOpen start(HdfsModel at) {
+    if (!(at.fs() instanceof DistributedFileSystem)) {
+      return null;
+    }
+    CompletableFuture<FSDataInputStream> f = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        f.complete(at.fs().open(at.file()));
+      } catch (IOException | RuntimeException e) {
+        f.completeExceptionally(e); // none (a shard set's base name), or the inode path reports it
+      }
+    }, "modelfs-hdfs-path-open-" + THREADS.incrementAndGet());
+    t.setDaemon(true);
+    t.start();
+    return new PathOpen(f);
+  }
+
+  /**
+   * The stream, if it is {@code s}'s one file ({@link #sameFile}); else {@code null}, the stream
+   * closed. Waits for the open.
+   */
+  FSDataInputStream take(Stored s) {
+    if (!s.single() || !s.records().isEmpty()) {
+      drop(); // a shard set (its base name is no file), or an install under way: not waited for
+      return null;
+    }
+    FSDataInputStream in;
+    try {
+      in = opening.join();
+    } catch (RuntimeException failed) {
+      return null; // the inode path opens it, or says why not
+    }
+    if (sameFile(in, s.files().get(0).status())) {
+      return in;
+    }
+    close(in);
+    return null;
+  }
+
+  /** Closes the stream when it has opened, unused. */
+  void drop() {
+    opening.thenAccept(PathOpen::close);
+  }
+
+  /** Whether {@code in} reads exactly the blocks {@code listed} had when it was listed. */
+  static boolean sameFile(FSDataInputStream in, FileStatus listed) {
+    if (!(in instanceof HdfsDataInputStream h) || !(listed instanceof HdfsLocatedFileStatus l)) {
+      return false;
+    }
+    LocatedBlocks want = l.getLocatedBlocks();
+    if (want == null || want.isUnderConstruction() || !want.isLastBlockComplete() || want.locatedBlockCount() == 0
+        || h.getVisibleLength() != listed.getLen() || want.getFileLength() != listed.getLen()) {
+      return false;
+    }
+    List<LocatedBlock> got;
+    try {
+      got = h.getAllBlocks(); // held since the open (a file past dfs.client.read.prefetch.size: asked for the rest)
+    } catch (IOException e) {
+      return false;
+    }
+    List<LocatedBlock> listedBlocks = want.getLocatedBlocks();
+    if (got.size() != listedBlocks.size()) {
+      return false;
+    }
+    for (int i = 0; i < got.size(); i++) {
+      ExtendedBlock a = got.get(i).getBlock();
+      ExtendedBlock b = listedBlocks.get(i).getBlock();
+      if (a.getBlockId() != b.getBlockId() || a.getGenerationStamp() != b.getGenerationStamp()
+          || a.getNumBytes() != b.getNumBytes() || !a.getBlockPoolId().equals(b.getBlockPoolId())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void close(FSDataInputStream in) {
+    try {
+      in.close();
+    } catch (IOException ignored) {
+      // an unused stream of a file only read from: nothing of the user's is lost
+    }
+  }
+}
