@@ -8,7 +8,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.modelfs.container.ContainerPlan;
 import org.modelfs.container.Models;
@@ -100,8 +99,8 @@ final class HdfsBacking implements Backing {
     });
   }
 
-  /** {@code s}'s files opened; {@code proven}: its single file's stream opened by path ({@link PathOpen#take}), or {@code null}. */
-  private Snapshot openFiles(Stored s, FSDataInputStream proven) throws IOException {
+  /** {@code s}'s files opened; {@code proven}: its single file opened by path, its ends held ({@link PathOpen#take}), or {@code null}. */
+  private Snapshot openFiles(Stored s, HdfsSource proven) throws IOException {
     if (s.files().isEmpty()) {
       throw new NoSuchFileException(at.uri(), null, "no model file, and no shard files of this base name");
     }
@@ -109,17 +108,12 @@ final class HdfsBacking implements Backing {
     opened = FileTime.fromMillis(newest);
     List<ParallelReads.Opening> opens = new ArrayList<>();
     for (Stored.File f : s.files()) {
-      long id = HdfsModel.fileId(f.status());
-      long size = f.status().getLen();
-      String shown = at.shown(f.name());
-      opens.add(proven != null ? () -> HdfsSource.adopt(proven, at.fs(), id, size, shown)
-          : () -> HdfsSource.open(at.fs(), f.status().getPath(), id, size, shown));
+      opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()), f.status().getLen(),
+          at.shown(f.name())));
     }
-    List<ByteSource> sources = ParallelReads.openAll(opens); // at once: one NameNode round trip, not one per shard (issue 34)
+    // at once, each file's ends as soon as it is open (issue 34); a single file opened by path has its ends
+    List<ByteSource> sources = proven != null ? List.of(proven) : OpenWave.open(opens);
     try {
-      if (s.single()) {
-        ParallelReads.prefetchEnds(sources); // its head and tail in one round trip, as a shard set's are
-      }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
           : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
           s.generation());

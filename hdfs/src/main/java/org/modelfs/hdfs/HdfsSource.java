@@ -49,9 +49,10 @@ final class HdfsSource implements ByteSource {
   }
 
   private final FSDataInputStream in;
-  /** The file system and inode of a stream opened by path ({@link PathOpen}), else {@code null}. */
+  /** The file system of a stream opened by path ({@link PathOpen}), else {@code null}. */
   private final FileSystem byPath;
-  private final long fileId;
+  /** Its inode, once proven ({@link #pin}); -1 before. */
+  private volatile long fileId;
   /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
   private final List<Window> windows = new CopyOnWriteArrayList<>();
   private final long size;
@@ -92,11 +93,16 @@ final class HdfsSource implements ByteSource {
   }
 
   /**
-   * A stream {@link PathOpen} opened by path and proved to read the inode {@code fileId} of
-   * {@code size} bytes: a read that fails once that inode is gone reports the change.
+   * A stream {@link PathOpen} opened by path, of {@code size} bytes; once {@link #pin pinned} to
+   * the inode the listing named, a read that fails when that inode is gone reports the change.
    */
-  static HdfsSource adopt(FSDataInputStream in, FileSystem fs, long fileId, long size, String name) {
-    return new HdfsSource(in, fs, fileId, size, name);
+  static HdfsSource byPath(FSDataInputStream in, FileSystem fs, long size, String name) {
+    return new HdfsSource(in, fs, -1, size, name);
+  }
+
+  /** The inode this source opened by path was proven to read ({@link PathOpen#take}). */
+  void pin(long inode) {
+    fileId = inode;
   }
 
   @Override
@@ -207,6 +213,9 @@ final class HdfsSource implements ByteSource {
   }
 
   private boolean gone() {
+    if (fileId < 0) {
+      return false; // not proven yet: PathOpen drops it on any failure
+    }
     try {
       byPath.getFileStatus(inode(fileId));
       return false;

@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.modelfs.io.ParallelReads;
 
 /**
  * The model file opened <b>by its path</b> while its directory is listed (issue 34: the listing
@@ -36,49 +37,90 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 final class PathOpen {
   private static final AtomicInteger THREADS = new AtomicInteger();
 
-  private final CompletableFuture<FSDataInputStream> opening;
+  /** The stream, and the source over it with its ends fetched. */
+  private record Opened(FSDataInputStream in, HdfsSource source) {}
 
-  private PathOpen(CompletableFuture<FSDataInputStream> opening) {
+  private final CompletableFuture<Opened> opening;
+
+  private PathOpen(CompletableFuture<Opened> opening) {
     this.opening = opening;
   }
 
-  /** Opens {@code at}'s model file by its path on a thread of its own, or {@code null} off HDFS. */
+  /**
+   * Opens {@code at}'s model file by its path and fetches its head and tail at once (what
+   * {@link org.modelfs.io.ParallelReads#prefetchEnds} would fetch next: the bytes every format
+   * reads first), on two threads of their own started now, so that neither the proof's wait for
+   * the listing nor a thread's start delays them; {@code null} off HDFS.
+   */
   static PathOpen start(HdfsModel at) {
     if (!(at.fs() instanceof DistributedFileSystem)) {
       return null;
     }
-    CompletableFuture<FSDataInputStream> f = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
+    CompletableFuture<Opened> opened = new CompletableFuture<>();
+    CompletableFuture<Void> tail = new CompletableFuture<>();
+    CompletableFuture<Opened> all = new CompletableFuture<>();
+    thread(() -> {
+      Opened o;
       try {
-        f.complete(at.fs().open(at.file()));
+        FSDataInputStream in = at.fs().open(at.file());
+        long size = in instanceof HdfsDataInputStream h ? h.getVisibleLength() : -1;
+        o = new Opened(in, HdfsSource.byPath(in, at.fs(), size, at.shown(at.name())));
+        opened.complete(o);
       } catch (IOException | RuntimeException e) {
-        f.completeExceptionally(e); // none (a shard set's base name), or the inode path reports it
+        opened.completeExceptionally(e); // none (a shard set's base name): the inode path opens, or says why not
+        all.completeExceptionally(e);
+        return;
       }
-    }, "modelfs-hdfs-path-open-" + THREADS.incrementAndGet());
+      try {
+        o.source().prefetch(0, 1);
+        tail.join();
+        all.complete(o);
+      } catch (IOException | RuntimeException e) {
+        close(o);
+        all.completeExceptionally(e); // the inode path reads it again, or says why not
+      }
+    });
+    thread(() -> {
+      try {
+        HdfsSource src = opened.join().source();
+        if (src.size() > ParallelReads.TAIL_APART) {
+          src.prefetch(src.size() - 1, 1);
+        }
+        tail.complete(null);
+      } catch (IOException | RuntimeException e) {
+        tail.completeExceptionally(e);
+      }
+    });
+    return new PathOpen(all);
+  }
+
+  private static void thread(Runnable r) {
+    Thread t = new Thread(r, "modelfs-hdfs-path-open-" + THREADS.incrementAndGet());
     t.setDaemon(true);
     t.start();
-    return new PathOpen(f);
   }
 
   /**
-   * The stream, if it is {@code s}'s one file ({@link #sameFile}); else {@code null}, the stream
-   * closed. Waits for the open.
+   * The source over the stream, its ends held and pinned to the listed inode, if it is {@code s}'s
+   * one file ({@link #sameFile}); else {@code null}, the stream closed. Waits for the open.
    */
-  FSDataInputStream take(Stored s) {
+  HdfsSource take(Stored s) {
     if (!s.single() || !s.records().isEmpty()) {
       drop(); // a shard set (its base name is no file), or an install under way: not waited for
       return null;
     }
-    FSDataInputStream in;
+    Opened o;
     try {
-      in = opening.join();
+      o = opening.join();
     } catch (RuntimeException failed) {
       return null; // the inode path opens it, or says why not
     }
-    if (sameFile(in, s.files().get(0).status())) {
-      return in;
+    Stored.File f = s.files().get(0);
+    if (sameFile(o.in(), f.status())) {
+      o.source().pin(HdfsModel.fileId(f.status()));
+      return o.source();
     }
-    close(in);
+    close(o);
     return null;
   }
 
@@ -118,9 +160,9 @@ final class PathOpen {
     return true;
   }
 
-  private static void close(FSDataInputStream in) {
+  private static void close(Opened o) {
     try {
-      in.close();
+      o.source().close();
     } catch (IOException ignored) {
       // an unused stream of a file only read from: nothing of the user's is lost
     }
