@@ -14,7 +14,6 @@ import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
-import org.modelfs.io.ParallelReads;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
@@ -106,7 +105,7 @@ final class HdfsBacking implements Backing {
     }
     long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
     opened = FileTime.fromMillis(newest);
-    List<ParallelReads.Opening> opens = new ArrayList<>();
+    List<OpenWave.Opening> opens = new ArrayList<>();
     for (Stored.File f : s.files()) {
       opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()), f.status().getLen(),
           at.shown(f.name())));

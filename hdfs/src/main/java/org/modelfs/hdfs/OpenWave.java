@@ -35,15 +35,21 @@ final class OpenWave {
 
   private OpenWave() {}
 
-  static List<ByteSource> open(List<ParallelReads.Opening> opens) throws IOException {
+  /** A file's opening. */
+  @FunctionalInterface
+  interface Opening {
+    HdfsSource open() throws IOException;
+  }
+
+  static List<ByteSource> open(List<Opening> opens) throws IOException {
     int n = opens.size();
-    List<CompletableFuture<ByteSource>> opened = new ArrayList<>(n);
+    List<CompletableFuture<HdfsSource>> opened = new ArrayList<>(n);
     List<Callable<Void>> jobs = new ArrayList<>(2 * n);
-    for (ParallelReads.Opening o : opens) {
-      CompletableFuture<ByteSource> f = new CompletableFuture<>();
+    for (Opening o : opens) {
+      CompletableFuture<HdfsSource> f = new CompletableFuture<>();
       opened.add(f);
       jobs.add(() -> {
-        ByteSource s;
+        HdfsSource s;
         try {
           s = o.open();
         } catch (IOException | RuntimeException e) {
@@ -55,9 +61,9 @@ final class OpenWave {
         return null;
       });
     }
-    for (CompletableFuture<ByteSource> f : opened) { // after every head: a queued tail never waits for an unstarted open
+    for (CompletableFuture<HdfsSource> f : opened) { // after every head: a queued tail never waits for an unstarted open
       jobs.add(() -> {
-        ByteSource s = f.exceptionally(e -> null).join();
+        HdfsSource s = f.exceptionally(e -> null).join();
         if (s != null && s.size() > ParallelReads.TAIL_APART) {
           s.prefetch(s.size() - 1, 1);
         }
@@ -67,7 +73,7 @@ final class OpenWave {
     List<Future<Void>> fetches = runAll(jobs); // every job has ended
     List<ByteSource> sources = new ArrayList<>(n);
     Throwable failed = null;
-    for (CompletableFuture<ByteSource> f : opened) {
+    for (CompletableFuture<HdfsSource> f : opened) {
       Throwable t = failure(f);
       if (t == null) {
         sources.add(f.join());
@@ -79,6 +85,7 @@ final class OpenWave {
       failed = failed != null ? failed : failure(fetches.get(n + k));
     }
     if (failed == null) {
+      opened.forEach(f -> f.join().endsFetched());
       return sources;
     }
     try {
