@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.hdfs.client.impl.DfsClientConf;
 import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
 import org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
@@ -29,10 +30,14 @@ import org.modelfs.io.ParallelReads;
  * inode path ({@link HdfsSource#open}), which starts again from a new listing if the listed inode
  * is gone.
  *
- * <p>The stream stays bound to the path for the block locations it already has: all of them (the
- * proof fetched them), so reads never ask for the path again unless a DataNode fails, when
- * Hadoop's client refreshes the locations and refuses a block list that changed ("Blocklist for …
- * has changed"); {@link HdfsSource} then reports the change when the listed inode is gone.
+ * <p>The stream stays bound to the path for block locations, so it is used only for a file of at
+ * most the client's {@code dfs.client.read.prefetch.size} (10 blocks by default: 1.25 GiB of 128
+ * MiB blocks): its open fetched every block's location, and so does every later fetch by the path
+ * — a DataNode failed, or the periodic refresh of {@code dfs.client.refresh.read-block-locations.ms}
+ * — which Hadoop's client checks against the blocks it has, refusing a list that changed
+ * ("Blocklist for … has changed"); {@link HdfsSource} then reports the change when the listed
+ * inode is gone. A larger file's later blocks would be asked for by the path unchecked, after such
+ * a refresh: it is opened by inode.
  */
 final class PathOpen {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -41,9 +46,11 @@ final class PathOpen {
   private record Opened(FSDataInputStream in, HdfsSource source) {}
 
   private final CompletableFuture<Opened> opening;
+  private final HdfsModel at;
 
-  private PathOpen(CompletableFuture<Opened> opening) {
+  private PathOpen(CompletableFuture<Opened> opening, HdfsModel at) {
     this.opening = opening;
+    this.at = at;
   }
 
   /**
@@ -92,7 +99,7 @@ final class PathOpen {
         tail.completeExceptionally(e);
       }
     });
-    return new PathOpen(all);
+    return new PathOpen(all, at);
   }
 
   private static void thread(Runnable r) {
@@ -117,7 +124,7 @@ final class PathOpen {
       return null; // the inode path opens it, or says why not
     }
     Stored.File f = s.files().get(0);
-    if (sameFile(o.in(), f.status())) {
+    if (f.status().getLen() <= new DfsClientConf(at.fs().getConf()).getPrefetchSize() && sameFile(o.in(), f.status())) {
       o.source().pin(HdfsModel.fileId(f.status()));
       return o.source();
     }

@@ -46,6 +46,21 @@ class PathOpenRaceTest {
     return Path.of(root.resolve(model));
   }
 
+  /**
+   * The model through a {@link RacingDfs} client whose {@code dfs.client.read.prefetch.size} is 100
+   * bytes: the authority {@code LOCALhost:<port>}, spelt so by no other test.
+   */
+  private static Path smallPrefetch(String model) throws Exception {
+    URI root = URI.create("hdfs://LOCALhost:" + HdfsTestCluster.port() + "/");
+    try {
+      FileSystems.newFileSystem(root, Map.of("fs.hdfs.impl", RacingDfs.class.getName(),
+          "dfs.client.read.prefetch.size", "100"));
+    } catch (FileSystemAlreadyExistsException e) {
+      // made by another test of this class
+    }
+    return Path.of(root.resolve(model));
+  }
+
   private static Backing backing(Path model) throws Exception {
     return new HdfsBackings().backing(model, false);
   }
@@ -113,6 +128,18 @@ class PathOpenRaceTest {
     try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
       assertEquals(1, RacingDfs.PATH_OPENS.get());
       assertEquals(0, RacingDfs.INODE_OPENS.get(), "the stream opened by path, proven the listed file, is used");
+      assertEquals(4, Files.readAllBytes(fs.getPath("/params/big/w1")).length);
+    }
+  }
+
+  @Test
+  void aFileLargerThanTheClientsFirstFetchOfLocationsIsOpenedByInode() throws Exception {
+    storedAndNext("/race-large/m.sdnb");
+    assertTrue(Files.size(tmp.resolve("one.sdnb")) > 100);
+    // its later blocks' locations would be asked for by the path, unchecked, after a refresh
+    try (FileSystem fs = ModelFileSystems.open(smallPrefetch("/race-large/m.sdnb"), Map.of("readOnly", "true"))) {
+      assertEquals(1, RacingDfs.PATH_OPENS.get());
+      assertEquals(1, RacingDfs.INODE_OPENS.get(), "opened by inode: the stream opened by path not used");
       assertEquals(4, Files.readAllBytes(fs.getPath("/params/big/w1")).length);
     }
   }
