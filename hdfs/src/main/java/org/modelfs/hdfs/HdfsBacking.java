@@ -14,6 +14,7 @@ import org.modelfs.container.Models;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.Closer;
+import org.modelfs.io.ParallelReads;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.Backing;
 import org.modelfs.store.Generation;
@@ -105,14 +106,17 @@ final class HdfsBacking implements Backing {
     }
     long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
     opened = FileTime.fromMillis(newest);
-    List<OpenWave.Opening> opens = new ArrayList<>();
+    List<ParallelReads.Opening> opens = new ArrayList<>();
     for (Stored.File f : s.files()) {
       opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()), f.status().getLen(),
           at.shown(f.name())));
     }
-    // at once, each file's ends as soon as it is open (issue 34); a single file opened by path has its ends
-    List<ByteSource> sources = proven != null ? List.of(proven) : OpenWave.open(opens);
+    // at once: one NameNode round trip, not one per shard (issue 34); a single file opened by path is open
+    List<ByteSource> sources = proven != null ? List.of(proven) : ParallelReads.openAll(opens);
     try {
+      if (s.single() && proven == null) {
+        ParallelReads.prefetchEnds(sources); // its head and tail in one round trip, as a shard set's are
+      }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
           : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
           s.generation());

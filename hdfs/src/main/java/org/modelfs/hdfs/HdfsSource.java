@@ -58,7 +58,6 @@ final class HdfsSource implements ByteSource {
   private final long size;
   private final String name;
   private volatile boolean closed;
-  private volatile boolean endsFetched;
 
   private HdfsSource(FSDataInputStream in, FileSystem byPath, long fileId, long size, String name) {
     this.in = in;
@@ -151,20 +150,9 @@ final class HdfsSource implements ByteSource {
     }
   }
 
-  /**
-   * True until this module's own opening has fetched the source's ends ({@link #endsFetched}):
-   * then {@link ParallelReads#prefetchEnds}, the only caller that asks, would start a thread per
-   * end to find it held (issue 34: 38 threads for a 19-file shard set, on the path to the
-   * FlatGraph). {@link #prefetch} itself still fetches what it is asked (an SDNB's FlatGraph).
-   */
   @Override
   public boolean prefetches() {
-    return !endsFetched;
-  }
-
-  /** Says that the head and tail {@link ParallelReads#prefetchEnds} would fetch are held ({@link OpenWave}, {@link PathOpen}). */
-  void endsFetched() {
-    endsFetched = true;
+    return true;
   }
 
   /**

@@ -81,7 +81,6 @@ final class PathOpen {
       try {
         o.source().prefetch(0, 1);
         tail.join();
-        o.source().endsFetched();
         all.complete(o);
       } catch (IOException | RuntimeException e) {
         close(o);

@@ -30,23 +30,6 @@ public class CountingDfs extends DistributedFileSystem {
   static volatile CountDownLatch pathOpenSent;
   static final AtomicReference<Boolean> LISTED_WITH_OPEN = new AtomicReference<>();
   static final int AWAIT_SECONDS = 10;
-  /**
-   * When set, the first open by inode waits until a positional read has been sent — at most
-   * {@value #AWAIT_SECONDS} s — and notes whether one came: another file's ends were fetched
-   * before every open had answered.
-   */
-  static volatile CountDownLatch readSent;
-  /** {@link #readSent}, for the one open that claims it. */
-  static final AtomicReference<CountDownLatch> HOLD = new AtomicReference<>();
-  static final AtomicReference<Boolean> READ_BEFORE_LAST_OPEN = new AtomicReference<>();
-
-  private static void sent() {
-    READS.incrementAndGet();
-    CountDownLatch l = readSent;
-    if (l != null) {
-      l.countDown();
-    }
-  }
 
   @Override
   public DFSClient getClient() {
@@ -67,14 +50,6 @@ public class CountingDfs extends DistributedFileSystem {
     if (l != null && !f.toUri().getPath().startsWith("/.reserved/")) {
       l.countDown();
     }
-    CountDownLatch r = f.toUri().getPath().startsWith("/.reserved/") ? HOLD.getAndSet(null) : null;
-    if (r != null) {
-      try {
-        READ_BEFORE_LAST_OPEN.set(r.await(AWAIT_SECONDS, TimeUnit.SECONDS));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
     HdfsDataInputStream in = (HdfsDataInputStream) super.open(f, bufferSize);
     return new Counting((DFSInputStream) in.getWrappedStream());
   }
@@ -86,19 +61,19 @@ public class CountingDfs extends DistributedFileSystem {
 
     @Override
     public int read(long position, ByteBuffer buf) throws IOException {
-      sent();
+      READS.incrementAndGet();
       return super.read(position, buf);
     }
 
     @Override
     public int read(long position, byte[] buffer, int offset, int length) throws IOException {
-      sent();
+      READS.incrementAndGet();
       return super.read(position, buffer, offset, length);
     }
 
     @Override
     public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
-      sent();
+      READS.incrementAndGet();
       super.readFully(position, buffer, offset, length);
     }
 
@@ -109,7 +84,7 @@ public class CountingDfs extends DistributedFileSystem {
 
     @Override
     public void readFully(long position, ByteBuffer buf) throws IOException {
-      sent();
+      READS.incrementAndGet();
       super.readFully(position, buf);
     }
   }

@@ -125,18 +125,7 @@ class OpenRoundTripsTest {
       }
     }
     assertTrue(shards >= 3, shards + " shards");
-    CountingDfs.READ_BEFORE_LAST_OPEN.set(null);
-    CountingDfs.readSent = new CountDownLatch(1);
-    CountingDfs.HOLD.set(CountingDfs.readSent);
-    Counts c;
-    try {
-      c = mountAndRead("/trips-set/set.sdnb", "/params/big/w1");
-    } finally {
-      CountingDfs.readSent = null;
-      CountingDfs.HOLD.set(null);
-    }
-    assertEquals(Boolean.TRUE, CountingDfs.READ_BEFORE_LAST_OPEN.get(),
-        "a shard's ends are fetched as soon as its own open answered, not after every shard's open (OpenWave)");
+    Counts c = mountAndRead("/trips-set/set.sdnb", "/params/big/w1");
     assertEquals(new ServerCounts(1, 0, shards + 1, ends), c.open(),
         "one listing with the open by path of the base name (no such file: refused), then one open per shard (at once),"
             + " every shard's ends (at once) and nothing else");
