@@ -45,10 +45,14 @@ final class PathOpen {
   /** The stream, and the source over it with its ends fetched. */
   private record Opened(FSDataInputStream in, HdfsSource source) {}
 
+  /** The open answered. */
+  private final CompletableFuture<Opened> opened;
+  /** The open answered and the ends were read. */
   private final CompletableFuture<Opened> opening;
   private final HdfsModel at;
 
-  private PathOpen(CompletableFuture<Opened> opening, HdfsModel at) {
+  private PathOpen(CompletableFuture<Opened> opened, CompletableFuture<Opened> opening, HdfsModel at) {
+    this.opened = opened;
     this.opening = opening;
     this.at = at;
   }
@@ -98,7 +102,7 @@ final class PathOpen {
         tail.completeExceptionally(e);
       }
     });
-    return new PathOpen(all, at);
+    return new PathOpen(opened, all, at);
   }
 
   private static void thread(Runnable r) {
@@ -109,26 +113,33 @@ final class PathOpen {
 
   /**
    * The source over the stream, its ends held and pinned to the listed inode, if it is {@code s}'s
-   * one file ({@link #sameFile}); else {@code null}, the stream closed. Waits for the open.
+   * one file ({@link #sameFile}); else {@code null}, the stream closed. The proof is checked as soon
+   * as the open answered, while the ends are still being read; then waits for them.
    */
   HdfsSource take(Stored s) {
     if (!s.single() || !s.records().isEmpty()) {
       drop(); // a shard set (its base name is no file), or an install under way: not waited for
       return null;
     }
+    long within = new DfsClientConf(at.fs().getConf()).getPrefetchSize();
     Opened o;
     try {
-      o = opening.join();
+      o = opened.join();
     } catch (RuntimeException failed) {
       return null; // the inode path opens it, or says why not
     }
     Stored.File f = s.files().get(0);
-    if (f.status().getLen() <= new DfsClientConf(at.fs().getConf()).getPrefetchSize() && sameFile(o.in(), f.status())) {
-      o.source().pin(HdfsModel.fileId(f.status()));
-      return o.source();
+    if (f.status().getLen() > within || !sameFile(o.in(), f.status())) {
+      drop();
+      return null;
     }
-    close(o);
-    return null;
+    try {
+      opening.join();
+    } catch (RuntimeException failed) {
+      return null; // its ends could not be read (closed): the inode path reads them again, or says why not
+    }
+    o.source().pin(HdfsModel.fileId(f.status()));
+    return o.source();
   }
 
   /** Closes the stream when it has opened, unused. */
