@@ -3,6 +3,7 @@ package org.modelfs.azure;
 import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpPipelineCallContext;
 import com.azure.core.http.HttpPipelineNextPolicy;
+import com.azure.core.http.HttpPipelinePosition;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.http.policy.HttpPipelinePolicy;
 import com.azure.core.util.BinaryData;
@@ -97,7 +98,7 @@ final class BlobStore {
   static BlobStore of(String connectionString) throws IOException {
     try {
       return STORES.computeIfAbsent(connectionString, cs -> new BlobStore(new BlobServiceClientBuilder()
-          .connectionString(cs).addPolicy(new Counting()).buildClient()));
+          .connectionString(cs).addPolicy(new Counting()).addPolicy(new Injected()).buildClient()));
     } catch (IllegalArgumentException e) {
       // the SDK's message may quote the string: never repeat it (it holds the account key)
       throw new FileSystemException("azb://", null, "the Azure storage connection string is not valid (it must hold"
@@ -250,6 +251,25 @@ final class BlobStore {
       blob(container, key).deleteIfExists();
     } catch (RuntimeException e) {
       throw BlobFailures.of(e, name(container, key), "Delete Blob");
+    }
+  }
+
+  /**
+   * A policy the module's tests put in front of every call, before the client's retries (a failure
+   * it injects is the call's outcome, as after its last retry), or {@code null}: none.
+   */
+  static volatile HttpPipelinePolicy injected;
+
+  private static final class Injected implements HttpPipelinePolicy {
+    @Override
+    public HttpPipelinePosition getPipelinePosition() {
+      return HttpPipelinePosition.PER_CALL;
+    }
+
+    @Override
+    public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {
+      HttpPipelinePolicy p = injected;
+      return p == null ? next.process() : p.process(context, next);
     }
   }
 

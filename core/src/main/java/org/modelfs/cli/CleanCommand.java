@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.modelfs.store.Backings;
+import org.modelfs.store.Shown;
 
 /**
  * {@code clean MODEL}: removes what crashed or failed commits of the model left behind, through its
@@ -44,7 +45,7 @@ final class CleanCommand implements Command {
     List<String> removed = Backings.of(PathArgs.path(model)).clean();
     if (p.flag("json")) {
       Map<String, Object> doc = new LinkedHashMap<>();
-      doc.put("model", model);
+      doc.put("model", Shown.text(model));
       doc.put("removed", new ArrayList<Object>(removed));
       out.print(Json.write(doc));
     } else {

@@ -12,6 +12,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.format.WriteOptions;
 import org.modelfs.model.Model;
+import org.modelfs.store.Shown;
 
 /**
  * {@code convert IN OUT}: rewrites a model in another format, streaming every array from the
@@ -72,8 +73,8 @@ final class ConvertCommand implements Command {
 
   private static WriteOptions options(Args.Parsed p, Path target) throws IOException, Args.UsageException {
     if (Files.isDirectory(target)) {
-      throw new FileSystemException(target.toString(), null, "is a directory; OUT names the model file to write"
-          + " (e.g. " + target.resolve("model.sdz") + ")");
+      throw new FileSystemException(Shown.path(target), null, "is a directory; OUT names the model file to write"
+          + " (e.g. " + Shown.path(target.resolve("model.sdz")) + ")");
     }
     ModelFormat format;
     String f = p.option("format");

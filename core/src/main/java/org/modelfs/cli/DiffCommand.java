@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.modelfs.SamediffFileAttributes;
 import org.modelfs.model.DType;
+import org.modelfs.store.Shown;
 
 /**
  * {@code diff A B [--exit-code]}: the parameter and updater arrays that were added, removed or
@@ -78,8 +79,8 @@ final class DiffCommand implements Command {
     }
     if (p.flag("json")) {
       Map<String, Object> doc = new LinkedHashMap<>();
-      doc.put("a", p.positional().get(0));
-      doc.put("b", p.positional().get(1));
+      doc.put("a", Shown.text(p.positional().get(0)));
+      doc.put("b", Shown.text(p.positional().get(1)));
       List<Object> json = new ArrayList<>();
       changes.forEach(c -> json.add(c.json()));
       doc.put("changes", json);

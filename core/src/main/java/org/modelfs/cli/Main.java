@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import org.modelfs.store.Shown;
 
 /**
  * The {@code modelfs} command line: dispatches to one command per verb. Exit codes, as diff(1)
@@ -73,7 +74,8 @@ public final class Main {
     try {
       code = run(Utf8Args.of(args), out, err);
     } catch (Args.UsageException e) {
-      err.println("modelfs" + (args.length > 0 && COMMANDS.containsKey(args[0]) ? " " + args[0] : "") + ": " + e.getMessage());
+      err.println(Shown.text("modelfs" + (args.length > 0 && COMMANDS.containsKey(args[0]) ? " " + args[0] : "") + ": "
+          + e.getMessage()));
       code = USAGE;
     }
     out.flush();
@@ -142,19 +144,19 @@ public final class Main {
       // warnings) goes nowhere; the error that ends a command is printed below, on the real one
       return quiet ? c.run(new Args(rest, null), out, QUIET) : c.run(new Args(rest, err), out, err);
     } catch (Args.UsageException e) {
-      err.println("modelfs " + args[0] + ": " + e.getMessage());
+      err.println(Shown.text("modelfs " + args[0] + ": " + e.getMessage()));
       err.println("usage: modelfs " + c.usage());
       return USAGE;
     } catch (NoSuchFileException e) {
       // a reason that names what is missing itself ("no such bucket 'b'") leads, the file after it;
       // one that names no thing ("no such array") follows its file, as the JDK's message has it
       String reason = e.getReason();
-      err.println("modelfs " + args[0] + ": " + (reason != null && reason.startsWith("no such ") && reason.contains("'")
-          ? reason + " (" + e.getFile() + ")" : reason != null && reason.startsWith("no such ") ? e.getMessage()
-          : "no such file: " + e.getMessage()));
+      err.println(Shown.text("modelfs " + args[0] + ": " + (reason != null && reason.startsWith("no such ")
+          && reason.contains("'") ? reason + " (" + e.getFile() + ")" : reason != null && reason.startsWith("no such ")
+          ? e.getMessage() : "no such file: " + e.getMessage())));
       return ERROR;
     } catch (Exception e) {
-      err.println("modelfs " + args[0] + ": " + e.getMessage());
+      err.println(Shown.text("modelfs " + args[0] + ": " + e.getMessage()));
       return ERROR;
     }
   }

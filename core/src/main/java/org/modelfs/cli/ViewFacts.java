@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.modelfs.model.DType;
+import org.modelfs.store.Shown;
 import org.modelfs.tree.ModelTree;
 import org.modelfs.view.ArrayStats;
 import java.util.function.LongFunction;
@@ -43,7 +44,7 @@ final class ViewFacts {
   static Map<String, Object> of(String model, Path tag, Map<String, Path> files,
       LongFunction<Progress> progress) throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("model", model);
+    out.put("model", Shown.text(model));
     out.put("tag", tag.getFileName().toString());
     out.put("graph", graph(model, tag));
     List<Object> arrays = new ArrayList<>();

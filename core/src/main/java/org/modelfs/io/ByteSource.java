@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 
 /**
  * Random access to the bytes of one file (or part of one): positional reads only, so many
@@ -78,8 +79,18 @@ public interface ByteSource extends Closeable {
    */
   default void prefetch(long position, long length) throws IOException {}
 
-  /** A position in a file channel. */
-  record Mappable(FileChannel channel, long position) {}
+  /**
+   * A position in a file channel. Where the channel is a local file that stays as it is while
+   * this source is open — a model's own container, never a journal file or a temporary — also
+   * the file and its {@code fileKey}, so that a reader outside the JVM (splice(2) in the FUSE
+   * mount, {@code org.modelfs.StoredBytes}) can open it again and check it is the same file;
+   * otherwise those two are {@code null}.
+   */
+  record Mappable(FileChannel channel, long position, Path file, Object fileKey) {
+    public Mappable(FileChannel channel, long position) {
+      this(channel, position, null, null);
+    }
+  }
 
   /**
    * Reads exactly {@code dst.remaining()} bytes at {@code position}.

@@ -316,7 +316,12 @@ public final class ChannelSource implements ByteSource {
     if (!ch.isOpen() && !closed && file != null) {
       ch = reopen(ch); // closed by another thread's interrupt
     }
-    return ch instanceof FileChannel fc ? new Mappable(fc, position) : null;
+    if (!(ch instanceof FileChannel fc)) {
+      return null;
+    }
+    // a file that stays as it is while open: not a temporary, and its identity is its file key
+    boolean stable = !temporary && file != null && identity != null && !(identity instanceof List);
+    return stable ? new Mappable(fc, position, file, identity) : new Mappable(fc, position);
   }
 
   @Override

@@ -10,6 +10,8 @@ import java.nio.channels.FileLock;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.Optional;
+import org.modelfs.StoredBytes;
 import org.modelfs.io.ByteSource;
 import org.modelfs.io.ReadCheck;
 import org.modelfs.tree.Content;
@@ -20,7 +22,7 @@ import org.modelfs.tree.Content;
  * stored as they are shown, and otherwise a copy of the shown bytes from the {@link MapCache}.
  * Each channel has its own position; channels never share state, so reads run in parallel.
  */
-final class ModelFileChannel extends FileChannel {
+final class ModelFileChannel extends FileChannel implements StoredBytes {
   private static final int TRANSFER_CHUNK = 64 * 1024;
 
   private final ModelFileSystem fs;
@@ -197,6 +199,19 @@ final class ModelFileChannel extends FileChannel {
    * stored bytes from a file channel — raw little-endian, or big-endian in a mount with
    * {@code byteOrder=stored} (no copy) — else a cached copy of the bytes as shown.
    */
+  @Override
+  public Optional<StoredBytes.Range> storedRange() throws IOException {
+    ensureOpen();
+    if (check != null) {
+      return Optional.empty(); // only this channel's reads check the bytes' checksums
+    }
+    ByteSource.Mappable m = content.mappable();
+    if (m == null || m.file() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new StoredBytes.Range(m.file(), m.fileKey(), m.position(), content.size()));
+  }
+
   @Override
   public MappedByteBuffer map(MapMode mode, long pos, long size) throws IOException {
     if (mode != MapMode.READ_ONLY) {

@@ -2,11 +2,15 @@ package org.modelfs.store;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.function.BiConsumer;
 
 /**
@@ -33,9 +37,32 @@ public final class LocalTemps {
     }
   }
 
-  /** The local file {@code name} in the directory (not created). */
+  /**
+   * The local file for {@code name} in the directory (not created): {@code name} itself, or, for a
+   * name longer than {@value #LONGEST} bytes, {@code long-<32 hex of its SHA-256>.<its extension>}.
+   * An object's name may be up to 1,024 bytes (S3, Blob Storage); a local file system takes 255.
+   */
   public Path file(String name) {
-    return dir.resolve(name);
+    return dir.resolve(local(name));
+  }
+
+  /** The longest name (UTF-8 bytes) used as it is for a local file. */
+  static final int LONGEST = 128;
+
+  /** The local name of the planned file {@code name}: short, one per name. */
+  static String local(String name) {
+    if (name.getBytes(StandardCharsets.UTF_8).length <= LONGEST) {
+      return name;
+    }
+    int dot = name.lastIndexOf('.');
+    String ext = dot < 0 || name.length() - dot > 12 || !name.substring(dot + 1).matches("[A-Za-z0-9]*") ? ""
+        : name.substring(dot);
+    try {
+      byte[] sha = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+      return "long-" + HexFormat.of().formatHex(sha, 0, 16) + ext;
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JDK has SHA-256
+    }
   }
 
   /** A new, empty temporary for the planned file {@code name} ({@link CommitStorage#create}): created exclusively, open for writing and reading. */

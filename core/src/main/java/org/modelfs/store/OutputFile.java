@@ -91,12 +91,12 @@ public final class OutputFile {
       }
       Path abs = out.toAbsolutePath();
       if (abs.getParent() == null || !Files.isDirectory(abs.getParent())) {
-        throw new NoSuchFileException(out.toString(), null, "its directory does not exist");
+        throw new NoSuchFileException(Shown.path(out), null, "its directory does not exist");
       }
       return new Target(out, abs.getParent().toRealPath().resolve(abs.getFileName().toString()), Kind.ABSENT, 0);
     }
     if (a.isDirectory()) {
-      throw new FileSystemException(out.toString(), null, "is a directory; name the file to write");
+      throw new FileSystemException(Shown.path(out), null, "is a directory; name the file to write");
     }
     if (!a.isRegularFile()) {
       return new Target(out, out, Kind.STREAM, 1);
@@ -133,7 +133,7 @@ public final class OutputFile {
       ch = Durable.createNew(tmp);
     } catch (AccessDeniedException e) {
       if (t.kind() == Kind.ABSENT) {
-        throw new AccessDeniedException(out.toString(), null, "cannot create a file in its directory");
+        throw new AccessDeniedException(Shown.path(out), null, "cannot create a file in its directory");
       }
       try (WritableByteChannel into = Files.newByteChannel(t.path(), StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {

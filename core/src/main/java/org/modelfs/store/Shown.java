@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /**
  * How every message names a model or an output file (docs/OBJECT-STORES.md §1): a
@@ -13,6 +14,18 @@ import java.nio.file.Path;
  */
 public final class Shown {
   private Shown() {}
+
+  /** A URI's user part ({@code KEY:SECRET@}) right after its {@code scheme://}. */
+  private static final Pattern USER_PART = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)[^/\\s@]*@");
+
+  /**
+   * {@code text} (a message, a line the CLI prints) with the user part of every URI in it left
+   * out: {@code s3x://KEY:SECRET@host/b/k} → {@code s3x://host/b/k}. For messages built from what
+   * the user typed (a command's argument), which {@link #path} never saw.
+   */
+  public static String text(String text) {
+    return text == null ? null : USER_PART.matcher(text).replaceAll("$1");
+  }
 
   /** {@code p} for a message. */
   public static String path(Path p) {

@@ -40,15 +40,19 @@ public final class StoreKeys {
 
   /**
    * Whether {@code relative} (a key relative to the model's directory) is a shard of a generation
-   * of {@code name}: {@code <generation>/<base>.shard<k>-of-<N>.sdnb} with the model's base.
+   * of {@code name}: {@code <generation>/<base>.shard<k>-of-<N>.sdnb} with the model's base, spelt
+   * exactly as ModelFS writes it ({@link ShardNames#name}: no leading zeros, {@code k < N}) —
+   * {@code m.shard00-of-2.sdnb} in a generation directory is someone else's object.
    */
   public static boolean isGenerationShard(String name, String relative) {
     int slash = relative.indexOf('/');
     if (slash < 0 || !isGeneration(name, relative.substring(0, slash))) {
       return false;
     }
-    ShardNames.Shard s = ShardNames.parse(relative.substring(slash + 1));
-    return s != null && s.base().equals(ShardNames.base(name)) && s.index() < s.count();
+    String file = relative.substring(slash + 1);
+    ShardNames.Shard s = ShardNames.parse(file);
+    return s != null && s.base().equals(ShardNames.base(name)) && s.index() < s.count()
+        && ShardNames.name(s.base(), s.index(), s.count()).equals(file);
   }
 
   /** The generation directory of a generation shard's relative key. */

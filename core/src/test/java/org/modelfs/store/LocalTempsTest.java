@@ -2,6 +2,7 @@ package org.modelfs.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,5 +52,26 @@ class LocalTempsTest {
     }, (what, e) -> landed.add(what))));
     assertFalse(Files.exists(failing.file("m.fb").getParent()));
     assertEquals(List.of(), landed, "a failed install is thrown, not warned about");
+  }
+
+  /** An object's name may be 1,024 bytes; a local file's 255: long names get a short local name, one per name. */
+  @Test
+  void aNameTooLongForALocalFileGetsAShortOneOfItsOwn() throws IOException {
+    LocalTemps d = LocalTemps.create();
+    try {
+      String a = "ü".repeat(300) + ".shard0-of-2.sdnb";
+      String b = "ü".repeat(300) + ".shard1-of-2.sdnb";
+      CommitStorage.Temp t = d.temp(a);
+      t.channel().close();
+      assertEquals(a, t.name(), "the planned name stays the object's");
+      assertEquals(t.path(), d.file(a));
+      String local = t.path().getFileName().toString();
+      assertTrue(local.matches("long-[0-9a-f]{32}\\.sdnb"), local);
+      assertNotEquals(d.file(a), d.file(b));
+      assertEquals("m.sdnb", d.file("m.sdnb").getFileName().toString(), "a short name is kept as it is");
+      assertThrows(FileAlreadyExistsException.class, () -> d.temp(a));
+    } finally {
+      d.delete();
+    }
   }
 }

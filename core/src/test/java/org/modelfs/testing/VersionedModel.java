@@ -67,4 +67,43 @@ public final class VersionedModel {
     }
     return seen;
   }
+
+  /**
+   * The one byte value of each parameter {@code big/w0 … w<count-1>} of the mounted model (each
+   * set by {@link #set} on its own); fails on a mix within one.
+   */
+  public static int[] values(FileSystem fs, int count) throws IOException {
+    int[] out = new int[count];
+    for (int i = 0; i < count; i++) {
+      byte[] b = Files.readAllBytes(fs.getPath("/params/big/w" + i));
+      for (byte x : b) {
+        if (x != b[0]) {
+          throw new AssertionError("w" + i + " mixes values " + (b[0] & 0xff) + " and " + (x & 0xff));
+        }
+      }
+      out[i] = b[0] & 0xff;
+    }
+    return out;
+  }
+
+  /** Sets every byte of parameter {@code big/w<i>} of the mounted model to {@code value}, the others as they are. */
+  public static void set(FileSystem fs, int i, int value) throws IOException {
+    byte[] b = new byte[(int) Files.size(fs.getPath("/params/big/w" + i))];
+    Arrays.fill(b, (byte) value);
+    Files.write(fs.getPath("/params/big/w" + i), b);
+  }
+
+  /** {@link #values(FileSystem, int)} of a fresh read-only mount of {@code model}. */
+  public static int[] values(Path model, int count) throws IOException {
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      return values(fs, count);
+    }
+  }
+
+  /** One commit of {@code model} (mounted with {@code env}): {@link #set} of parameter {@code i} to {@code value}. */
+  public static void commit(Path model, Map<String, ?> env, int i, int value) throws IOException {
+    try (FileSystem fs = ModelFileSystems.open(model, env)) {
+      set(fs, i, value);
+    }
+  }
 }

@@ -22,6 +22,8 @@ final class Background {
         : Files.createTempFile("modelfs-mount-", ".log");
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    // the staging directory and a refused commit's copies go where this JVM's would (docs/MOUNT.md)
+    cmd.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(FuseMain.class.getName());

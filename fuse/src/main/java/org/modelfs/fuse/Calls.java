@@ -1,6 +1,7 @@
 package org.modelfs.fuse;
 
 import java.nio.file.NoSuchFileException;
+import java.util.function.Supplier;
 import ru.serce.jnrfuse.ErrorCodes;
 
 /**
@@ -35,13 +36,18 @@ final class Calls {
 
   /** Runs {@code call} ({@code op} on {@code path}, as the log names it): its result or its exception's errno. */
   int run(String op, String path, Call call) {
+    return run(op, () -> path, call);
+  }
+
+  /** Runs {@code call} as {@link #run(String, String, Call)}, the path made only when it is logged. */
+  int run(String op, Supplier<String> path, Call call) {
     try {
       return call.run();
     } catch (Exception | Error e) {
       // an Error too (a class that failed to load, a stack overflow): EIO for this call, logged,
       // rather than whatever jnr-ffi makes of a throwable leaving a native callback
       if (!(e instanceof NoSuchFileException) && !(e instanceof UnsupportedOperationException)) {
-        log.error(op + " " + path, e);
+        log.error(op + " " + path.get(), e);
       }
       return Errno.of(e);
     }

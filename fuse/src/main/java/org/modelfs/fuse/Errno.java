@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
@@ -23,6 +24,9 @@ final class Errno {
 
   /** The negated errno for {@code e}; EIO for what has no better name. */
   static int of(Throwable e) {
+    if (e instanceof Refusal r) {
+      return -r.errno;
+    }
     if (e instanceof NoSuchFileException || e instanceof InvalidPathException) {
       return -ErrorCodes.ENOENT();
     }
@@ -49,6 +53,9 @@ final class Errno {
     }
     if (e instanceof UnsupportedOperationException) {
       return -ErrorCodes.EOPNOTSUPP(); // jnr-constants' ENOTSUP() is 45 on Linux, not 95
+    }
+    if (e instanceof FileSystemException f && String.valueOf(f.getReason()).contains("another writer")) {
+      return -ErrorCodes.EBUSY(); // the model's writer lock (a writable mount holds it from the start)
     }
     if (e instanceof IOException && String.valueOf(e.getMessage()).contains("No space left")) {
       return -ErrorCodes.ENOSPC();

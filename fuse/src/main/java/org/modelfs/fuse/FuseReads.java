@@ -1,6 +1,7 @@
 package org.modelfs.fuse;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystem;
 import java.nio.file.Path;
 import jnr.ffi.Pointer;
@@ -27,6 +28,8 @@ abstract class FuseReads extends FuseStubFS {
   final XattrCalls xattrs;
   /** "/tags/T" when only tag T is mounted (--tag T), else null. */
   final String tagRoot;
+  /** The read call as libfuse makes it; kept here, the closure libfuse calls lives as long as it. */
+  private final ReadCall.ReadBuf readCall = this::readBuf;
 
   FuseReads(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
     this.tagRoot = tag == null ? null : "/tags/" + tag;
@@ -37,11 +40,15 @@ abstract class FuseReads extends FuseStubFS {
     this.listing = new Listing(fs, writes, stats, readOnly);
     this.files = new OpenFiles(fs, writes);
     this.xattrs = new XattrCalls(writes);
+    ReadCall.install(fuseOperations, readCall);
   }
 
-  /** The model's path of a path in the mount: itself, or below the mounted tag's directory (--tag). */
+  /**
+   * The model's path of a path in the mount: itself, or below the mounted tag's directory
+   * (--tag); null for a file removed while open (libfuse gives no path then: {@code hard_remove}).
+   */
   String m(String fp) {
-    return tagRoot == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
+    return tagRoot == null || fp == null ? fp : fp.equals("/") ? tagRoot : tagRoot + fp;
   }
 
   /** A call's body, given the model's path. */
@@ -92,9 +99,12 @@ abstract class FuseReads extends FuseStubFS {
     return on("open", fp, p -> files.open(p, fi, calls.readOnly()));
   }
 
-  @Override
-  public int read(String fp, Pointer buf, long size, long offset, FuseFileInfo fi) {
-    return on("read", fp, p -> files.read(buf, size, offset, fi));
+  /** read(2) of an open file, as {@link ReadCall} takes it: the path is decoded only to log an error. */
+  private int readBuf(Pointer path, Pointer bufp, long size, long offset, Pointer fi) {
+    // the path is null for a file removed while open (hard_remove with flag_nullpath_ok: ModelFuse)
+    return calls.run("read",
+        () -> path == null ? "(a file removed while open)" : m(path.getString(0, 4096, StandardCharsets.UTF_8)),
+        () -> files.readBuf(bufp, size, offset, fi.getLong(ReadCall.FH)));
   }
 
   @Override

@@ -58,6 +58,7 @@ final class Listing {
         stats.dir(st, System.currentTimeMillis());
         return 0;
       }
+      ModelNames.checkNew(p); // a missing name over NAME_MAX: ENAMETOOLONG, as ext4's lookup says
       throw e;
     }
     if (a.isDirectory()) {

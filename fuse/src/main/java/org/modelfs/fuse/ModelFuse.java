@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import jnr.ffi.Pointer;
+import jnr.ffi.Struct;
 import ru.serce.jnrfuse.ErrorCodes;
+import ru.serce.jnrfuse.FuseException;
+import ru.serce.jnrfuse.struct.FileStat;
 import ru.serce.jnrfuse.struct.FuseFileInfo;
 import ru.serce.jnrfuse.struct.Timespec;
 
@@ -18,6 +23,41 @@ import ru.serce.jnrfuse.struct.Timespec;
 final class ModelFuse extends FuseReads {
   ModelFuse(FileSystem fs, Path model, String tag, boolean readOnly, Writes writes, MountLog log) throws IOException {
     super(fs, model, tag, readOnly, writes, log);
+    // flag_nullpath_ok (struct fuse_operations of libfuse 2.9: bit 0 of the unsigned int after
+    // bmap; jnr-fuse declares it as padding): a file removed while open (hard_remove, Session)
+    // keeps being read and written through its handle, with a null path, as on POSIX; without it
+    // libfuse answers its reads and writes ENOENT
+    Pointer ops = Struct.getMemory(fuseOperations);
+    long flags = fuseOperations.bmap.offset() + ops.getRuntime().addressSize();
+    ops.putInt(flags, ops.getInt(flags) | 1);
+  }
+
+  /**
+   * Mounts at {@code dir} and serves until unmounted, as jnr-fuse's own {@code mount} with
+   * {@code blocking} does, but on JVM threads ({@link RequestLoop}). Only the blocking form is
+   * used ({@link Session}); {@link #umount} is jnr-fuse's.
+   */
+  @Override
+  public void mount(Path dir, boolean blocking, boolean debug, String[] options) {
+    if (!blocking) {
+      throw new UnsupportedOperationException("a mount runs in the calling thread");
+    }
+    if (!mounted.compareAndSet(false, true)) {
+      throw new FuseException("already mounted at " + mountPoint);
+    }
+    mountPoint = dir;
+    List<String> args = new ArrayList<>(List.of(getFSName(), "-f"));
+    if (debug) {
+      args.add("-d");
+    }
+    args.add(dir.toAbsolutePath().toString());
+    args.addAll(List.of(options));
+    try {
+      RequestLoop.run(args.toArray(String[]::new), fuseOperations);
+    } catch (RuntimeException e) {
+      mounted.set(false);
+      throw e;
+    }
   }
 
   @Override
@@ -46,6 +86,11 @@ final class ModelFuse extends FuseReads {
   }
 
   @Override
+  public int fallocate(String fp, int mode, long off, long length, FuseFileInfo fi) {
+    return change("fallocate", fp, p -> writes.allocate(p, mode, off + length));
+  }
+
+  @Override
   public int unlink(String fp) {
     return change("rm", fp, p -> writes.unlink(p));
   }
@@ -71,7 +116,10 @@ final class ModelFuse extends FuseReads {
   public int link(String fromPath, String toPath) {
     String from = m(fromPath);
     String to = m(toPath);
-    return calls.change("link", to, () -> Files.createLink(fs.getPath(to), fs.getPath(from)));
+    return calls.change("link", to, () -> {
+      ModelNames.checkNew(to);
+      Files.createLink(fs.getPath(to), fs.getPath(from));
+    });
   }
 
   /** Modes, owners and times are not stored (docs/MOUNT.md "Departures from POSIX"). */
@@ -103,6 +151,26 @@ final class ModelFuse extends FuseReads {
   @Override
   public int symlink(String oldpath, String newpath) {
     return -ErrorCodes.EPERM();
+  }
+
+  /**
+   * mknod(2): a regular file is made empty, as {@code touch} makes one; FIFOs, sockets and
+   * devices have no place in a model: EPERM, mknod(2)'s errno for a type the file system lacks
+   * (not ENOSYS, "Function not implemented").
+   */
+  @Override
+  public int mknod(String fp, long mode, long rdev) {
+    if ((mode & FileStat.S_IFMT) != FileStat.S_IFREG) {
+      return calls.readOnly() ? -ErrorCodes.EROFS() : -ErrorCodes.EPERM();
+    }
+    return change("mknod", fp, p -> {
+      Writes.Handle h = writes.create(p);
+      try {
+        writes.flush(p, h);
+      } finally {
+        writes.release(p, h);
+      }
+    });
   }
 
 }

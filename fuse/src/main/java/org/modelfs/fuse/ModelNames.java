@@ -1,5 +1,6 @@
 package org.modelfs.fuse;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
 /**
@@ -13,6 +14,21 @@ final class ModelNames {
 
   private static final Set<String> TAG_FILES = Set.of("graph", "graph.json", "training.json");
   static final Set<String> AREAS = Set.of("params", "updater", "metadata");
+  /** The longest name a new file or directory may have, in bytes (statfs's f_namemax). */
+  static final int NAME_MAX = 255;
+
+  /**
+   * Refuses a new name (create, mkdir, the target of a rename or link) longer than {@link
+   * #NAME_MAX} bytes with ENAMETOOLONG, as ext4 and tmpfs do: the kernel leaves that check to the
+   * FUSE file system, and such a name could not be copied out to any disk either (a refused
+   * commit's copies, docs/MOUNT.md). Names the model already holds stay reachable, however long.
+   */
+  static void checkNew(String p) throws Refusal {
+    int bytes = p.substring(p.lastIndexOf('/') + 1).getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > NAME_MAX) {
+      throw Refusal.nameTooLong(p, bytes);
+    }
+  }
 
   /** Whether the FUSE path {@code p} ("/tags/t/params/W", "/params/W") can be a model file. */
   static boolean isModelFile(String p) {
@@ -31,6 +47,12 @@ final class ModelNames {
   static boolean isUpdaterFile(String p) {
     String rest = inTag(p);
     return rest != null && rest.startsWith("updater/") && isModelFile(p);
+  }
+
+  /** Whether {@code p} names an array's file: a parameter or updater state ("/tags/t/params/W", "/updater/W/M"). */
+  static boolean isArrayFile(String p) {
+    String rest = inTag(p);
+    return rest != null && (rest.startsWith("params/") || rest.startsWith("updater/")) && isModelFile(p);
   }
 
   /** Whether {@code p} is the area directory params/, updater/ or metadata/ of a tag or the root aliases. */

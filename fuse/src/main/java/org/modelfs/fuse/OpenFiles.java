@@ -41,7 +41,7 @@ final class OpenFiles {
       }
       h = writes.open(p, (flags & O_TRUNC) != 0);
     } else {
-      h = writes.staged(p) != null ? writes.open(p, false) : Files.newByteChannel(fs.getPath(p));
+      h = writes.staged(p) != null ? writes.open(p, false) : StoredFile.of(Files.newByteChannel(fs.getPath(p)));
     }
     return keep(h, fi);
   }
@@ -57,12 +57,37 @@ final class OpenFiles {
     return 0;
   }
 
-  int read(Pointer buf, long size, long offset, FuseFileInfo fi) throws IOException {
-    Object h = handles.get(fi.fh.get());
+  /**
+   * Answers a read of {@code size} bytes at {@code offset} of open file {@code fh} in {@code
+   * *bufp} ({@link ReadCall}): a stored file's range of the container's descriptor, else the bytes
+   * read into a block of {@code malloc}'s, which libfuse frees.
+   */
+  int readBuf(Pointer bufp, long size, long offset, long fh) throws IOException {
+    Object h = handles.get(fh);
     if (h == null) {
       return -ErrorCodes.EBADF();
     }
-    ByteBuffer dst = MemoryIO.getInstance().newDirectByteBuffer(buf.address(), (int) size);
+    if (h instanceof StoredFile f) {
+      ReadCall.fromDescriptor(bufp, f.fd, f.offset + offset, Math.max(0, Math.min(size, f.size - offset)));
+      return 0;
+    }
+    Pointer mem = size == 0 ? null : StoredFile.LIBC.malloc(size);
+    if (size != 0 && mem == null) {
+      return -ErrorCodes.ENOMEM();
+    }
+    try {
+      int n = size == 0 ? 0 : read(h, MemoryIO.getInstance().newDirectByteBuffer(mem.address(), (int) size), offset);
+      ReadCall.inMemory(bufp, mem, n);
+      mem = null; // libfuse's now
+      return 0;
+    } finally {
+      if (mem != null) {
+        StoredFile.LIBC.free(mem);
+      }
+    }
+  }
+
+  private static int read(Object h, ByteBuffer dst, long offset) throws IOException {
     if (h instanceof Writes.Handle w) {
       return readFully(w.staged.channel, dst, offset);
     }
@@ -108,6 +133,8 @@ final class OpenFiles {
     Object h = handles.remove(fi.fh.get());
     if (h instanceof Writes.Handle w) {
       writes.release(p, w);
+    } else if (h instanceof StoredFile f) {
+      f.close();
     } else if (h instanceof SeekableByteChannel ch) {
       ch.close();
     }

@@ -15,8 +15,9 @@ import org.modelfs.ModelFileSystems;
  * mount that the model on disk does not hold as it is — an array whose bytes came from the
  * journal ({@code samediff:stored} = {@code journal}), any other file that is new or differs —
  * is copied under its path in the tree into a new directory of {@code java.io.tmpdir}, and the
- * files the session deleted are listed in its {@code DELETED.txt}: nothing written is lost
- * silently, and the model stays unchanged.
+ * files the session deleted are listed in its {@code DELETED.txt}, a file that could not be
+ * copied (with the reason) in {@code NOT-COPIED.txt}: nothing written is lost silently, and the
+ * model stays unchanged.
  */
 final class Recovery {
   private Recovery() {}
@@ -24,12 +25,22 @@ final class Recovery {
   static Path save(FileSystem fs, Path model) throws IOException {
     Path out = Files.createTempDirectory("modelfs-refused-" + model.getFileName() + "-");
     try (FileSystem old = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      List<String> notCopied = new ArrayList<>();
       for (Path p : files(fs)) {
         if (changed(p, old.getPath(p.toString()))) {
-          Path target = out.resolve(p.toString().substring(1));
-          Files.createDirectories(target.getParent());
-          Files.copy(p, target);
+          // one file that cannot be copied (a name the disk refuses) costs that file only: the
+          // others are still saved, and NOT-COPIED.txt names it with the reason
+          try {
+            Path target = out.resolve(p.toString().substring(1));
+            Files.createDirectories(target.getParent());
+            Files.copy(p, target);
+          } catch (IOException | RuntimeException e) {
+            notCopied.add(p + "\t" + e);
+          }
         }
+      }
+      if (!notCopied.isEmpty()) {
+        Files.write(out.resolve("NOT-COPIED.txt"), notCopied);
       }
       List<String> deleted = new ArrayList<>();
       for (Path q : files(old)) {

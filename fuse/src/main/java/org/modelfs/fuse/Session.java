@@ -51,12 +51,16 @@ final class Session {
 
   int runForeground() throws IOException {
     fs = ModelFileSystems.open(model, env);
-    staging = Files.createTempDirectory("modelfs-mount-");
-    writes = new Writes(fs, staging, log);
     if (tag != null && !Files.isDirectory(fs.getPath("/tags", tag))) {
       fs.close();
       throw new NoSuchFileException(shown + "!/tags/" + tag, null, "the model has no tag " + tag);
     }
+    if (!readOnly) {
+      WriterLock.take(fs, shown);
+    }
+    // made only now: a mount refused above leaves no staging directory behind
+    staging = Files.createTempDirectory("modelfs-mount-");
+    writes = new Writes(fs, staging, log);
     fuse = new ModelFuse(fs, model, tag, readOnly, writes, log);
     Thread hook = new Thread(this::finish, "modelfs-unmount");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -88,6 +92,8 @@ final class Session {
     o.add("big_writes");
     o.add("max_read=131072");
     o.add("max_readahead=1048576");
+    // a stored file's reads are a range of the container's descriptor (StoredFile): splice it
+    o.add("splice_write");
     if (readOnly) {
       // the generation cannot change under a read-only mount: pages and attributes stay valid
       o.add("ro");
@@ -98,6 +104,10 @@ final class Session {
     } else {
       // a closed graph.json shows its canonical rendering, whose size differs from what was written
       o.add("attr_timeout=0");
+      // rm of an open file removes it, as on POSIX: without this, libfuse renames it to
+      // .fuse_hiddenNNNN instead — a rename inside the model, the array and its graph variable
+      // under that name until the last close (docs/MOUNT.md "Writes")
+      o.add("hard_remove");
       o.add("entry_timeout=1");
     }
     return new String[] {"-o", String.join(",", o)};
@@ -142,7 +152,9 @@ final class Session {
     exit = 1;
     String where;
     try {
-      where = "the changed files were copied to " + Recovery.save(fs, model);
+      Path saved = Recovery.save(fs, model);
+      where = "the changed files were copied to " + saved + (Files.exists(saved.resolve("NOT-COPIED.txt"))
+          ? " (except those its NOT-COPIED.txt names, with the reason)" : "");
     } catch (IOException r) {
       where = "copying the changed files out failed too: " + r.getMessage();
     }

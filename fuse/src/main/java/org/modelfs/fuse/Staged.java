@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,15 @@ final class Staged {
     } catch (ClosedChannelException e) {
       return -1;
     }
+  }
+
+  /** Whether these bytes begin with {@code magic}. */
+  boolean startsWith(byte[] magic) throws IOException {
+    ByteBuffer b = ByteBuffer.allocate(magic.length);
+    while (b.hasRemaining() && channel.read(b, b.position()) > 0) {
+      // read the first bytes
+    }
+    return !b.hasRemaining() && Arrays.equals(b.array(), magic);
   }
 
   /** Copies {@code from} (a model file) into this file, for a write that does not truncate. */

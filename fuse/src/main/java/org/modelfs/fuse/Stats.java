@@ -52,7 +52,7 @@ final class Stats {
     long bs = 4096;
     st.f_bsize.set(bs);
     st.f_frsize.set(bs);
-    st.f_namemax.set(255);
+    st.f_namemax.set(ModelNames.NAME_MAX);
     FileStore store;
     try {
       store = Files.getFileStore(model.toAbsolutePath().getParent());

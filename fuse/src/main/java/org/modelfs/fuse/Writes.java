@@ -2,10 +2,12 @@ package org.modelfs.fuse;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystem;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -78,6 +80,7 @@ final class Writes {
   }
 
   synchronized Handle create(String p) throws IOException {
+    ModelNames.checkNew(p);
     Path target = fs.getPath(p);
     if (staged.containsKey(p) || Files.exists(target)) {
       throw new FileAlreadyExistsException(p);
@@ -115,27 +118,37 @@ final class Writes {
     return new Handle(s);
   }
 
-  /** At close(2): a model file's new bytes go into the model; the refusal is the caller's errno. */
+  /**
+   * At close(2): a model file's new bytes go into the model; the refusal is the caller's errno.
+   * {@code p} is null for a file removed while open (the mount's {@code hard_remove}): its bytes
+   * are no file's any more, as on POSIX.
+   */
   synchronized void flush(String p, Handle h) throws IOException {
-    if (h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
-      h.staged.install(fs.getPath(p));
+    if (p != null && h.staged.dirty && h.staged.written && ModelNames.isModelFile(p) && staged.get(p) == h.staged) {
+      install(h.staged, p);
     }
+  }
+
+  private void install(Staged s, String p) throws IOException {
+    Installs.install(fs, s, p);
   }
 
   synchronized void release(String p, Handle h) throws IOException {
     Staged s = h.staged;
-    if (--s.opens > 0 || staged.get(p) != s || !ModelNames.isModelFile(p)) {
+    if (--s.opens > 0 || p == null || staged.get(p) != s || !ModelNames.isModelFile(p)) {
       if (s.opens == 0 && !staged.containsValue(s)) {
         s.discard();
       }
       return;
     }
-    staged.remove(p);
     try {
       if (s.dirty && !s.written) {
-        s.install(fs.getPath(p)); // created or truncated, never written: the empty file
+        install(s, p); // created or truncated, never written: the empty file
       }
     } finally {
+      // only now, once the model holds the file: release runs after close(2) has returned, and a
+      // stat meanwhile (touch f && chmod 600 f) found neither the staged file nor the model's
+      staged.remove(p, s);
       s.discard();
       if (s.dirty) {
         log.warn(p + ": the bytes written were refused at close (see above) and are dropped; the model keeps its previous content");
@@ -155,6 +168,22 @@ final class Writes {
       flush(p, opened);
     } finally {
       release(p, opened);
+    }
+  }
+
+  /**
+   * fallocate(2) on a file open for writing: mode 0 makes it at least {@code end} bytes long
+   * (zeros, as a reservation reads); {@code FALLOC_FL_KEEP_SIZE} (1) only reserves, which the
+   * staging file needs not; punching holes and the other modes are EOPNOTSUPP, as on tmpfs for
+   * those it lacks.
+   */
+  synchronized void allocate(String p, int mode, long end) throws IOException {
+    if ((mode & ~1) != 0) {
+      throw new UnsupportedOperationException(p + ": fallocate mode " + mode + "; the mount reserves space only (mode 0 or FALLOC_FL_KEEP_SIZE)");
+    }
+    Staged s = p == null ? null : staged.get(p);
+    if (s != null && mode == 0 && end > s.channel.size()) {
+      setSize(s, end);
     }
   }
 
@@ -184,6 +213,7 @@ final class Writes {
 
   /** mkdir(2); which area directories show is {@link Areas}'. */
   synchronized void mkdir(String p) throws IOException {
+    ModelNames.checkNew(p);
     Path d = fs.getPath(p);
     if (ModelNames.isArea(p) && !Files.exists(d) && Files.isDirectory(fs.getPath(ModelNames.parent(p)))) {
       if (areas.shows(p)) {
@@ -192,7 +222,17 @@ final class Writes {
       areas.make(p);
       return;
     }
-    Files.createDirectory(d);
+    try {
+      Files.createDirectory(d);
+    } catch (NoSuchFileException | AccessDeniedException e) {
+      String parent = ModelNames.parent(p);
+      if (!Files.isDirectory(fs.getPath(parent)) && !areas.shows(parent)) {
+        throw e;
+      }
+      // the parent is there, the model just has no place for a directory here (beside graph.json,
+      // in /): mkdir(2)'s EPERM, "the file system does not support the creation of directories"
+      throw Refusal.notPermitted(p, "only tags, their params/, updater/ and metadata/, and directories below those can be made");
+    }
     if (Areas.isTag(p)) {
       areas.tagMade(p);
     }
@@ -232,24 +272,24 @@ final class Writes {
     }
   }
 
+  /**
+   * rename(2). A file open for writing keeps being the one its descriptors write to under its new
+   * name (and everything staged below a renamed directory moves along): the bytes written after
+   * the rename reach the model at close, as on any file system, instead of going nowhere.
+   */
   synchronized void rename(String from, String to) throws IOException {
+    ModelNames.checkNew(to);
     Staged s = staged.get(from);
     Path target = fs.getPath(to);
     if (s != null && (s.dirty || !ModelNames.isModelFile(from))) {
       if (ModelNames.isModelFile(to)) {
-        s.install(target);
-        Staged old = staged.remove(to);
-        if (old != null && old.opens == 0) {
-          old.discard();
-        }
-      } else {
-        Staged old = staged.put(to, s);
-        if (old != null && old.opens == 0) {
-          old.discard();
-        }
+        install(s, to);
       }
+      detach(to);
       staged.remove(from);
-      if (s.opens == 0 && !staged.containsValue(s)) {
+      if (!ModelNames.isModelFile(to) || s.opens > 0) {
+        staged.put(to, s); // still open: later writes are installed at its close
+      } else {
         s.discard();
       }
       if (ModelNames.isModelFile(from) && Files.exists(fs.getPath(from))) {
@@ -259,13 +299,43 @@ final class Writes {
     }
     Path source = fs.getPath(from);
     if (!ModelNames.isModelFile(to) && ModelNames.isModelFile(from) && Files.isRegularFile(source)) {
-      // a model file renamed to a scratch name (an editor's backup): its bytes go along
-      Staged copy = newStaged(false);
-      copy.fill(source);
+      // a model file renamed to a scratch name (an editor's backup): its bytes go along (an open
+      // staged copy of it already holds them)
+      Staged copy = s != null ? s : newStaged(false);
+      if (s == null) {
+        copy.fill(source);
+      }
       Files.delete(source);
+      staged.remove(from);
+      detach(to);
       staged.put(to, copy);
       return;
     }
+    try {
+      move(from, to);
+    } catch (FileSystemException e) {
+      // the model has no such rename (a tag into an area, an area or a directory with files out
+      // of its area, a directory onto a file): rename(2)'s EPERM, "the file system does not
+      // support renaming of the type requested" — not EIO or ENOTEMPTY (the target may not even
+      // exist), and not EXDEV, on which mv would copy the tree there and delete the original
+      String file = String.valueOf(e.getFile());
+      if (e.getClass() == FileSystemException.class && file.equals(from)) {
+        throw Refusal.notPermitted(from + " -> " + to, e.getReason());
+      }
+      if (e instanceof DirectoryNotEmptyException && file.startsWith(from + ": ")) {
+        throw Refusal.notPermitted(from + " -> " + to, file.substring(from.length() + 2)); // the reason in its file
+      }
+      throw e;
+    }
+    detach(to);
+    follow(from, to);
+    areas.renamed(from, to);
+  }
+
+  /** Moves {@code from} onto {@code to} in the model (rename(2) replaces a file or an empty directory). */
+  private void move(String from, String to) throws IOException {
+    Path source = fs.getPath(from);
+    Path target = fs.getPath(to);
     try {
       if (Files.isRegularFile(target) || Files.isDirectory(target) && !hasEntries(target)) {
         Files.move(source, target, StandardCopyOption.REPLACE_EXISTING);
@@ -273,6 +343,9 @@ final class Writes {
         Files.move(source, target);
       }
     } catch (FileAlreadyExistsException e) {
+      if (Files.isDirectory(source) && Files.isDirectory(target)) {
+        throw new DirectoryNotEmptyException(to); // rename(2) onto a non-empty directory, as Linux says it
+      }
       // the target names a variable of the graph that has no array yet (rsync's .W.XXXXXX renamed
       // onto W after graph.json was copied): rename(2) replaces, so the bytes become its array
       if (!ModelNames.isModelFile(to) || !Files.isRegularFile(source) || Files.exists(target)) {
@@ -281,13 +354,32 @@ final class Writes {
       Staged copy = newStaged(false);
       try {
         copy.fill(source);
-        copy.install(target);
+        install(copy, to);
       } finally {
         copy.discard();
       }
       Files.delete(source);
     }
-    areas.renamed(from, to);
+  }
+
+  /** The staged file at {@code p} (replaced or removed) is no name's any more; its open descriptors keep it. */
+  private void detach(String p) {
+    Staged old = staged.remove(p);
+    if (old != null && old.opens == 0) {
+      old.discard();
+    }
+  }
+
+  /**
+   * Files staged at {@code from} or below it — open for writing, or scratch files of a renamed
+   * tag (an editor's backup beside its graph.json) — move to {@code to} with it.
+   */
+  private void follow(String from, String to) {
+    for (String k : List.copyOf(staged.keySet())) {
+      if (k.equals(from) || k.startsWith(from + "/")) {
+        staged.put(to + k.substring(from.length()), staged.remove(k));
+      }
+    }
   }
 
   /**
@@ -346,10 +438,16 @@ final class Writes {
     ((JournaledFileSystem) fs).commit();
   }
 
-  /** Scratch files left at unmount: never the model's; named in the log. */
+  /** Scratch files left at unmount (never the model's) and files still open for writing: named in the log. */
   synchronized void discardAll() {
     for (Map.Entry<String, Staged> e : staged.entrySet()) {
-      log.warn(e.getKey() + ": a scratch file of the mount (never renamed onto a model name) is dropped at unmount");
+      if (!ModelNames.isModelFile(e.getKey())) {
+        log.warn(e.getKey() + ": a scratch file of the mount (never renamed onto a model name) is dropped at unmount");
+      } else if (e.getValue().dirty) {
+        // SIGTERM or a lazy unmount while a program still writes it: its bytes were never closed
+        log.warn(e.getKey() + ": still open for writing at unmount; what was written since its last close is dropped"
+            + " (never closed), the model keeps the content it had");
+      }
       e.getValue().discard();
     }
     staged.clear();

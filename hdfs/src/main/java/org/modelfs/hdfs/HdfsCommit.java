@@ -59,6 +59,8 @@ final class HdfsCommit implements CommitStorage {
   private final LocalTemps local;
   /** The HDFS temporary of each uploaded local temporary. */
   private final Map<Path, String> uploaded = new LinkedHashMap<>();
+  /** The inode id of each HDFS temporary (a rename keeps it): how a rename whose answer was lost is settled. */
+  private final Map<String, Long> inodes = new LinkedHashMap<>();
 
   private HdfsCommit(HdfsModel at, Stored before, LastCheck check, LocalTemps local) {
     this.at = at;
@@ -118,6 +120,7 @@ final class HdfsCommit implements CommitStorage {
     if (s == null) {
       throw new NoSuchFileException(at.shown(temp), null, "the commit's temporary vanished after its upload");
     }
+    inodes.put(temp, HdfsModel.fileId(s));
     return HdfsSource.open(at.fs(), s.getPath(), HdfsModel.fileId(s), s.getLen(), at.shown(temp));
   }
 
@@ -155,14 +158,29 @@ final class HdfsCommit implements CommitStorage {
       }
       if (temps.size() == 1 && deletes.isEmpty()) {
         Map.Entry<String, String> only = temps.entrySet().iterator().next();
-        at.path().getFileSystem().context().rename(at.beside(only.getKey()), at.beside(only.getValue()),
-            Options.Rename.OVERWRITE);
+        try {
+          at.path().getFileSystem().context().rename(at.beside(only.getKey()), at.beside(only.getValue()),
+              Options.Rename.OVERWRITE);
+        } catch (IOException | RuntimeException e) {
+          if (!renamed(only.getKey(), only.getValue(), e)) {
+            throw e;
+          }
+          recorded = true; // it landed: the temporary is the model now
+        }
         return;
       }
       InstallRecord record = new InstallRecord(new LinkedHashMap<>(temps), List.copyOf(deletes));
       String name = record.write(at);
       recorded = true; // past the record: the next writer finishes the install, the temporaries are its
-      record.install(at, name);
+      try {
+        record.install(at, name);
+      } catch (IOException | RuntimeException e) {
+        // the commit is made: every reader's listing applies a complete record (Stored), and the
+        // next writer, a read-only open with the lock free, or modelfs clean finishes its renames
+        System.getLogger("org.modelfs.hdfs").log(System.Logger.Level.WARNING, at.uri() + ": the commit is made"
+            + " (its install record " + name + " is complete), but finishing its renames failed; the next writer,"
+            + " mount or 'modelfs clean' finishes them: " + e, e);
+      }
     } catch (IOException | RuntimeException e) {
       if (!recorded) {
         deleteUploaded(temps.keySet(), e);
@@ -171,6 +189,23 @@ final class HdfsCommit implements CommitStorage {
         throw HdfsErrors.nio(r, at.uri(), "commit");
       }
       throw e;
+    }
+  }
+
+  /**
+   * After a rename of {@code temp} over {@code target} failed: whether it was applied all the same
+   * (the NameNode renamed, the answer was lost): the temporary is gone and the target is its inode.
+   * A failure to find out is added to {@code failure} and counts as not renamed.
+   */
+  private boolean renamed(String temp, String target, Exception failure) {
+    Long inode = inodes.get(temp);
+    try {
+      FileStatus t = at.status(at.beside(target));
+      return inode != null && inode >= 0 && at.status(at.beside(temp)) == null && t != null
+          && HdfsModel.fileId(t) == inode;
+    } catch (IOException | RuntimeException again) {
+      failure.addSuppressed(again);
+      return false;
     }
   }
 

@@ -175,4 +175,24 @@ class CliTest {
     assertThrows(OutputFile.ModelsOnly.class, () -> OutputFile.resolve(Path.of(HdfsTestCluster.uri("/cli-plain/x"))));
     assertEquals(List.of("keep.fb"), HdfsTestCluster.names("/cli-plain"));
   }
+
+  /**
+   * A model in a directory that does not exist: {@code clean} and {@code convert} say so, as for a
+   * local model, and create nothing (before, the lock's create made the directories, and both
+   * succeeded). A directory given as OUT is named by its URI (before: {@code /cli-isdir/d}).
+   */
+  @Test
+  void aMissingDirectoryIsSaidAndNeverCreated() throws Exception {
+    Result clean = run("clean", uri("/cli-nodir/sub/m.fb"));
+    assertEquals(2, clean.code(), clean.err());
+    assertTrue(clean.err().contains("the model's directory does not exist"), clean.err());
+    Result convert = run("convert", FIXTURES.resolve("mlp_adam.fb").toString(), uri("/cli-nodir/m.fb"), "--quiet");
+    assertEquals(2, convert.code(), convert.err());
+    assertTrue(convert.err().contains("hdfs://") && convert.err().contains("/cli-nodir/m.fb"), convert.err());
+    assertFalse(HdfsTestCluster.admin().exists(new org.apache.hadoop.fs.Path("/cli-nodir")));
+    HdfsTestCluster.admin().mkdirs(new org.apache.hadoop.fs.Path("/cli-isdir/d"));
+    Result onDir = run("convert", FIXTURES.resolve("mlp_adam.fb").toString(), uri("/cli-isdir/d"), "--quiet");
+    assertEquals(2, onDir.code(), onDir.err());
+    assertTrue(onDir.err().contains(uri("/cli-isdir/d") + ": is a directory"), onDir.err()); // which store: its URI
+  }
 }

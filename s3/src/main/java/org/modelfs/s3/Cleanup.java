@@ -58,7 +58,10 @@ final class Cleanup {
   static List<String> run(ObjectLocation at) throws IOException {
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     if (base == null) {
-      return List.of(); // no model object: nothing to date the leftovers by
+      // no model object: nothing to date the leftovers by. One LIST still asks the bucket, so
+      // that a bucket that does not exist is said (as a local model's missing directory is)
+      at.store().list(at.bucket(), at.dir() + StoreKeys.generationPrefix(at.name()));
+      return List.of();
     }
     Set<String> keep = new HashSet<>(); // whole generations
     Set<String> keepKeys = new HashSet<>(); // single shards (relative keys)
@@ -104,7 +107,8 @@ final class Cleanup {
       String rest = o.key().substring(at.dir().length());
       ShardNames.Shard s = rest.contains("/") ? null
           : ShardNames.parse(rest);
-      if (s != null && s.base().equals(base) && o.lastModified() != null && o.lastModified().isBefore(bound)) {
+      if (s != null && s.base().equals(base) && s.index() < s.count() && o.lastModified() != null
+          && o.lastModified().isBefore(bound)) { // a shard number no set can have was never the model's
         at.store().delete(at.bucket(), o.key());
         deleted.add(o.key());
       }

@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * wrote it ({@link ObjectStore#name}), one line. 404 is {@link NoSuchFileException} (a missing
  * bucket: {@link NoSuchBucketException}, "no such bucket 'b'"), 412 {@link ObjectStore.PreconditionFailed},
  * another HTTP status a {@link FileSystemException} with the store's code; a connection the
- * endpoint closed during a TLS handshake says which setting makes the client speak plain HTTP
- * (the SDK's own message is a paragraph with no hint).
+ * endpoint closed during a TLS handshake says which setting makes the client speak plain HTTP,
+ * and no credentials at all where they are read from (the SDK's own messages are paragraphs: with
+ * no hint, or one clause per credentials provider).
  */
 final class StoreFailures {
   /** The settings that make an {@code s3x} endpoint plain HTTP (docs/OBJECT-STORES.md §1). */
@@ -54,6 +55,12 @@ final class StoreFailures {
       }
     } else if (t instanceof IOException io) {
       return io;
+    } else if (t instanceof SdkClientException && String.valueOf(t.getMessage()).startsWith(
+        "Unable to load credentials from any of the providers")) {
+      // the SDK's message is a paragraph, one clause per provider of its chain
+      out = new FileSystemException(object, null, what + " failed: no AWS credentials were found — give them in the"
+          + " URI (s3x://KEY:SECRET@host/…), as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or -Daws.accessKeyId"
+          + " and -Daws.secretAccessKey), or in ~/.aws/credentials (docs/OBJECT-STORES.md §1)");
     } else if (closedDuringTls(t, endpoint)) {
       out = new FileSystemException(object, null, what + " failed: " + endpoint + " closed the connection"
           + " before answering (the client speaks HTTPS); " + PROTOCOL_HINT);

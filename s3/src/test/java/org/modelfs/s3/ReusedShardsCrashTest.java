@@ -38,17 +38,7 @@ class ReusedShardsCrashTest extends StoreTest {
 
   /** The one byte value of each parameter {@code big/w0 … w<COUNT-1>} (each parameter is uniform). */
   private static int[] values(String key) throws IOException {
-    int[] out = new int[COUNT];
-    try (FileSystem fs = ModelFileSystems.open(s3.path(key), Map.of("readOnly", "true"))) {
-      for (int i = 0; i < COUNT; i++) {
-        byte[] b = Files.readAllBytes(fs.getPath("/params/big/w" + i));
-        for (byte x : b) {
-          assertEquals(b[0], x, "w" + i + " mixes values");
-        }
-        out[i] = b[0] & 0xff;
-      }
-    }
-    return out;
+    return StoreTest.values(key, COUNT);
   }
 
   @Test

@@ -26,6 +26,8 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.CopyPartResult;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
@@ -229,6 +231,24 @@ final class S3TestServer implements AutoCloseable {
     store.opaqueHeads = on;
   }
 
+  /**
+   * Where a writing request (PUT, part upload, part copy, multipart completion, DELETE) fails:
+   * {@link #before} throwing means the request is refused before anything is stored (a 500 or
+   * 503 of a store that did nothing), {@link #after} throwing that it was applied and the answer
+   * lost (the client sees a 500).
+   */
+  interface Fault {
+    /** {@code op} is put, part, copy, complete or delete. */
+    void before(String op, String key);
+
+    void after(String op, String key);
+  }
+
+  /** Injects {@code fault} into every writing request from now on; {@code null} removes it. */
+  void fault(Fault fault) {
+    store.fault = fault;
+  }
+
   /** Every request counted so far. */
   long requests() {
     return gets() + heads() + lists() + puts();
@@ -268,6 +288,8 @@ final class S3TestServer implements AutoCloseable {
     volatile String failAfterStore;
     /** Whether HEADs answer an ETag that is not the MD5 of the bytes (as with SSE-KMS). */
     volatile boolean opaqueHeads;
+    /** Failures injected into writing requests, or {@code null}. */
+    volatile Fault fault;
 
     Counting(BlobStore delegate) {
       super(delegate);
@@ -312,6 +334,7 @@ final class S3TestServer implements AutoCloseable {
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
       puts.incrementAndGet();
       hook(request.key());
+      faultBefore("put", request.key());
       synchronized (lockOf(request.bucket(), request.key())) {
         check(request.bucket(), request.key(), request.ifMatch(), request.ifNoneMatch());
         PutObjectResponse r = super.putBlob(request, counted(in));
@@ -319,6 +342,7 @@ final class S3TestServer implements AutoCloseable {
           failAfterStore = null;
           throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR);
         }
+        faultAfter("put", request.key());
         return r;
       }
     }
@@ -328,9 +352,12 @@ final class S3TestServer implements AutoCloseable {
         CompleteMultipartUploadRequest request) {
       puts.incrementAndGet();
       hook(request.key());
+      faultBefore("complete", request.key());
       synchronized (lockOf(request.bucket(), request.key())) {
         check(request.bucket(), request.key(), request.ifMatch(), request.ifNoneMatch());
-        return super.completeMultipartUpload(upload, request);
+        CompleteMultipartUploadResponse r = super.completeMultipartUpload(upload, request);
+        faultAfter("complete", request.key());
+        return r;
       }
     }
 
@@ -358,7 +385,10 @@ final class S3TestServer implements AutoCloseable {
     public UploadPartResponse uploadMultipartPart(MultipartUpload upload,
         UploadPartRequest request, InputStream in) {
       hook(request.key());
-      return super.uploadMultipartPart(upload, request, counted(in));
+      faultBefore("part", request.key());
+      UploadPartResponse r = super.uploadMultipartPart(upload, request, counted(in));
+      faultAfter("part", request.key());
+      return r;
     }
 
     /** {@code in}, adding what is read from it to {@link #uploaded}. */
@@ -398,6 +428,7 @@ final class S3TestServer implements AutoCloseable {
     public UploadPartCopyResponse copyMultipartPart(MultipartUpload upload,
         UploadPartCopyRequest request) {
       copyRequests.incrementAndGet();
+      faultBefore("copy", request.destinationKey());
       if (refuseCopies) {
         throw new S3ProxyException(S3ErrorCode.NOT_IMPLEMENTED);
       }
@@ -416,11 +447,34 @@ final class S3TestServer implements AutoCloseable {
                 .key(request.destinationKey()).uploadId(request.uploadId()).partNumber(request.partNumber())
                 .contentLength(len).build(), in);
         copied.addAndGet(len);
+        faultAfter("copy", request.destinationKey());
         return UploadPartCopyResponse.builder().copyPartResult(
             CopyPartResult.builder().eTag(part.eTag())
                 .lastModified(Instant.now()).build()).build();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
+      faultBefore("delete", request.key());
+      DeleteObjectResponse r = super.removeBlob(request);
+      faultAfter("delete", request.key());
+      return r;
+    }
+
+    private void faultBefore(String op, String key) {
+      Fault f = fault;
+      if (f != null) {
+        f.before(op, key);
+      }
+    }
+
+    private void faultAfter(String op, String key) {
+      Fault f = fault;
+      if (f != null) {
+        f.after(op, key);
       }
     }
 

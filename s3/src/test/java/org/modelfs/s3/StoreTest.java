@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * What every object-store test class shares: an {@link S3TestServer} started for the class, a
@@ -35,5 +36,13 @@ abstract class StoreTest {
         }
       }
     }
+  }
+
+  /**
+   * The one byte value of each parameter {@code big/w0 … w<count-1>} of a fresh mount of
+   * {@code key} ({@link org.modelfs.testing.VersionedModel}'s parameters); fails on a mix within one.
+   */
+  static int[] values(String key, int count) throws IOException {
+    return VersionedModel.values(s3.path(key), count);
   }
 }
