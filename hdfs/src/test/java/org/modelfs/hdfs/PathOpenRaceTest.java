@@ -35,9 +35,9 @@ class PathOpenRaceTest {
     RacingDfs.reset();
   }
 
-  /** The model through a client with {@link RacingDfs}'s hooks: the authority {@code LocalHost:<port>}, spelt so by no other test. */
+  /** The model through a client with {@link RacingDfs}'s hooks: the authority {@code loCalhost:<port>}, spelt so by no other test. */
   private static Path raced(String model) throws Exception {
-    URI root = URI.create("hdfs://LocalHost:" + HdfsTestCluster.port() + "/");
+    URI root = URI.create("hdfs://loCalhost:" + HdfsTestCluster.port() + "/");
     try {
       FileSystems.newFileSystem(root, Map.of("fs.hdfs.impl", RacingDfs.class.getName()));
     } catch (FileSystemAlreadyExistsException e) {
