@@ -34,6 +34,9 @@ import org.modelfs.testing.StoreBenchRun;
 public final class HdfsStoreBench implements StoreBenchRun.Store {
   /** The client setting that makes both ModelFS's client and B's reach the DataNode through its proxy. */
   static final Map<String, String> CLIENT = Map.of("dfs.client.use.datanode.hostname", "true");
+  /** {@link #CLIENT} through {@link TracingDfs}: each mount's requests and reads printed with their times. */
+  static final Map<String, String> TRACED = Map.of("dfs.client.use.datanode.hostname", "true", "fs.hdfs.impl",
+      TracingDfs.class.getName());
 
   private final MiniDFSCluster cluster;
   private final FileSystem admin;
@@ -92,7 +95,8 @@ public final class HdfsStoreBench implements StoreBenchRun.Store {
   public Path path(int port, String key) throws IOException {
     URI root = URI.create("hdfs://127.0.0.1:" + port + "/");
     try {
-      FileSystems.newFileSystem(root, CLIENT); // the mount's Hadoop client, with CLIENT's setting
+      // the mount's Hadoop client, with CLIENT's setting (and -Dhdfsbench.trace=true: a timeline of each mount)
+      FileSystems.newFileSystem(root, Boolean.getBoolean("hdfsbench.trace") ? TRACED : CLIENT);
     } catch (FileSystemAlreadyExistsException e) {
       // made by an earlier row
     }

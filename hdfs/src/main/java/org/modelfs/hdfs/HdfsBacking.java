@@ -32,7 +32,9 @@ import org.modelfs.store.WriterTable;
  *   <li><b>reads</b> are positional reads of each file pinned to its inode ({@link HdfsSource});
  *       the generation is every file's {@code name@inode:length:mtime} from one listing of the
  *       model's directory ({@link HdfsListing}: the one {@link #recoverIfIdle} took), the files
- *       it names opened by inode (one a commit replaced since is gone: the open starts again);
+ *       it names opened by inode (one a commit replaced since is gone: the open starts again) —
+ *       a single file by its path during the listing, when its blocks prove it the listed one
+ *       ({@link PathOpen});
  *   <li><b>the lock</b> is HDFS's lease on the lock file beside the model ({@link HdfsLock}),
  *       across every client, plus this JVM's table (one writer per model per JVM);
  *   <li><b>the commit</b> ({@link HdfsCommit}) writes the new files locally (the codecs seek), uploads
@@ -80,23 +82,25 @@ final class HdfsBacking implements Backing {
 
   /**
    * Opens the current model: the files of one listing ({@link HdfsListing#forOpen}: the one
-   * {@link #recoverIfIdle} just took, else a new one), each opened by its inode; when a file or an
-   * install record the listing showed was replaced or removed before it was read
-   * ({@link HdfsChangedException}: a commit installed meanwhile), again with a new listing
-   * ({@link OpenAgain}). The listing is atomic and the inodes pinned, so no second listing is
-   * needed to see that the files are of one generation (issue 34).
+   * {@link #recoverIfIdle} just took, else a new one), each opened by its inode — or, for a single
+   * file, the stream opened by its path while that listing was taken, when its blocks prove it the
+   * listed file ({@link PathOpen}); when a file or an install record the listing showed was
+   * replaced or removed before it was read ({@link HdfsChangedException}: a commit installed
+   * meanwhile), again with a new listing ({@link OpenAgain}). The listing is atomic and the files
+   * pinned, so no second listing is needed to see that the files are of one generation (issue 34).
    */
   @Override
   public Snapshot open() throws IOException {
     boolean[] first = {true};
     return OpenAgain.open(at.uri(), HdfsChangedException.class, () -> {
-      Stored s = first[0] ? listing.forOpen() : look();
+      HdfsListing.Kept k = first[0] ? listing.forOpen() : new HdfsListing.Kept(look(), null, null);
       first[0] = false;
-      return openFiles(s);
+      return openFiles(k.stored(), k.byPath() == null ? null : k.byPath().take(k.stored()));
     });
   }
 
-  private Snapshot openFiles(Stored s) throws IOException {
+  /** {@code s}'s files opened; {@code proven}: its single file opened by path, its ends held ({@link PathOpen#take}), or {@code null}. */
+  private Snapshot openFiles(Stored s, HdfsSource proven) throws IOException {
     if (s.files().isEmpty()) {
       throw new NoSuchFileException(at.uri(), null, "no model file, and no shard files of this base name");
     }
@@ -104,12 +108,13 @@ final class HdfsBacking implements Backing {
     opened = FileTime.fromMillis(newest);
     List<ParallelReads.Opening> opens = new ArrayList<>();
     for (Stored.File f : s.files()) {
-      opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()),
-          f.status().getLen(), at.shown(f.name())));
+      opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()), f.status().getLen(),
+          at.shown(f.name())));
     }
-    List<ByteSource> sources = ParallelReads.openAll(opens); // at once: one NameNode round trip, not one per shard (issue 34)
+    // at once: one NameNode round trip, not one per shard (issue 34); a single file opened by path is open
+    List<ByteSource> sources = proven != null ? List.of(proven) : ParallelReads.openAll(opens);
     try {
-      if (s.single()) {
+      if (s.single() && proven == null) {
         ParallelReads.prefetchEnds(sources); // its head and tail in one round trip, as a shard set's are
       }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))

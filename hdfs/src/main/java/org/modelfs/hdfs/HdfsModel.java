@@ -2,10 +2,13 @@ package org.modelfs.hdfs;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DirectoryListing;
 import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.hdfs.nio.HdfsErrors;
@@ -62,15 +65,42 @@ record HdfsModel(HdfsPath path, FileSystem fs, Path dir, String name, String uri
     }
   }
 
-  /** Every file in the model's directory (a missing directory: none). */
+  /**
+   * Every file in the model's directory (a missing directory: none). On HDFS the first page of the
+   * listing (one {@code getListing}, up to {@code dfs.ls.limit} entries or block locations) carries
+   * each file's blocks ({@link org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus}): what proves
+   * that a file opened by its path while the listing was under way is the listed one
+   * ({@link PathOpen}). Later pages, in a directory of many large files, are listed without them:
+   * the same round trips as a plain listing.
+   */
   List<FileStatus> siblings() throws IOException {
     try {
-      return List.of(fs.listStatus(dir));
+      return fs instanceof DistributedFileSystem d ? located(d) : List.of(fs.listStatus(dir));
     } catch (FileNotFoundException e) {
       return List.of();
     } catch (IOException e) {
       throw HdfsErrors.nio(e, uri, "listing its directory");
     }
+  }
+
+  private List<FileStatus> located(DistributedFileSystem d) throws IOException {
+    String src = Path.getPathWithoutSchemeAndAuthority(dir).toString();
+    List<FileStatus> out = new ArrayList<>();
+    byte[] after = HdfsFileStatus.EMPTY_NAME;
+    boolean first = true;
+    DirectoryListing page;
+    do {
+      page = d.getClient().listPaths(src, after, first);
+      first = false;
+      if (page == null) {
+        throw new FileNotFoundException(src); // no such directory (or removed between pages)
+      }
+      for (HdfsFileStatus s : page.getPartialListing()) {
+        out.add(s.makeQualified(fs.getUri(), dir));
+      }
+      after = page.getLastName();
+    } while (page.hasMore());
+    return out;
   }
 
   /** HDFS's inode id of the file, or -1 off HDFS. */

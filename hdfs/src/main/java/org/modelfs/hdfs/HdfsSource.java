@@ -49,14 +49,20 @@ final class HdfsSource implements ByteSource {
   }
 
   private final FSDataInputStream in;
+  /** The file system of a stream opened by path ({@link PathOpen}), else {@code null}. */
+  private final FileSystem byPath;
+  /** Its inode, once proven ({@link #pin}); -1 before. */
+  private volatile long fileId;
   /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
   private final List<Window> windows = new CopyOnWriteArrayList<>();
   private final long size;
   private final String name;
   private volatile boolean closed;
 
-  private HdfsSource(FSDataInputStream in, long size, String name) {
+  private HdfsSource(FSDataInputStream in, FileSystem byPath, long fileId, long size, String name) {
     this.in = in;
+    this.byPath = byPath;
+    this.fileId = fileId;
     this.size = size;
     this.name = name;
   }
@@ -67,7 +73,7 @@ final class HdfsSource implements ByteSource {
    */
   static HdfsSource open(FileSystem fs, Path file, long fileId, long size, String name)
       throws IOException {
-    Path byId = fileId < 0 ? file : new Path("/.reserved/.inodes/" + fileId);
+    Path byId = fileId < 0 ? file : inode(fileId);
     FSDataInputStream in;
     long now;
     try {
@@ -83,7 +89,20 @@ final class HdfsSource implements ByteSource {
       in.close();
       throw new HdfsChangedException(name, "its length changed from " + size + " to " + now + " bytes");
     }
-    return new HdfsSource(in, size, name);
+    return new HdfsSource(in, null, fileId, size, name);
+  }
+
+  /**
+   * A stream {@link PathOpen} opened by path, of {@code size} bytes; once {@link #pin pinned} to
+   * the inode the listing named, a read that fails when that inode is gone reports the change.
+   */
+  static HdfsSource byPath(FSDataInputStream in, FileSystem fs, long size, String name) {
+    return new HdfsSource(in, fs, -1, size, name);
+  }
+
+  /** The inode this source opened by path was proven to read ({@link PathOpen#take}). */
+  void pin(long inode) {
+    fileId = inode;
   }
 
   @Override
@@ -126,10 +145,8 @@ final class HdfsSource implements ByteSource {
         dst.position(dst.position() + n);
       }
       return n;
-    } catch (FileNotFoundException | BlockMissingException e) {
-      throw changed(e, name, "was replaced or removed (its blocks are gone)");
     } catch (IOException e) {
-      throw HdfsErrors.nio(e, name, "reading " + want + " bytes at offset " + position);
+      throw failed(e, "reading " + want + " bytes at offset " + position);
     }
   }
 
@@ -177,12 +194,41 @@ final class HdfsSource implements ByteSource {
     byte[] b = new byte[(int) (to - from)];
     try {
       in.readFully(from, b);
-    } catch (FileNotFoundException | BlockMissingException e) {
-      throw changed(e, name, "was replaced or removed (its blocks are gone)");
     } catch (IOException e) {
-      throw HdfsErrors.nio(e, name, "reading " + b.length + " bytes at offset " + from);
+      throw failed(e, "reading " + b.length + " bytes at offset " + from);
     }
     windows.add(new Window(from, b));
+  }
+
+  /**
+   * A failed read: the file was replaced or removed when its blocks or inode are gone (a stream
+   * opened by path refreshes its locations by the path, and Hadoop refuses the new file's blocks:
+   * whether the listed inode is still there says which it was), else the read's own failure.
+   */
+  private IOException failed(IOException e, String doing) {
+    if (e instanceof FileNotFoundException || e instanceof BlockMissingException || byPath != null && gone()) {
+      return changed(e, name, "was replaced or removed (its blocks are gone)");
+    }
+    return HdfsErrors.nio(e, name, doing);
+  }
+
+  private boolean gone() {
+    if (fileId < 0) {
+      return false; // not proven yet: PathOpen drops it on any failure
+    }
+    try {
+      byPath.getFileStatus(inode(fileId));
+      return false;
+    } catch (FileNotFoundException e) {
+      return true;
+    } catch (IOException e) {
+      return false; // the read's own failure is reported
+    }
+  }
+
+  /** The HDFS path that names inode {@code fileId} whatever it is called. */
+  private static Path inode(long fileId) {
+    return new Path("/.reserved/.inodes/" + fileId);
   }
 
   private static HdfsChangedException changed(IOException cause, String name, String what) {

@@ -9,6 +9,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -71,10 +72,16 @@ class OpenRoundTripsTest {
     ServerCounts before = ServerCounts.now();
     byte[] got;
     ServerCounts opened;
+    CountingDfs.LISTED_WITH_OPEN.set(null);
+    CountingDfs.pathOpenSent = new CountDownLatch(1);
     try (FileSystem fs = ModelFileSystems.open(path, Map.of("readOnly", "true"))) {
       opened = ServerCounts.now().minus(before);
       got = Files.readAllBytes(fs.getPath(param));
+    } finally {
+      CountingDfs.pathOpenSent = null;
     }
+    assertEquals(Boolean.TRUE, CountingDfs.LISTED_WITH_OPEN.get(),
+        "the listing and the open of the model file by path are sent together: one NameNode round trip (PathOpen)");
     ServerCounts all = ServerCounts.now().minus(before);
     assertEquals(bytes, got.length);
     assertTrue(all.dataNodeReads() > 0, "the counting client read: " + all);
@@ -88,7 +95,7 @@ class OpenRoundTripsTest {
     HdfsTestCluster.upload(local, "/trips/one.sdnb");
     Counts c = mountAndRead("/trips/one.sdnb", "/params/big/w1");
     assertEquals(new ServerCounts(1, 0, 1, 2), c.open(),
-        "one listing, one open; head and tail prefetched (at once), the small FlatGraph within the head");
+        "one listing and one open by path, together; head and tail prefetched (at once), the small FlatGraph within the head");
     assertEquals(new ServerCounts(0, 0, 0, 1), c.read(), "the parameter: one positional read");
   }
 
@@ -99,7 +106,7 @@ class OpenRoundTripsTest {
     assertTrue(Files.size(local) > 160 << 10 && Files.size(local) <= ParallelReads.TAIL_APART, Files.size(local) + " bytes");
     HdfsTestCluster.upload(local, "/trips-small/small.sdnb");
     Counts c = mountAndRead("/trips-small/small.sdnb", "/params/big/w1", 4096);
-    assertEquals(new ServerCounts(1, 0, 1, 1), c.open(), "one listing, one open, the whole file in one read");
+    assertEquals(new ServerCounts(1, 0, 1, 1), c.open(), "one listing and one open by path, together; the whole file in one read");
     assertEquals(new ServerCounts(0, 0, 0, 0), c.read(), "the parameter lies in what was read");
   }
 
@@ -119,8 +126,9 @@ class OpenRoundTripsTest {
     }
     assertTrue(shards >= 3, shards + " shards");
     Counts c = mountAndRead("/trips-set/set.sdnb", "/params/big/w1");
-    assertEquals(new ServerCounts(1, 0, shards, ends), c.open(),
-        "one listing, one open per shard, every shard's ends (at once) and nothing else");
+    assertEquals(new ServerCounts(1, 0, shards + 1, ends), c.open(),
+        "one listing with the open by path of the base name (no such file: refused), then one open per shard (at once),"
+            + " every shard's ends (at once) and nothing else");
     assertEquals(new ServerCounts(0, 0, 0, 1), c.read(), "the parameter: one positional read");
   }
 }
