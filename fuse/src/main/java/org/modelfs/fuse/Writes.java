@@ -159,7 +159,15 @@ final class Writes {
   synchronized void truncate(String p, long size, Handle h) throws IOException {
     Staged s = h != null ? h.staged : staged.get(p);
     if (s != null) {
+      // truncate(2) by path of a file whose bytes the model holds already: closed and installed,
+      // its release (which the kernel sends after close(2) has returned) not yet here. The model
+      // gets the new size now, as a file system's truncate shows it at once; left staged, the
+      // release would drop it as bytes never installed
+      boolean installed = !s.dirty;
       setSize(s, size);
+      if (h == null && installed && ModelNames.isModelFile(p)) {
+        install(s, p);
+      }
       return;
     }
     Handle opened = open(p, false);
