@@ -14,13 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.store.StoreKeys;
 import org.modelfs.testing.FaultSweep;
-import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 import reactor.core.publisher.Mono;
 
@@ -43,11 +41,20 @@ class BlobCommitFaultsTest extends AzureTest {
     System.clearProperty("modelfs.azure.block-size");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"single", "sharded"})
-  void aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
-    // the default run sweeps the shard set (the most kinds of request); -Pslow the single file too
-    Assumptions.assumeTrue(SlowRuns.full() || kind.equals("sharded"), "the single-file sweep runs under -Pslow");
+  /** The shard set's sweep: the most kinds of request, in every run. */
+  @Test
+  void aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOneForAShardSet() throws Exception {
+    aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOne("sharded");
+  }
+
+  /** The single object's sweep (-Pslow: the shard set's covers the most kinds of request in every run). */
+  @Test
+  @Tag("slow")
+  void aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOneForASingleFile() throws Exception {
+    aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOne("single");
+  }
+
+  private void aFailureAtEveryWritingRequestLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
     boolean sharded = kind.equals("sharded");
     System.setProperty("modelfs.azure.block-size", String.valueOf(1 << 20));
     String dir = "faults-" + kind + "/";

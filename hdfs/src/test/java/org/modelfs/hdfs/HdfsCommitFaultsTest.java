@@ -12,13 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.FaultSweep;
-import org.modelfs.testing.SlowRuns;
 import org.modelfs.testing.VersionedModel;
 
 /**
@@ -54,11 +52,21 @@ class HdfsCommitFaultsTest {
     return Path.of(root.resolve(path));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"single", "sharded"})
-  void aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
-    // a NameNode round trip per namespace change: the sweeps run under -Pslow, their findings below always
-    Assumptions.assumeTrue(SlowRuns.full(), "the sweeps run under -Pslow (mvn -Pslow -pl hdfs test -Dtest=…)");
+  /** The shard set's sweep (-Pslow: a NameNode round trip per namespace change; its findings replay below in every run). */
+  @Test
+  @Tag("slow")
+  void aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOneForAShardSet() throws Exception {
+    aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOne("sharded");
+  }
+
+  /** The single file's sweep (-Pslow, as the shard set's). */
+  @Test
+  @Tag("slow")
+  void aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOneForASingleFile() throws Exception {
+    aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOne("single");
+  }
+
+  private void aFailureAtEveryNamespaceChangeLeavesTheOldModelOrTheNewOne(String kind) throws Exception {
     boolean sharded = kind.equals("sharded");
     String dir = "/faults-" + kind + "/";
     Map<String, String> env = sharded ? Map.of("format", "sdnb-sharded", "maxShardBytes", String.valueOf(64 * 1024))
