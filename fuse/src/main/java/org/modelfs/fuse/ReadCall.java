@@ -32,8 +32,6 @@ final class ReadCall {
   // size_t size; enum fuse_buf_flags flags; void *mem; int fd; off_t pos
   private static final int BUFVEC_BYTES = 64;
   private static final int COUNT = 0;
-  private static final int IDX = 8;
-  private static final int OFF = 16;
   private static final int SIZE = 24;
   private static final int FLAGS = 32;
   private static final int MEM = 40;
@@ -71,10 +69,8 @@ final class ReadCall {
     if (v == null) {
       throw new OutOfMemoryError("malloc of a fuse_bufvec failed");
     }
-    v.setMemory(0, BUFVEC_BYTES, (byte) 0);
+    v.setMemory(0, BUFVEC_BYTES, (byte) 0); // idx, off, flags, mem, pos: 0
     v.putLong(COUNT, 1);
-    v.putLong(IDX, 0);
-    v.putLong(OFF, 0);
     v.putLong(SIZE, size);
     v.putInt(FD, -1);
     return v;

@@ -148,4 +148,11 @@ final class KernelMount implements AutoCloseable {
   static Path fixture(String name) {
     return Path.of(System.getProperty("modelfs.fixtures"), name);
   }
+
+  /** The DL4J fixture {@code mlp_adam.fb} converted to {@code dir/model.sdz} (a format the mount writes back). */
+  static Path sdzModel(Path dir) {
+    Path m = dir.resolve("model.sdz");
+    modelfs("convert", fixture("mlp_adam.fb").toString(), m.toString(), "--quiet");
+    return m;
+  }
 }

@@ -37,8 +37,7 @@ class MountCrashTest {
 
   @Test
   void sigkillMidCommitLeavesOldOrNewAndAnUnmountableMountPoint() throws Exception {
-    Path model = tmp.resolve("model.sdz");
-    KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), model.toString(), "--quiet");
+    Path model = KernelMount.sdzModel(tmp);
     byte[] old = Files.readAllBytes(model);
     byte[] big = new byte[8 << 20];
     new Random(3).nextBytes(big);
@@ -111,8 +110,7 @@ class MountCrashTest {
     Assumptions.assumeTrue(KernelMount.sh("mount -t tmpfs -o size=1m tmpfs '" + small + "'").exit() == 0,
         "ENOSPC test skipped: cannot mount a 1 MiB tmpfs here (needs root)");
     try {
-      Path model = small.resolve("model.sdz");
-      KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), model.toString(), "--quiet");
+      Path model = KernelMount.sdzModel(small);
       byte[] old = Files.readAllBytes(model);
       Files.write(tmp.resolve("big.bin"), new byte[2 << 20]);
       try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {

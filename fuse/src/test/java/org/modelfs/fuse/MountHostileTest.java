@@ -34,12 +34,6 @@ class MountHostileTest {
     KernelMount.assumeFuse();
   }
 
-  private Path sdz() {
-    Path m = tmp.resolve("model.sdz");
-    KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), m.toString(), "--quiet");
-    return m;
-  }
-
   /**
    * A second writable mount of a mounted model is refused when it mounts (exit 2, the reason),
    * not by failing each write at close — which {@code echo >} does not report; a read-only one
@@ -51,7 +45,7 @@ class MountHostileTest {
    */
   @Test
   void secondWriterRefusedAtMountAndRenamesTheModelLacksAreEPERM() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     Files.createDirectories(tmp.resolve("m2"));
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       Path staging2 = Files.createDirectories(tmp.resolve("staging2"));
@@ -117,7 +111,7 @@ class MountHostileTest {
    */
   @Test
   void removingAnOpenFileLeavesNoHiddenNameInTheModel() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     Files.write(tmp.resolve("w.bin"), new byte[16]);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       m.run("cp w.bin m/params/extra && setfattr -n user.modelfs.commit -v 1 m").ok();
@@ -147,7 +141,7 @@ class MountHostileTest {
    */
   @Test
   void sigtermWithAWriterOpenNamesWhatIsDropped() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       m.run("echo closed > m/metadata/closed").ok();
       Process writer = new ProcessBuilder("python3", "-c", "import time, sys\n"
@@ -177,7 +171,7 @@ class MountHostileTest {
    */
   @Test
   void refusedCommitCopiesOutEveryFileItCan() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     String longKey = "k".repeat(300);
     try (FileSystem fs = ModelFileSystems.open(model, Map.of())) {
       Files.writeString(fs.getPath("/metadata", longKey), "old");

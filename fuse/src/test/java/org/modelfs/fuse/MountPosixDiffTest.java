@@ -37,8 +37,7 @@ class MountPosixDiffTest {
 
   @Test
   void theMountAnswersAsAPlainDirectory() throws Exception {
-    Path model = tmp.resolve("model.sdz");
-    KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), model.toString(), "--quiet");
+    Path model = KernelMount.sdzModel(tmp);
     Path steps = Path.of(MountPosixDiffTest.class.getResource("posix_steps.py").toURI());
     String plain;
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {

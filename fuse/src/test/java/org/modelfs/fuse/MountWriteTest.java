@@ -42,15 +42,9 @@ class MountWriteTest {
     KernelMount.assumeFuse();
   }
 
-  private Path sdz() {
-    Path m = tmp.resolve("model.sdz");
-    KernelMount.modelfs("convert", KernelMount.fixture("mlp_adam.fb").toString(), m.toString(), "--quiet");
-    return m;
-  }
-
   @Test
   void toolsWriteAndUnmountCommits() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     byte[] w = new byte[64];
     new Random(7).nextBytes(w);
     Files.write(tmp.resolve("w.bin"), w);
@@ -128,7 +122,7 @@ class MountWriteTest {
 
   @Test
   void refusedGraphJsonIsTheToolsErrnoAndChangesNothing() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     byte[] before = Files.readAllBytes(model);
     Files.writeString(tmp.resolve("bad.json"), "{\"bad\": 1}\n");
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
@@ -149,7 +143,7 @@ class MountWriteTest {
 
   @Test
   void commitControlKeepsTheMount() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       m.run("echo 1 > m/metadata/a").ok();
       long before = Files.getLastModifiedTime(model).toMillis();
@@ -182,7 +176,7 @@ class MountWriteTest {
 
   @Test
   void tagMountCommitCommandAndSigterm() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"), "--tag", "default")) {
       assertEquals("graph\ngraph.json\nmetadata\nparams\ntraining.json\nupdater\n", m.run("ls m").ok().out());
       m.run("echo 1 > m/metadata/a").ok();
@@ -205,7 +199,7 @@ class MountWriteTest {
 
   @Test
   void backgroundReturnsOnceMounted() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     Path dir = tmp.resolve("bg");
     Files.createDirectories(dir);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -228,7 +222,7 @@ class MountWriteTest {
   @Test
   void rsyncIntoTheMount() throws Exception {
     Assumptions.assumeTrue(KernelMount.sh("command -v rsync").exit() == 0, "rsync missing");
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     byte[] w = new byte[128];
     ByteBuffer.wrap(w).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(new float[32]).flip();
     w[3] = 0x40;
@@ -255,7 +249,7 @@ class MountWriteTest {
   @Test
   void numpyWritesThroughMemmapAndTofile() throws Exception {
     Assumptions.assumeTrue(KernelMount.sh("python3 -c 'import numpy'").exit() == 0, "NumPy missing: python3-numpy");
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       String py = "import numpy as np\n"
           + "a = np.memmap('m/params/layer0/W', dtype='<f4', mode='r+', shape=(4, 8))\n"
@@ -283,7 +277,7 @@ class MountWriteTest {
   @Test
   void vimSavesGraphJson() throws Exception {
     Assumptions.assumeTrue(KernelMount.sh("command -v vim").exit() == 0, "vim missing");
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     String vim = "timeout 60 vim -N -u NONE -i NONE -es ";
     try (KernelMount m = new KernelMount(model, tmp.resolve("m"))) {
       // vim's default save (a backup beside the file, then the file written anew), and with
@@ -309,7 +303,7 @@ class MountWriteTest {
    */
   @Test
   void differentialAgainstAPlainDirectory() throws Exception {
-    Path model = sdz();
+    Path model = KernelMount.sdzModel(tmp);
     Files.write(tmp.resolve("w.bin"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24});
     String script = String.join(" && ",
         "cp w.bin X/params/new",
