@@ -26,6 +26,8 @@ import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.SameTree;
+import org.modelfs.testing.StoreModels;
 
 /**
  * Every format mounted from the object store shows exactly what the same model shows mounted
@@ -80,6 +82,17 @@ class StoreMountEqualsLocalTest {
     String key = format + "/" + name;
     s3.upload(local, key);
     assertSameModel(local, s3.path(key));
+  }
+
+  /** Every kind of {@link StoreModels}: the odd shapes (no parameters, 0-element arrays, 10,000 parameters) too. */
+  @ParameterizedTest
+  @MethodSource("org.modelfs.testing.StoreModels#kinds")
+  void everyStoreModel(String kind) throws Exception {
+    StoreModels.Written m = StoreModels.write(tmp.resolve(kind), kind);
+    for (Path f : m.files()) {
+      s3.upload(f, "kinds/" + kind + "/" + f.getFileName());
+    }
+    assertSameModel(m.model(), s3.path("kinds/" + kind + "/" + m.name()));
   }
 
   @Test
