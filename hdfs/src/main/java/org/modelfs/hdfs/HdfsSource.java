@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.file.FileSystemException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -51,6 +52,8 @@ final class HdfsSource implements ByteSource {
   private final FSDataInputStream in;
   /** The file system of a stream opened by path ({@link PathOpen}), else {@code null}. */
   private final FileSystem byPath;
+  /** The file system it was opened on: asked whether the inode is still there when blocks are missing. */
+  private final FileSystem fs;
   /** Its inode, once proven ({@link #pin}); -1 before. */
   private volatile long fileId;
   /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
@@ -59,8 +62,9 @@ final class HdfsSource implements ByteSource {
   private final String name;
   private volatile boolean closed;
 
-  private HdfsSource(FSDataInputStream in, FileSystem byPath, long fileId, long size, String name) {
+  private HdfsSource(FSDataInputStream in, FileSystem fs, FileSystem byPath, long fileId, long size, String name) {
     this.in = in;
+    this.fs = fs;
     this.byPath = byPath;
     this.fileId = fileId;
     this.size = size;
@@ -89,7 +93,7 @@ final class HdfsSource implements ByteSource {
       in.close();
       throw new HdfsChangedException(name, "its length changed from " + size + " to " + now + " bytes");
     }
-    return new HdfsSource(in, null, fileId, size, name);
+    return new HdfsSource(in, fs, null, fileId, size, name);
   }
 
   /**
@@ -97,7 +101,7 @@ final class HdfsSource implements ByteSource {
    * the inode the listing named, a read that fails when that inode is gone reports the change.
    */
   static HdfsSource byPath(FSDataInputStream in, FileSystem fs, long size, String name) {
-    return new HdfsSource(in, fs, -1, size, name);
+    return new HdfsSource(in, fs, fs, -1, size, name);
   }
 
   /** The inode this source opened by path was proven to read ({@link PathOpen#take}). */
@@ -201,28 +205,44 @@ final class HdfsSource implements ByteSource {
   }
 
   /**
-   * A failed read: the file was replaced or removed when its blocks or inode are gone (a stream
-   * opened by path refreshes its locations by the path, and Hadoop refuses the new file's blocks:
-   * whether the listed inode is still there says which it was), else the read's own failure.
+   * A failed read: the file was replaced or removed when its inode is gone (a stream opened by
+   * path refreshes its locations by the path, and Hadoop refuses the new file's blocks: whether
+   * the listed inode is still there says which it was). A block no live DataNode holds while the
+   * inode is still there is the cluster's failure, not a change of the model: it is reported as
+   * such (the same read succeeds once a DataNode holding the block is back). Else the read's own
+   * failure.
    */
   private IOException failed(IOException e, String doing) {
-    if (e instanceof FileNotFoundException || e instanceof BlockMissingException || byPath != null && gone()) {
+    boolean missing = e instanceof FileNotFoundException || e instanceof BlockMissingException;
+    if (!missing && byPath == null) {
+      return HdfsErrors.nio(e, name, doing);
+    }
+    int gone = gone();
+    if (gone == 1 || missing && gone < 0 || e instanceof FileNotFoundException) {
       return changed(e, name, "was replaced or removed (its blocks are gone)");
+    }
+    if (e instanceof BlockMissingException b) {
+      FileSystemException out = new FileSystemException(name, null, doing + ": no live DataNode holds its block at"
+          + " offset " + b.getOffset() + " (the DataNodes that hold it are down or unreachable; the model is"
+          + " unchanged, the read succeeds again once one of them is back)");
+      out.initCause(e);
+      return out;
     }
     return HdfsErrors.nio(e, name, doing);
   }
 
-  private boolean gone() {
+  /** Whether the inode read is gone: 1 gone, 0 still there, -1 not known (not proven yet, or the NameNode's failure). */
+  private int gone() {
     if (fileId < 0) {
-      return false; // not proven yet: PathOpen drops it on any failure
+      return -1; // not proven yet: PathOpen drops it on any failure
     }
     try {
-      byPath.getFileStatus(inode(fileId));
-      return false;
+      fs.getFileStatus(inode(fileId));
+      return 0;
     } catch (FileNotFoundException e) {
-      return true;
+      return 1;
     } catch (IOException e) {
-      return false; // the read's own failure is reported
+      return -1; // the read's own failure is reported
     }
   }
 
