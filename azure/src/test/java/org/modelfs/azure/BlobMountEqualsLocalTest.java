@@ -1,18 +1,15 @@
 package org.modelfs.azure;
 
+import static org.modelfs.testing.SameTree.assertSameModel;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.FileSystem;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.modelfs.ModelFileSystems;
-import org.modelfs.testing.SameTree;
 import org.modelfs.testing.StoreModels;
 
 /**
@@ -40,17 +37,7 @@ class BlobMountEqualsLocalTest extends AzureTest {
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {
-    StoreModels.Written m = StoreModels.write(tmp.resolve(kind), kind);
-    for (Path f : m.files()) {
-      upload(f, "kinds/" + kind + "/" + f.getFileName());
-    }
-    assertSameModel(m.model(), path("kinds/" + kind + "/" + m.name()));
+    StoreModels.assertStoredAsLocal(tmp.resolve(kind), kind, "kinds/" + kind + "/", AzureTest::upload, AzureTest::path);
   }
 
-  static void assertSameModel(Path local, Path remote) throws IOException {
-    try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"));
-        FileSystem r = ModelFileSystems.open(remote, Map.of("readOnly", "true"))) {
-      SameTree.assertSame(l, r, remote.toUri().toString());
-    }
-  }
 }

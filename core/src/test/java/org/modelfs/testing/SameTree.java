@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.modelfs.ModelFileSystems;
 
 /**
  * Compares two mounts of one model node by node: the same paths (Files.walk), the attributes
@@ -44,6 +45,14 @@ public final class SameTree {
     }
     assertTrue(files > 0, what + ": a tree with files");
     return files;
+  }
+
+  /** Mounts both models read-only and asserts the second shows exactly the first's tree. */
+  public static void assertSameModel(Path local, Path remote) throws IOException {
+    try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"));
+        FileSystem r = ModelFileSystems.open(remote, Map.of("readOnly", "true"))) {
+      assertSame(l, r, remote.toUri().toString());
+    }
   }
 
   private static Map<String, Path> nodes(FileSystem fs) throws IOException {

@@ -51,6 +51,29 @@ public final class StoreModels {
     };
   }
 
+  /** Puts a local file into a store under a name. */
+  public interface Upload {
+    void put(Path file, String name) throws IOException;
+  }
+
+  /** Where a store's model of a name is, as a path of its provider. */
+  public interface Remote {
+    Path path(String name) throws IOException;
+  }
+
+  /**
+   * Writes {@code kind} into {@code dir}, puts its files into a store under {@code prefix} with
+   * {@code upload}, and asserts the store's mount of it equals the local mount.
+   */
+  public static void assertStoredAsLocal(Path dir, String kind, String prefix, Upload upload, Remote remote)
+      throws IOException {
+    Written m = write(dir, kind);
+    for (Path f : m.files()) {
+      upload.put(f, prefix + f.getFileName());
+    }
+    SameTree.assertSameModel(m.model(), remote.path(prefix + m.name()));
+  }
+
   /** {@code modelfs.fixtures} (the store modules' poms set it), else the test resources'. */
   public static Path fixtures() {
     String p = System.getProperty("modelfs.fixtures");

@@ -1,5 +1,6 @@
 package org.modelfs.hdfs;
 
+import static org.modelfs.testing.SameTree.assertSameModel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
-import org.modelfs.testing.SameTree;
 import org.modelfs.testing.StoreModels;
 import org.modelfs.testing.VersionedModel;
 
@@ -80,21 +80,11 @@ class OddClusterTest {
     }
   }
 
-  static void assertSameModel(Path local, Path remote) throws IOException {
-    try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"));
-        FileSystem r = ModelFileSystems.open(remote, Map.of("readOnly", "true"))) {
-      SameTree.assertSame(l, r, remote.toUri().toString());
-    }
-  }
 
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {
-    StoreModels.Written m = StoreModels.write(tmp.resolve(kind), kind);
-    for (Path f : m.files()) {
-      upload(f, "/kinds/" + kind + "/" + f.getFileName());
-    }
-    assertSameModel(m.model(), path("/kinds/" + kind + "/" + m.name()));
+    StoreModels.assertStoredAsLocal(tmp.resolve(kind), kind, "/kinds/" + kind + "/", OddClusterTest::upload, OddClusterTest::path);
   }
 
   /** 5 MiB models: every array and the graph cross block ends; the shard set's 12 shards page the listing. */
@@ -199,10 +189,8 @@ class OddClusterTest {
     try (org.apache.hadoop.fs.FSDataOutputStream out = admin.create(p, true)) {
       out.write(all);
       out.hflush();
-      try (FileSystem r = ModelFileSystems.open(path("/uc/m.sdnb"), Map.of("readOnly", "true"))) {
-        try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"))) {
-          SameTree.assertSame(l, r, "a complete model still open for write");
-        }
+      try {
+        assertSameModel(local, path("/uc/m.sdnb"));
       } catch (IOException e) {
         assertTrue(e.getMessage().contains("/uc/m.sdnb") && e.getMessage().contains("being written"),
             "names the file and says it is being written: " + e);

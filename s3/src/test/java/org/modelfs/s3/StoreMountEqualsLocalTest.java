@@ -1,5 +1,6 @@
 package org.modelfs.s3;
 
+import static org.modelfs.testing.SameTree.assertSameModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +27,6 @@ import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
-import org.modelfs.testing.SameTree;
 import org.modelfs.testing.StoreModels;
 
 /**
@@ -88,11 +88,7 @@ class StoreMountEqualsLocalTest {
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {
-    StoreModels.Written m = StoreModels.write(tmp.resolve(kind), kind);
-    for (Path f : m.files()) {
-      s3.upload(f, "kinds/" + kind + "/" + f.getFileName());
-    }
-    assertSameModel(m.model(), s3.path("kinds/" + kind + "/" + m.name()));
+    StoreModels.assertStoredAsLocal(tmp.resolve(kind), kind, "kinds/" + kind + "/", s3::upload, s3::path);
   }
 
   @Test
@@ -153,13 +149,6 @@ class StoreMountEqualsLocalTest {
     return into.resolve(ShardNames.name("m", 0, shards.size()));
   }
 
-  /** Mounts both read-only and compares them. */
-  static void assertSameModel(Path local, Path remote) throws IOException {
-    try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"));
-        FileSystem r = ModelFileSystems.open(remote, Map.of("readOnly", "true"))) {
-      SameTree.assertSame(l, r, remote.toUri().toString());
-    }
-  }
 
   /** Writes mlp_adam.fb's model to {@code out} (any store) as {@code options} say; returns its files. */
   static List<Path> writeMlpAdam(Path out, WriteOptions options) throws IOException {
