@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.testing.CutProxy;
 import org.modelfs.testing.VersionedModel;
@@ -48,16 +46,6 @@ class CutConnectionsTest extends AzureTest {
     proxy.close();
   }
 
-  static byte[][] params(Path model, int count) throws IOException {
-    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
-      byte[][] out = new byte[count][];
-      for (int i = 0; i < count; i++) {
-        out[i] = Files.readAllBytes(fs.getPath("/params/big/w" + i));
-      }
-      return out;
-    }
-  }
-
   /** A model of 6 parameters of 200,000 floats in {@code format}, uploaded; its path through the proxy. */
   private Path model(String format) throws IOException {
     String name = "m." + format;
@@ -72,9 +60,9 @@ class CutConnectionsTest extends AzureTest {
   @ValueSource(strings = {"sdnb", "sdz"})
   void aCutAnswerIsRetried(String format) throws Exception {
     Path local = model(format);
-    byte[][] want = params(local, 6);
+    byte[][] want = VersionedModel.bytes(local, 6);
     proxy.cut(1, 20_000);
-    byte[][] got = params(store.getPath("/" + format + "/" + local.getFileName()), 6);
+    byte[][] got = VersionedModel.bytes(store.getPath("/" + format + "/" + local.getFileName()), 6);
     for (int i = 0; i < 6; i++) {
       assertArrayEquals(want[i], got[i], "w" + i);
     }
@@ -88,7 +76,7 @@ class CutConnectionsTest extends AzureTest {
     Path local = model("sdnb");
     proxy.cut(Integer.MAX_VALUE, 20_000);
     try {
-      IOException e = assertThrows(IOException.class, () -> params(store.getPath("/sdnb/" + local.getFileName()), 6));
+      IOException e = assertThrows(IOException.class, () -> VersionedModel.bytes(store.getPath("/sdnb/" + local.getFileName()), 6));
       assertTrue(e.getMessage().contains("sdnb/m.sdnb"), "names the blob: " + e);
     } finally {
       proxy.cut(0, Long.MAX_VALUE);

@@ -80,19 +80,14 @@ public final class CutProxy implements AutoCloseable {
       } catch (IOException e) {
         // the peer closed or reset
       }
-      close(from);
-      close(to);
+      try (from; to) {
+        // both directions end with either
+      } catch (IOException e) {
+        // closing
+      }
     }, "cut-proxy-pipe");
     t.setDaemon(true);
     t.start();
-  }
-
-  private static void close(Socket s) {
-    try {
-      s.close();
-    } catch (IOException e) {
-      // closing
-    }
   }
 
   @Override

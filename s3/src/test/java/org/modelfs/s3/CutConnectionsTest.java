@@ -5,17 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.FileSystem;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
-import org.modelfs.ModelFileSystems;
 import org.modelfs.testing.CutProxy;
+import org.modelfs.testing.VersionedModel;
 
 /**
  * A store whose connections are cut mid-answer (a GET answering fewer bytes than it said, the
@@ -39,16 +36,6 @@ class CutConnectionsTest {
     s3.close();
   }
 
-  static byte[][] params(Path model, int count) throws IOException {
-    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
-      byte[][] out = new byte[count][];
-      for (int i = 0; i < count; i++) {
-        out[i] = Files.readAllBytes(fs.getPath("/params/big/w" + i));
-      }
-      return out;
-    }
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"sdnb", "sdz-deflated", "sdz"})
   void cutAnswersAreRetriedOrFailNeverShort(String format) throws Exception {
@@ -56,17 +43,17 @@ class CutConnectionsTest {
     TestModels.floats(local, 6, 200_000, TestModels.options(format));
     String key = "cut-" + format + "/" + local.getFileName();
     s3.upload(local, key);
-    byte[][] want = params(local, 6);
+    byte[][] want = VersionedModel.bytes(local, 6);
     Path remote = S3TestServer.path(proxy.port(), key);
     proxy.cut(3, 20_000);
-    byte[][] got = params(remote, 6);
+    byte[][] got = VersionedModel.bytes(remote, 6);
     for (int i = 0; i < 6; i++) {
       assertArrayEquals(want[i], got[i], "w" + i);
     }
     assertTrue(proxy.cutSoFar() > 0, "some answers were cut");
     proxy.cut(Integer.MAX_VALUE, 20_000);
     try {
-      IOException e = assertThrows(IOException.class, () -> params(remote, 6));
+      IOException e = assertThrows(IOException.class, () -> VersionedModel.bytes(remote, 6));
       assertTrue(e.getMessage().contains(key), "names the object: " + e);
     } finally {
       proxy.cut(0, Long.MAX_VALUE);
