@@ -88,7 +88,7 @@ final class BlobBacking implements Backing {
     if (base != null) {
       return new StoredModel<>(base, List.of());
     }
-    return new StoredModel<>(null, ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.container(),
+    return new StoredModel<>(null, StoreShardSets.plainSet(at.uri(), "Blob Storage", at.name(), at.store().list(at.container(),
         at.dir() + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> BlobStore.name(at.container(), at.dir() + n)));
   }

@@ -34,6 +34,12 @@ class BlobMountEqualsLocalTest extends AzureTest {
     assertSameModel(FIXTURES.resolve(fixture), path("fixtures/" + fixture));
   }
 
+  /** A sharded container by its base name: refused saying what its shards are (before: "no shards of this base name"). */
+  @org.junit.jupiter.api.Test
+  void aShardedContainerIsRefusedByName() throws Exception {
+    StoreModels.assertShardedContainerRefused(tmp.resolve("sdmc"), "sdmc/", AzureTest::upload, AzureTest::path);
+  }
+
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {

@@ -16,7 +16,7 @@ import org.modelfs.store.ModelFiles;
  * The models every store's differential test puts in its store (s3, azure, hdfs): every format
  * ModelFS writes, DL4J's mlp_adam (with Adam updater state) in each, and the odd shapes a store
  * has to carry as well as a local file does: no parameters, 0-element arrays, 10,000 one-float
- * parameters, a sharded SDNB of one shard and of many. Written locally by our own writers.
+ * parameters, a sharded SDNB of one shard and of many, a sharded container. Written locally by our own writers.
  */
 public final class StoreModels {
   /** Every kind {@link #write} takes. */
@@ -40,8 +40,10 @@ public final class StoreModels {
     return switch (kind) {
       case "fb", "sdnb", "sdz-stored", "sdz-deflated" -> mlpAdam(dir, kind, List.of("default"));
       case "zip-tags", "container", "container-deflated" -> mlpAdam(dir, kind, List.of("v1", "v2", "v3"));
-      case "sharded-1" -> sharded(dir, WriteOptions.DEFAULT_MAX_SHARD_BYTES);
-      case "sharded-many" -> sharded(dir, 2_000);
+      case "sharded-1" -> sharded(dir, "m.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB));
+      case "sharded-many" -> sharded(dir, "m.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(2_000));
+      case "container-sharded" -> sharded(dir, "m.sdmc",
+          WriteOptions.of(ModelFormat.SHARDED_CONTAINER).withMaxShardBytes(2_000));
       case "no-params-sdnb" -> synthetic(dir, "m.sdnb", ModelFormat.SDNB, 0, 0);
       case "no-params-fb" -> synthetic(dir, "m.fb", ModelFormat.FB, 0, 0);
       case "empty-arrays-sdnb" -> synthetic(dir, "m.sdnb", ModelFormat.SDNB, 3, 0);
@@ -72,6 +74,24 @@ public final class StoreModels {
       upload.put(f, prefix + f.getFileName());
     }
     SameTree.assertSameModel(m.model(), remote.path(prefix + m.name()));
+  }
+
+  /**
+   * A sharded container ({@code m.shard<k>-of-<N>.sdmc}, which the stores do not read as one
+   * model: docs/OBJECT-STORES.md) put into a store: its mount by base name fails saying what the
+   * shards are, never "no shard objects of this base name".
+   */
+  public static void assertShardedContainerRefused(Path dir, String prefix, Upload upload, Remote remote)
+      throws IOException {
+    Written m = write(dir, "container-sharded");
+    for (Path f : m.files()) {
+      upload.put(f, prefix + f.getFileName());
+    }
+    IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        () -> org.modelfs.ModelFileSystems.open(remote.path(prefix + m.name()), Map.of("readOnly", "true")).close());
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("m.sdmc")
+        && e.getMessage().contains("container-sharded model") && e.getMessage().contains("m.shard"),
+        "names the model and what its shards are: " + e);
   }
 
   /** {@code modelfs.fixtures} (the store modules' poms set it), else the test resources'. */
@@ -109,12 +129,10 @@ public final class StoreModels {
     }
   }
 
-  private static Written sharded(Path dir, long maxShardBytes) throws IOException {
-    Path out = dir.resolve("m.sdnb");
+  private static Written sharded(Path dir, String name, WriteOptions options) throws IOException {
     try (Model m = ModelFiles.open(fixtures().resolve("mlp_adam.fb"))) {
-      List<Path> files = ModelFiles.writeTags(m.tags(), out,
-          WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(maxShardBytes));
-      return new Written(files.get(0), files, "m.sdnb");
+      List<Path> files = ModelFiles.writeTags(m.tags(), dir.resolve(name), options);
+      return new Written(files.get(0), files, name);
     }
   }
 

@@ -81,6 +81,12 @@ class OddClusterTest {
   }
 
 
+  /** A sharded container by its base name: refused saying what its shards are (before: "no shards of this base name"). */
+  @org.junit.jupiter.api.Test
+  void aShardedContainerIsRefusedByName() throws Exception {
+    StoreModels.assertShardedContainerRefused(tmp.resolve("sdmc"), "/sdmc/", OddClusterTest::upload, OddClusterTest::path);
+  }
+
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {

@@ -121,7 +121,7 @@ final class ObjectBacking implements Backing {
    * listing), shard 0 first; empty if there is none.
    */
   private static List<ObjectStore.Info> plainShards(ObjectLocation at) throws IOException {
-    return ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.bucket(), at.dir()
+    return StoreShardSets.plainSet(at.uri(), "object stores", at.name(), at.store().list(at.bucket(), at.dir()
         + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> at.store().name(at.bucket(), at.dir() + n));
   }

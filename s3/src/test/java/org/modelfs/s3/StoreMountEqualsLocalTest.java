@@ -27,6 +27,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
+import org.modelfs.testing.StoreCli;
 import org.modelfs.testing.StoreModels;
 
 /**
@@ -85,10 +86,27 @@ class StoreMountEqualsLocalTest {
   }
 
   /** Every kind of {@link StoreModels}: the odd shapes (no parameters, 0-element arrays, 10,000 parameters) too. */
+  /** A sharded container by its base name: refused saying what its shards are (before: "no shards of this base name"). */
+  @org.junit.jupiter.api.Test
+  void aShardedContainerIsRefusedByName() throws Exception {
+    StoreModels.assertShardedContainerRefused(tmp.resolve("sdmc"), "sdmc/", s3::upload, s3::path);
+  }
+
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {
     StoreModels.assertStoredAsLocal(tmp.resolve(kind), kind, "kinds/" + kind + "/", s3::upload, s3::path);
+  }
+
+  /** The CLI's reading commands on every kind print and write what they do on the local file. */
+  @ParameterizedTest
+  @MethodSource("org.modelfs.testing.StoreModels#kinds")
+  void theCliOnEveryStoreModel(String kind) throws Exception {
+    StoreModels.Written m = StoreModels.write(tmp.resolve(kind), kind);
+    for (Path f : m.files()) {
+      s3.upload(f, "cli/" + kind + "/" + f.getFileName());
+    }
+    StoreCli.assertSameAsLocal(m.model(), s3.uri("cli/" + kind + "/" + m.name()).toString(), tmp);
   }
 
   @Test

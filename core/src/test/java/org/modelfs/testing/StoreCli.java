@@ -1,0 +1,82 @@
+package org.modelfs.testing;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.modelfs.testing.CliRun.run;
+
+import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.modelfs.ModelFileSystems;
+
+/**
+ * The CLI's differential test of a store: the reading commands ({@code info, ls, tree, verify,
+ * cat} of every file, {@code diff} against the local file, {@code cp} out, {@code convert} out)
+ * on a model in a store print exactly what they print on the same model in a local file (the
+ * store's spelling of the model replaced by the local one), exit the same, and write the same.
+ */
+public final class StoreCli {
+  private StoreCli() {}
+
+  /** Asserts the commands on {@code remote} (a store's URI) do what they do on {@code local}; {@code tmp}: scratch. */
+  public static void assertSameAsLocal(Path local, String remote, Path tmp) throws IOException {
+    String l = local.toString();
+    List<String[]> commands = new ArrayList<>();
+    commands.add(new String[] {"info", "M"});
+    commands.add(new String[] {"ls", "M", "/"});
+    commands.add(new String[] {"tree", "M"});
+    commands.add(new String[] {"verify", "M"});
+    commands.add(new String[] {"diff", l, "M"});
+    for (String file : files(local)) {
+      commands.add(new String[] {"cat", "M", file});
+    }
+    for (String[] c : commands) {
+      CliRun.Result want = run(with(c, l));
+      CliRun.Result got = run(with(c, remote));
+      String what = String.join(" ", with(c, remote));
+      assertEquals(want.code(), got.code(), what + ": the exit code; " + got.err());
+      assertEquals(want.err(), got.err().replace(remote, l), what + ": stderr");
+      if (c[0].equals("cat")) {
+        assertArrayEquals(want.bytes(), got.bytes(), what + ": stdout");
+      } else {
+        assertEquals(want.out(), got.out().replace(remote, l), what + ": stdout");
+      }
+    }
+    for (String format : List.of("sdnb", "container")) {
+      Path fromLocal = tmp.resolve("from-local." + (format.equals("sdnb") ? "sdnb" : "sdmc"));
+      Path fromStore = tmp.resolve("from-store." + (format.equals("sdnb") ? "sdnb" : "sdmc"));
+      CliRun.Result want = run("convert", l, fromLocal.toString(), "--format", format, "-q");
+      CliRun.Result got = run("convert", remote, fromStore.toString(), "--format", format, "-q");
+      String what = "convert " + remote + " --format " + format;
+      assertEquals(want.code(), got.code(), what + ": the exit code; " + got.err());
+      assertEquals(want.err().replace(fromLocal.toString(), "OUT"), got.err().replace(remote, l)
+          .replace(fromStore.toString(), "OUT"), what + ": stderr");
+      if (want.code() == 0) {
+        assertArrayEquals(Files.readAllBytes(fromLocal), Files.readAllBytes(fromStore), what + ": the file written");
+      }
+    }
+  }
+
+  /** The regular files of the mounted model (at most 40: a model of 10,000 parameters is sampled). */
+  private static List<String> files(Path model) throws IOException {
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"));
+        Stream<Path> s = Files.walk(fs.getPath("/"))) {
+      return s.filter(Files::isRegularFile).map(Path::toString).limit(40).toList();
+    }
+  }
+
+  private static String[] with(String[] command, String model) {
+    String[] out = command.clone();
+    for (int i = 0; i < out.length; i++) {
+      if (out[i].equals("M")) {
+        out[i] = model;
+      }
+    }
+    return out;
+  }
+}
