@@ -40,6 +40,14 @@ class BlobMountEqualsLocalTest extends AzureTest {
     StoreModels.assertShardedContainerRefused(tmp.resolve("sdmc"), "sdmc/", AzureTest::upload, AzureTest::path);
   }
 
+  /** The CLI's reading commands on every kind print and write what they do on the local file. */
+  @ParameterizedTest
+  @MethodSource("org.modelfs.testing.StoreModels#kinds")
+  void theCliOnEveryStoreModel(String kind) throws Exception {
+    StoreModels.Written m = StoreModels.put(tmp.resolve(kind), kind, "cli/" + kind + "/", AzureTest::upload);
+    org.modelfs.testing.StoreCli.assertSameAsLocal(m.model(), uri("cli/" + kind + "/" + m.name()), tmp);
+  }
+
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {

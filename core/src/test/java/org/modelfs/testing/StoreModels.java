@@ -63,16 +63,22 @@ public final class StoreModels {
     Path path(String name) throws IOException;
   }
 
+  /** Writes {@code kind} into {@code dir} and puts its files into a store under {@code prefix} with {@code upload}. */
+  public static Written put(Path dir, String kind, String prefix, Upload upload) throws IOException {
+    Written m = write(dir, kind);
+    for (Path f : m.files()) {
+      upload.put(f, prefix + f.getFileName());
+    }
+    return m;
+  }
+
   /**
    * Writes {@code kind} into {@code dir}, puts its files into a store under {@code prefix} with
    * {@code upload}, and asserts the store's mount of it equals the local mount.
    */
   public static void assertStoredAsLocal(Path dir, String kind, String prefix, Upload upload, Remote remote)
       throws IOException {
-    Written m = write(dir, kind);
-    for (Path f : m.files()) {
-      upload.put(f, prefix + f.getFileName());
-    }
+    Written m = put(dir, kind, prefix, upload);
     SameTree.assertSameModel(m.model(), remote.path(prefix + m.name()));
   }
 
@@ -83,10 +89,7 @@ public final class StoreModels {
    */
   public static void assertShardedContainerRefused(Path dir, String prefix, Upload upload, Remote remote)
       throws IOException {
-    Written m = write(dir, "container-sharded");
-    for (Path f : m.files()) {
-      upload.put(f, prefix + f.getFileName());
-    }
+    Written m = put(dir, "container-sharded", prefix, upload);
     IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
         () -> org.modelfs.ModelFileSystems.open(remote.path(prefix + m.name()), Map.of("readOnly", "true")).close());
     org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("m.sdmc")

@@ -87,6 +87,14 @@ class OddClusterTest {
     StoreModels.assertShardedContainerRefused(tmp.resolve("sdmc"), "/sdmc/", OddClusterTest::upload, OddClusterTest::path);
   }
 
+  /** The CLI's reading commands on every kind print and write what they do on the local file. */
+  @ParameterizedTest
+  @MethodSource("org.modelfs.testing.StoreModels#kinds")
+  void theCliOnEveryStoreModel(String kind) throws Exception {
+    StoreModels.Written m = StoreModels.put(tmp.resolve(kind), kind, "/cli/" + kind + "/", OddClusterTest::upload);
+    org.modelfs.testing.StoreCli.assertSameAsLocal(m.model(), path("/cli/" + kind + "/" + m.name()).toUri().toString(), tmp);
+  }
+
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void everyStoreModel(String kind) throws Exception {

@@ -27,7 +27,6 @@ import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
-import org.modelfs.testing.StoreCli;
 import org.modelfs.testing.StoreModels;
 
 /**
@@ -102,11 +101,8 @@ class StoreMountEqualsLocalTest {
   @ParameterizedTest
   @MethodSource("org.modelfs.testing.StoreModels#kinds")
   void theCliOnEveryStoreModel(String kind) throws Exception {
-    StoreModels.Written m = StoreModels.write(tmp.resolve(kind), kind);
-    for (Path f : m.files()) {
-      s3.upload(f, "cli/" + kind + "/" + f.getFileName());
-    }
-    StoreCli.assertSameAsLocal(m.model(), s3.uri("cli/" + kind + "/" + m.name()).toString(), tmp);
+    StoreModels.Written m = StoreModels.put(tmp.resolve(kind), kind, "cli/" + kind + "/", s3::upload);
+    org.modelfs.testing.StoreCli.assertSameAsLocal(m.model(), s3.uri("cli/" + kind + "/" + m.name()).toString(), tmp);
   }
 
   @Test
