@@ -157,7 +157,7 @@ final class BlobBacking implements Backing {
 
   @Override
   public List<String> clean() throws IOException {
-    return Cleanup.run(at);
+    return OpenAgain.again(BlobChangedException.class, () -> Cleanup.run(at)); // a commit that overtook it: clean against the new one
   }
 
   // ---- writing ------------------------------------------------------------------------------

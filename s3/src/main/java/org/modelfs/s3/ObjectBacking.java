@@ -197,7 +197,7 @@ final class ObjectBacking implements Backing {
    */
   @Override
   public List<String> clean() throws IOException {
-    return Cleanup.run(at);
+    return OpenAgain.again(ObjectChangedException.class, () -> Cleanup.run(at)); // a commit that overtook it: clean against the new one
   }
 
   // ---- writing ------------------------------------------------------------------------------
