@@ -64,7 +64,7 @@ class HdfsRaceTest {
   void cleanRacingCommits() throws Exception {
     long shard = 40 * 1024;
     String p = model("/race-clean/m.sdnb", ModelFormat.SHARDED_SDNB, shard);
-    org.modelfs.testing.CleanRace.run(HdfsTestCluster.path(p), HdfsTestCluster.uri(p).toString(), shard, 6, true);
+    org.modelfs.testing.CleanRace.run(HdfsTestCluster.path(p), HdfsTestCluster.uri(p).toString(), shard, 4, true);
   }
 
   @Test
