@@ -34,9 +34,12 @@ final class UriCredentials {
 
   /** The path of {@code uri} if it is an {@code s3x:} URI with credentials, else {@code null}. */
   static Path path(URI uri) {
-    if (!"s3x".equalsIgnoreCase(uri.getScheme()) || uri.getRawUserInfo() == null
-        || uri.getHost() == null || uri.getPath() == null || uri.getPath().isEmpty()) {
-      return null; // the provider's own: its message for a malformed URI stays its own
+    if (!"s3x".equalsIgnoreCase(uri.getScheme()) || uri.getRawUserInfo() == null) {
+      return null; // no credentials in the URI: the provider's own file system
+    }
+    if (uri.getHost() == null || uri.getPath() == null || !uri.getPath().matches("/[^/]+(/.*)?")) {
+      throw new IllegalArgumentException("an s3x URI names s3x://[KEY:SECRET@]host[:port]/bucket/key; this one has"
+          + (uri.getHost() == null ? " no host" : " no bucket"));
     }
     S3XFileSystemInfo info = new S3XFileSystemInfo(uri);
     Key key = new Key(info.endpoint(), info.bucket(), info.accessKey(), info.accessSecret());

@@ -75,6 +75,16 @@ class UriCredentialsTest {
     assertEquals(0, run("info", right()).code(), "the right one still works");
   }
 
+  /** A URI with credentials but no bucket is a usage error naming it (the provider's own parser threw an index error). */
+  @Test
+  void aUriWithCredentialsAndNoBucketIsAUsageError() {
+    for (String bad : new String[] {"s3x://k:s@" + "127.0.0.1:1/", "s3x://k:s@127.0.0.1:1"}) {
+      Result r = run("info", bad);
+      assertEquals(2, r.code(), r.err());
+      assertTrue(r.err().contains("no bucket") && !r.err().contains("k:s@"), r.err());
+    }
+  }
+
   @Test
   void aMountByUriIsFoundOnlyWithItsOwnCredentials() throws Exception {
     URI rightRoot = URI.create("samediff:" + right() + "!/");
