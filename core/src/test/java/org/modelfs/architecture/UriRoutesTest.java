@@ -2,9 +2,6 @@ package org.modelfs.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
@@ -20,11 +17,6 @@ import org.junit.jupiter.api.Test;
  * provider method, an option that takes a URI — that calls {@code Path.of(URI)} itself fails here.
  */
 class UriRoutesTest {
-  private static final JavaClasses MAIN = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-      .importPackages("org.modelfs");
-
   @Test
   void onlyBackingsTurnsAUriIntoAPath() {
     noClasses().that().doNotHaveFullyQualifiedName("org.modelfs.store.Backings")
@@ -34,6 +26,6 @@ class UriRoutesTest {
         .orShould().callMethod(FileSystems.class, "getFileSystem", URI.class)
         .orShould().callMethod(FileSystems.class, "newFileSystem", URI.class, Map.class)
         .because("a URI's credentials are the URI's own only through store.Backings.path (docs/OBJECT-STORES.md §1)")
-        .check(MAIN);
+        .check(PackageCyclesTest.MAIN);
   }
 }
