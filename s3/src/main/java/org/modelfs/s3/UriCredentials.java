@@ -55,7 +55,9 @@ final class UriCredentials {
       Constructor<S3FileSystem> c = S3FileSystem.class.getDeclaredConstructor(S3FileSystemProvider.class,
           S3NioSpiConfiguration.class);
       c.setAccessible(true);
-      return c.newInstance(provider(), config);
+      S3FileSystem fs = c.newInstance(provider(), config);
+      ProviderTempDirs.register(fs); // its empty staging directory, removed at exit
+      return fs;
     } catch (InvocationTargetException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
     } catch (ReflectiveOperationException | RuntimeException e) {
