@@ -38,14 +38,15 @@ public abstract class BlockSource extends RemoteSource {
    * How a store's source fetches.
    *
    * @param block bytes per cached block
-   * @param maxFetch bytes per range of a large read at most
+   * @param maxFetch bytes per range at most (a run or a prefetch is never longer)
    * @param runBlocks blocks a forward walk's run grows to at most
    * @param prefetchBlocks blocks one prefetch fetches at most (what the cache keeps until read)
    * @param largeAtOnce ranges one large read fetches at once
    */
   public record Shape(int block, int maxFetch, int runBlocks, int prefetchBlocks, int largeAtOnce) {
     public Shape {
-      if (block < 1 || maxFetch < block || runBlocks < 1 || prefetchBlocks < 1 || largeAtOnce < 1) {
+      if (block < 1 || maxFetch < block || runBlocks < 1 || prefetchBlocks < 1 || largeAtOnce < 1
+          || (long) runBlocks * block > maxFetch || (long) prefetchBlocks * block > maxFetch) {
         throw new IllegalArgumentException("block source shape " + block + ", " + maxFetch + ", " + runBlocks + ", "
             + prefetchBlocks + ", " + largeAtOnce);
       }
