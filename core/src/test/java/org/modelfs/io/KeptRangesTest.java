@@ -55,10 +55,10 @@ class KeptRangesTest {
     ByteBuffer dst = ByteBuffer.allocate(2000);
     assertEquals(1000 - 500, kept.read(dst, 500, 2000), "up to the range's end");
     assertArrayEquals(Arrays.copyOfRange(c, 500, 1000), Arrays.copyOf(dst.array(), 500));
-    assertEquals(-1, kept.read(ByteBuffer.allocate(10), 1000));
-    assertEquals(-1, kept.read(ByteBuffer.allocate(10), 300_000));
+    assertEquals(-1, kept.read(ByteBuffer.allocate(10), 1000, 10));
+    assertEquals(-1, kept.read(ByteBuffer.allocate(10), 300_000, 10));
     kept.clear();
-    assertEquals(-1, kept.read(ByteBuffer.allocate(10), 0));
+    assertEquals(-1, kept.read(ByteBuffer.allocate(10), 0, 10));
   }
 
   @Test
@@ -77,6 +77,6 @@ class KeptRangesTest {
     assertSame(gone, assertThrows(IOException.class, () -> kept.prefetch(0, 1, (at, b) -> {
       throw gone;
     })));
-    assertEquals(-1, kept.read(ByteBuffer.allocate(1), 0));
+    assertEquals(-1, kept.read(ByteBuffer.allocate(1), 0, 1));
   }
 }
