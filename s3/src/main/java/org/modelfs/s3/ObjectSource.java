@@ -50,7 +50,7 @@ final class ObjectSource extends BlockSource {
       return new Tuning(b, Math.max(b, maxFetch));
     }
 
-    /** The block source's shape: runs and prefetches of up to one fetch limit, {@value #PARALLEL} GETs per large read. */
+    /** The block source's shape: runs and prefetches of up to one fetch limit, {@value ObjectSource#PARALLEL} GETs per large read. */
     Shape shape() {
       return new Shape(block, maxFetch, maxFetch / block, maxFetch / block, PARALLEL);
     }
