@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ class BlockSourceTest {
     final List<List<String>> fetches = Collections.synchronizedList(new ArrayList<>());
     volatile IOException fails;
     volatile int shortBy;
+    final AtomicLong bytesFetched = new AtomicLong();
 
     Fake(byte[] bytes, Cache cache) {
       super("bucket/model.fb", bytes.length, SHAPE, cache);
@@ -61,6 +63,7 @@ class BlockSourceTest {
             ? positions[i] / B + "+" + (lengths[i] + B - 1) / B : positions[i] + "+" + lengths[i] + "b");
       }
       fetches.add(asked);
+      bytesFetched.addAndGet(Arrays.stream(lengths).asLongStream().sum());
       if (fails != null) {
         throw fails;
       }
@@ -237,6 +240,32 @@ class BlockSourceTest {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * The bound OBJECT-STORES.md §2 states for a parameter of P bytes walked forward in small reads
+   * (a Files.copy): at most P + min(P, the longest run) + 2 blocks fetched, every byte right —
+   * random parameters, starts and buffer sizes.
+   */
+  @Test
+  void aForwardWalkFetchesAtMostTheDocumentedBound() throws IOException {
+    Random r = new Random(34);
+    byte[] c = content(300 * B + 77, 10);
+    for (int k = 0; k < 60; k++) {
+      Fake src = new Fake(c, new BlockLru(1024));
+      int start = r.nextInt(c.length - 1);
+      int p = 1 + r.nextInt(Math.min(c.length - start, 120 * B));
+      int buf = 1 + r.nextInt(B - 1);
+      for (int at = start; at < start + p; ) {
+        int n = src.read(ByteBuffer.allocate(Math.min(buf, start + p - at)), at);
+        assertTrue(n > 0);
+        at += n;
+      }
+      long fetched = src.bytesFetched.get();
+      long bound = p + Math.min(p, (long) SHAPE.runBlocks() * B) + 2L * B;
+      assertTrue(fetched <= bound, "walk of " + p + " bytes from " + start + " in " + buf + "-byte reads fetched "
+          + fetched + " > " + bound);
     }
   }
 
