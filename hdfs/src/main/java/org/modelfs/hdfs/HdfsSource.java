@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.BlockMissingException;
@@ -18,9 +19,10 @@ import org.modelfs.io.RemoteSource;
  * network, no parameter's bytes are held in the heap), safe from many threads at once (HDFS's positional reads
  * share no position).
  *
- * <p><b>Pinned to the inode.</b> The stream is opened by the file's inode id
- * ({@code /.reserved/.inodes/<id>}, an HDFS path that names one inode whatever it is called), so
- * every block location the client asks for later is of that file: once a commit renames a new
+ * <p><b>Pinned to the inode.</b> The stream reads the blocks the mount's listing named
+ * ({@link ListedBlocks}), or is opened by the file's inode id when the listing cannot stand for
+ * an open; either way it is bound to {@code /.reserved/.inodes/<id>}, an HDFS path that names one
+ * inode whatever it is called, so every block location the client asks for later is of that file: once a commit renames a new
  * file over the name, reads of the old one go on returning the old bytes while its blocks last
  * and then fail with {@link HdfsChangedException} — never bytes of the new file. HDFS files are
  * written once (an append or truncate is the only change in place); the length read at open is
@@ -40,19 +42,28 @@ final class HdfsSource extends RemoteSource {
   static final int WINDOWS = 4;
 
   private final FSDataInputStream in;
-  /** The file system of a stream opened by path ({@link PathOpen}), else {@code null}. */
-  private final FileSystem byPath;
-  /** Its inode, once proven ({@link #pin}); -1 before. */
-  private volatile long fileId;
   /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
   private final KeptRanges windows;
 
-  private HdfsSource(FSDataInputStream in, FileSystem byPath, long fileId, long size, String name) {
+  private HdfsSource(FSDataInputStream in, long size, String name) {
     super(name, size);
     this.in = in;
-    this.byPath = byPath;
-    this.fileId = fileId;
     this.windows = new KeptRanges(size, END, MAX_WINDOW, WINDOWS);
+  }
+
+  /**
+   * The file {@code listed} (inode {@code fileId}, under {@code name}, the user's spelling of it)
+   * over the blocks its listing named, with no request ({@link ListedBlocks}); {@code null} when
+   * the listing cannot stand for an open: then {@link #open}.
+   */
+  static HdfsSource listed(FileSystem fs, FileStatus listed, long fileId, String name) throws IOException {
+    FSDataInputStream in;
+    try {
+      in = ListedBlocks.open(fs, listed, fileId);
+    } catch (IOException e) {
+      throw HdfsErrors.nio(e, name, "opening it");
+    }
+    return in == null ? null : new HdfsSource(in, listed.getLen(), name);
   }
 
   /**
@@ -77,20 +88,7 @@ final class HdfsSource extends RemoteSource {
       in.close();
       throw new HdfsChangedException(name, "its length changed from " + size + " to " + now + " bytes");
     }
-    return new HdfsSource(in, null, fileId, size, name);
-  }
-
-  /**
-   * A stream {@link PathOpen} opened by path, of {@code size} bytes; once {@link #pin pinned} to
-   * the inode the listing named, a read that fails when that inode is gone reports the change.
-   */
-  static HdfsSource byPath(FSDataInputStream in, FileSystem fs, long size, String name) {
-    return new HdfsSource(in, fs, -1, size, name);
-  }
-
-  /** The inode this source opened by path was proven to read ({@link PathOpen#take}). */
-  void pin(long inode) {
-    fileId = inode;
+    return new HdfsSource(in, size, name);
   }
 
   @Override
@@ -130,34 +128,16 @@ final class HdfsSource extends RemoteSource {
     });
   }
 
-  /**
-   * A failed read: the file was replaced or removed when its blocks or inode are gone (a stream
-   * opened by path refreshes its locations by the path, and Hadoop refuses the new file's blocks:
-   * whether the listed inode is still there says which it was), else the read's own failure.
-   */
+  /** A failed read: the file was replaced or removed when its blocks or inode are gone, else the read's own failure. */
   private IOException failed(IOException e, String doing) {
-    if (e instanceof FileNotFoundException || e instanceof BlockMissingException || byPath != null && gone()) {
+    if (e instanceof FileNotFoundException || e instanceof BlockMissingException) {
       return changed(e, name(), "was replaced or removed (its blocks are gone)");
     }
     return HdfsErrors.nio(e, name(), doing);
   }
 
-  private boolean gone() {
-    if (fileId < 0) {
-      return false; // not proven yet: PathOpen drops it on any failure
-    }
-    try {
-      byPath.getFileStatus(inode(fileId));
-      return false;
-    } catch (FileNotFoundException e) {
-      return true;
-    } catch (IOException e) {
-      return false; // the read's own failure is reported
-    }
-  }
-
   /** The HDFS path that names inode {@code fileId} whatever it is called. */
-  private static Path inode(long fileId) {
+  static Path inode(long fileId) {
     return new Path("/.reserved/.inodes/" + fileId);
   }
 
