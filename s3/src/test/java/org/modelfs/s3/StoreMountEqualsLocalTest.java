@@ -26,6 +26,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
+import org.modelfs.store.ShardPointer;
 
 /**
  * Every format mounted from the object store shows exactly what the same model shows mounted
