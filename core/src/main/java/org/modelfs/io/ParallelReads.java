@@ -3,6 +3,7 @@ package org.modelfs.io;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -74,24 +75,80 @@ public final class ParallelReads {
    * The first failure, in the sources' order, is thrown (as a read of those bytes would throw it).
    */
   public static void prefetchEnds(List<? extends ByteSource> sources) throws IOException {
-    List<Callable<Void>> jobs = new ArrayList<>();
-    for (ByteSource s : sources) {
-      if (!s.prefetches()) {
-        continue;
+    prefetchEnds(sources, s -> { });
+  }
+
+  /** What to fetch of a source once its ends are held (its index: {@link #prefetchEnds(List, Next)}). */
+  @FunctionalInterface
+  public interface Next {
+    void fetch(ByteSource src) throws IOException;
+  }
+
+  /**
+   * {@link #prefetchEnds(List)}, and {@code next} run for each source as soon as its own ends are
+   * held, in the thread that fetched the second of them, so that what a format reads next (SDNB's
+   * FlatGraph) is asked for while other sources' ends are still on their way, not after the
+   * slowest of them (issue 34: the benchmark's 4 MiB FlatGraph waited some 40 ms for the ends of
+   * 18 other shards). Returns when every end and every {@code next} has ended. Shard 0 is asked
+   * for first, then the others from the smallest: a shard set's last, smallest shards hold its
+   * smallest arrays, which SDNB keeps inline in the FlatGraph — the largest index to fetch next.
+   */
+  public static void prefetchEnds(List<? extends ByteSource> sources, Next next) throws IOException {
+    List<Integer> order = new ArrayList<>();
+    long[] sizes = new long[sources.size()];
+    for (int k = 0; k < sources.size(); k++) {
+      if (sources.get(k).prefetches()) {
+        order.add(k);
+        sizes[k] = sources.get(k).size();
       }
-      long size = s.size();
+    }
+    order.sort(Comparator.comparing((Integer k) -> k != 0).thenComparingLong(k -> sizes[k]).thenComparingInt(k -> k));
+    List<Callable<Void>> jobs = new ArrayList<>();
+    List<Integer> owners = new ArrayList<>();
+    for (int k : order) {
+      ByteSource s = sources.get(k);
+      long size = sizes[k];
+      AtomicInteger ends = new AtomicInteger(size > TAIL_APART ? 2 : 1);
       jobs.add(() -> {
         s.prefetch(0, 1);
-        return null;
+        return thenNext(ends, next, s);
       });
+      owners.add(k);
       if (size > TAIL_APART) {
         jobs.add(() -> {
           s.prefetch(size - 1, 1);
-          return null;
+          return thenNext(ends, next, s);
         });
+        owners.add(k);
       }
     }
-    runAll(jobs, PREFETCH_AT_ONCE).all();
+    Results<Void> r = runAll(jobs, PREFETCH_AT_ONCE);
+    Exception first = null;
+    int firstOwner = Integer.MAX_VALUE;
+    for (int j = 0; j < jobs.size(); j++) {
+      try {
+        r.get(j);
+      } catch (IOException | RuntimeException e) {
+        if (owners.get(j) < firstOwner) {
+          first = e;
+          firstOwner = owners.get(j);
+        }
+      }
+    }
+    if (first instanceof IOException io) {
+      throw io;
+    }
+    if (first != null) {
+      throw (RuntimeException) first;
+    }
+  }
+
+  /** Runs {@code next} on {@code s} when this was the last of its ends to arrive. */
+  private static Void thenNext(AtomicInteger ends, Next next, ByteSource s) throws IOException {
+    if (ends.decrementAndGet() == 0) {
+      next.fetch(s);
+    }
+    return null;
   }
 
   /** Opens one source (it may ask a server, from any thread). */

@@ -109,7 +109,7 @@ final class HdfsBacking implements Backing {
     List<ByteSource> sources = sources(s.files());
     try {
       if (s.single()) {
-        ParallelReads.prefetchEnds(sources); // its head and tail in one round trip, as a shard set's are
+        Models.prefetch(sources, false); // its head and tail in one round trip, then its index, as a shard set's
       }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
           : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
