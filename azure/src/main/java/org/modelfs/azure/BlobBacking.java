@@ -18,6 +18,7 @@ import org.modelfs.store.CommitSteps;
 import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.OpenAgain;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
 import org.modelfs.store.StoredModel;
@@ -83,6 +84,13 @@ final class BlobBacking implements Backing {
   }
 
   /** What is stored at {@code at} now. */
+  /** The pointer the model blob {@code base} at {@code at} is (read at its ETag), or {@code null} if it is not one. */
+  static ShardPointer.Pointer pointer(BlobLocation at, BlobStore.Info base) throws IOException {
+    try (BlobSource src = new BlobSource(at.store(), at.container(), at.key(), base.etag(), base.size())) {
+      return ShardPointer.sniff(src) ? ShardPointer.read(src, at.name()) : null;
+    }
+  }
+
   static StoredModel<BlobStore.Info> look(BlobLocation at) throws IOException {
     BlobStore.Info base = at.store().head(at.container(), at.key());
     if (base != null) {
@@ -114,9 +122,9 @@ final class BlobBacking implements Backing {
           return new Snapshot(Models.open(at.uri(), src), s.generation());
         }
         try {
-          for (ShardPointer.Shard p : ShardPointer.read(src, at.name())) {
+          for (ShardPointer.Shard p : ShardPointer.read(src, at.name()).shards()) {
             shards.add(new BlobSource(at.store(), at.container(), at.dir() + p.key(), p.etag(), p.size()));
-            names.add(p.key().substring(p.key().indexOf('/') + 1));
+            names.add(p.fileName());
           }
         } finally {
           src.close();

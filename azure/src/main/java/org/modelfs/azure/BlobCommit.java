@@ -15,6 +15,7 @@ import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
 import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoreKeys;
 import org.modelfs.store.StoredModel;
 
@@ -30,7 +31,7 @@ final class BlobCommit implements CommitStorage {
   private final boolean sharded;
   private StoredModel<BlobStore.Info> before;
   /** The shards the stored pointer names, or {@code null} (a single blob, a plain DL4J set, nothing). */
-  private List<ShardPointer.Shard> old;
+  private ShardPointer.Pointer old;
   private Generation expected;
   private LocalTemps dir;
 
@@ -51,7 +52,7 @@ final class BlobCommit implements CommitStorage {
       throw new ModelChangedException(at.uri(), expected, before.generation());
     }
     this.expected = expected;
-    old = before.base() == null ? null : ShardPointer.at(at, before.base());
+    old = before.base() == null ? null : BlobBacking.pointer(at, before.base());
     dir = LocalTemps.create();
   }
 
@@ -68,8 +69,8 @@ final class BlobCommit implements CommitStorage {
   @Override
   public ByteSource kept(String name) throws IOException {
     if (old != null) {
-      for (ShardPointer.Shard s : old) {
-        if (s.key().substring(s.key().indexOf('/') + 1).equals(name)) {
+      for (ShardPointer.Shard s : old.shards()) {
+        if (s.fileName().equals(name)) {
           return new BlobSource(at.store(), at.container(), at.dir() + s.key(), s.etag(), s.size());
         }
       }
@@ -92,7 +93,7 @@ final class BlobCommit implements CommitStorage {
     dir.install(() -> {
       Map<String, String> meta = new HashMap<>();
       if (old != null) {
-        meta.put(BlobBacking.PREVIOUS, String.join(" ", ShardPointer.generations(old)));
+        meta.put(BlobBacking.PREVIOUS, String.join(" ", old.generations()));
       }
       BlobStore.Condition condition = before.base() == null ? BlobStore.Condition.ABSENT
           : BlobStore.Condition.etag(before.base().etag());
@@ -143,15 +144,16 @@ final class BlobCommit implements CommitStorage {
       throw e;
     }
     Path pointer = dir.file("pointer");
-    Files.write(pointer, ShardPointer.write(shards), StandardOpenOption.CREATE_NEW);
+    Files.write(pointer, ShardPointer.write(shards, old == null ? List.of() : old.shards()),
+        StandardOpenOption.CREATE_NEW);
     return pointer;
   }
 
   /** The stored pointer's shard {@code name}, if its SHA-256 is {@code sha} (any, when {@code null}). */
   private ShardPointer.Shard stored(String name, String sha) {
     if (old != null) {
-      for (ShardPointer.Shard s : old) {
-        if (s.key().substring(s.key().indexOf('/') + 1).equals(name) && (sha == null || s.sha256().equals(sha))) {
+      for (ShardPointer.Shard s : old.shards()) {
+        if (s.fileName().equals(name) && (sha == null || sha.equals(s.sha256()))) {
           return s;
         }
       }

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.modelfs.store.CleanupPolicy;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -44,9 +45,12 @@ final class Cleanup {
       return List.of(); // no model blob: nothing to date the leftovers by
     }
     Set<String> keepKeys = new HashSet<>();
-    List<ShardPointer.Shard> current = ShardPointer.at(at, base);
+    ShardPointer.Pointer current = BlobBacking.pointer(at, base);
     if (current != null) {
-      for (ShardPointer.Shard s : current) {
+      for (ShardPointer.Shard s : current.shards()) {
+        keepKeys.add(s.key());
+      }
+      for (ShardPointer.Shard s : current.previous()) {
         keepKeys.add(s.key());
       }
     }

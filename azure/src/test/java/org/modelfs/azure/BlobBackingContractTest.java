@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingContractTest;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoredModel;
 
 /** {@link BlobBacking} held to core's {@link BackingContractTest}, unchanged, against Azurite. */
@@ -36,9 +37,9 @@ class BlobBackingContractTest extends BackingContractTest {
     Map<String, String> out = new TreeMap<>();
     StoredModel<BlobStore.Info> s = BlobBacking.look(at);
     if (s.base() != null) {
-      var shards = ShardPointer.at(at, s.base());
-      if (shards != null) {
-        for (ShardPointer.Shard p : shards) {
+      var pointer = BlobBacking.pointer(at, s.base());
+      if (pointer != null) {
+        for (ShardPointer.Shard p : pointer.shards()) {
           out.put(p.key().substring(p.key().indexOf('/') + 1), p.key() + "@" + p.etag());
         }
         return out;

@@ -1,5 +1,6 @@
 package org.modelfs.cli;
 
+import org.modelfs.store.Backings;
 import org.modelfs.store.Shown;
 import java.io.IOException;
 import java.net.URI;
@@ -81,7 +82,7 @@ final class PathArgs {
           + "; write other characters of a key %-encoded, e.g. a space as %20)");
     }
     try {
-      Path p = Path.of(uri);
+      Path p = Backings.path(uri);
       if ((scheme.equals("s3") || scheme.equals("s3x")) && !sameKey(scheme, uri, p)) {
         // the S3 provider 2.3.0 drops a key's first segment when it equals the bucket's name
         // (s3://models/models/m.fb becomes models/m.fb's sibling m.fb): never act on another object

@@ -151,13 +151,35 @@ public final class Models {
    */
   private static Model shardSet(String location, List<ByteSource> shards, List<String> files, Closer closer)
       throws IOException {
-    ParallelReads.prefetchEnds(shards); // an object store's shards: every head and tail in one round trip
+    prefetch(shards, true); // an object store's shards: every head and tail in one round trip, each index as its ends arrive
     Codec c = Codecs.reader(true, shards.get(0));
     if (c == null) {
       throw new ModelFormatException(location, "model file", 0, "shard 0 is none of "
           + Codecs.list(ModelFormat::sharded, "or"));
     }
     return c.openShards(location, shards, files, closer); // the fallback's reader says what shard 0 lacks
+  }
+
+  /**
+   * What an opening from an object store fetches before it parses: every source's first and last
+   * blocks at once, and each one's index (its codec's {@link Codec#prefetchIndex}: SDNB's FlatGraph)
+   * as soon as that source's own ends are held ({@link ParallelReads#prefetchEnds(List,
+   * ParallelReads.Next)}); nothing for sources that do not prefetch (local files). {@code sharded}:
+   * the sources are a shard set's. A format error found while asking is not thrown here: the
+   * reader meets it again and reports it in the shards' order, as a shard-by-shard open would.
+   */
+  public static void prefetch(List<ByteSource> sources, boolean sharded) throws IOException {
+    ParallelReads.prefetchEnds(sources, src -> {
+      Codec c = Codecs.reader(sharded, src); // its magic, from the head just fetched
+      if (c == null) {
+        return;
+      }
+      try {
+        c.prefetchIndex(src);
+      } catch (ModelFormatException reportedByTheReader) {
+        // the parse reads the same bytes and throws this, after any error of a lower shard
+      }
+    });
   }
 
   /**

@@ -38,6 +38,15 @@ public interface Codec {
    */
   boolean sniff(ByteSource src) throws IOException;
 
+  /**
+   * Asks {@code src} — one file of this format, or one shard of its shard set, whose first and
+   * last blocks are held ({@link org.modelfs.io.ParallelReads#prefetchEnds}) — for what its reader
+   * reads next, in as few requests as it can (SDNB: its FlatGraph), so that an object store's
+   * shard does not wait for every other shard's ends first (issue 34). Nothing by default. A
+   * format error found here is the reader's to report, in the shards' order: this may stop at it.
+   */
+  default void prefetchIndex(ByteSource src) throws IOException {}
+
   /** The magic {@link #sniff} looks for, as an error message names it ({@code "SDNB"}), or {@code null} for none. */
   default String magic() {
     return null;

@@ -8,7 +8,7 @@ import java.util.function.LongPredicate;
  * Which blocks of a byte range a block-caching source still has to fetch for a
  * {@link ByteSource#prefetch}: the runs of adjacent blocks it does not hold, from the range's first
  * block on, at most a given number of blocks in all (what its cache keeps until they are read).
- * Shared by the object stores' sources (s3's ObjectSource, azure's BlobSource).
+ * Used by {@link BlockSource}, the object stores' sources' base (s3's ObjectSource, azure's BlobSource).
  */
 public final class MissingBlocks {
   private MissingBlocks() {}

@@ -74,7 +74,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
   public ModelFileSystem newFileSystem(URI uri, Map<String, ?> env) throws IOException {
     ModelUris.Parts parts = ModelUris.parse(uri);
     MountOptions options = MountOptions.parse(env);
-    Path container = Path.of(parts.container());
+    Path container = Backings.path(parts.container());
     return REGISTRY.mount(MountRegistry.key(container), parts.container().toString(),
         key -> ModelFileSystem.mount(this, container, options, key, Backings.of(container)));
   }
@@ -129,7 +129,7 @@ public final class ModelFileSystemProvider extends FileSystemProvider {
     ModelUris.Parts parts = ModelUris.parse(uri);
     Object key;
     try {
-      key = MountRegistry.key(Path.of(parts.container()));
+      key = MountRegistry.key(Backings.path(parts.container()));
     } catch (IOException e) {
       throw new FileSystemNotFoundException(uri + ": " + e.getMessage());
     }

@@ -2,10 +2,12 @@ package org.modelfs.provider;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.FileSystem;
 import java.nio.file.FileSystemAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -32,21 +34,39 @@ final class MountRegistry {
 
   /**
    * The registry key of {@code container}: its {@link ModelId} on the default file system; on
-   * another provider (a model inside a zip) its real path, or for a shard set named by its base
-   * (no such file), its directory's real path plus the base.
+   * another provider (a model inside a zip, an object store) its file system — the very object:
+   * the S3 provider's paths are equal by bucket and key alone, whatever their endpoint or
+   * credentials, so a URI with a wrong secret never finds the mount of the right one — and its
+   * real path, or for a shard set named by its base (no such file), its directory's real path plus
+   * the base.
    */
   static Object key(Path container) throws IOException {
     if (container.getFileSystem() == FileSystems.getDefault()) {
       return ModelId.of(container);
     }
+    Path real;
     try {
-      return container.toRealPath();
+      real = container.toRealPath();
     } catch (NoSuchFileException e) {
       if (Models.findShards(container).isEmpty()) {
         throw e;
       }
       Path abs = container.toAbsolutePath();
-      return abs.getParent().toRealPath().resolve(abs.getFileName().toString());
+      real = abs.getParent().toRealPath().resolve(abs.getFileName().toString());
+    }
+    return List.of(new SameFileSystem(container.getFileSystem()), real);
+  }
+
+  /** A file system compared by identity. */
+  private record SameFileSystem(FileSystem fs) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof SameFileSystem s && s.fs == fs;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(fs);
     }
   }
 

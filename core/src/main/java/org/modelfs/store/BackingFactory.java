@@ -1,6 +1,7 @@
 package org.modelfs.store;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 
 /**
@@ -27,6 +28,16 @@ public interface BackingFactory {
    * naming it (docs/CLI.md "Object stores").
    */
   default String modelsOnly(Path path) {
+    return null;
+  }
+
+  /**
+   * The path {@code uri} names, if this module makes it itself rather than
+   * {@link Path#of(URI)} — when the provider would hand the URI a file system that is not its own
+   * (the s3 module: {@code s3x://KEY:SECRET@…}, whose provider keeps one file system per access
+   * key, whatever the secret) — else {@code null}. Asked by {@link Backings#path(URI)}.
+   */
+  default Path path(URI uri) {
     return null;
   }
 }

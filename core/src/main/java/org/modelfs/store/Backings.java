@@ -1,6 +1,7 @@
 package org.modelfs.store;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,6 +39,22 @@ public final class Backings {
       }
     }
     return shardSet ? LocalBacking.ofShardSet(path) : LocalBacking.of(path);
+  }
+
+  /**
+   * The path a URI a user gave names: the path a {@link BackingFactory} makes of it
+   * ({@link BackingFactory#path(URI)}: an {@code s3x://KEY:SECRET@…} URI on a file system of
+   * exactly its credentials), else {@link Path#of(URI)}. Every route from a user's URI to a
+   * model's path goes here (the CLI's arguments, {@code samediff:} URIs).
+   */
+  public static Path path(URI uri) {
+    for (BackingFactory f : FACTORIES) {
+      Path p = f.path(uri);
+      if (p != null) {
+        return p;
+      }
+    }
+    return Path.of(uri);
   }
 
   /**

@@ -10,31 +10,35 @@ import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.io.ByteSource;
 
 /**
- * The framing every store module's shard-set pointer shares (s3's and azure's
- * {@code ShardPointer}: the small text at the model's own key naming the shard objects, whose
- * conditional write is the commit point): a magic first line, UTF-8 lines ending in {@code \n},
- * a last line {@code crc32c <8 hex>} — the CRC-32C of every byte before it — and at most
- * {@value #MAX_BYTES} bytes; each shard line's key is shard {@code k} of {@code N} of a generation
- * of the model ({@link StoreKeys}). What a line holds besides its key is the module's.
+ * The framing of the shard-set pointer ({@link ShardPointer}: the small text at the model's own
+ * key naming the shard objects, whose conditional write is the commit point): a magic first line,
+ * UTF-8 lines ending in {@code \n} (no byte-order mark, no {@code \r}), a last line
+ * {@code crc32c <8 hex>} — the CRC-32C of every byte before it — and at most {@value #MAX_BYTES}
+ * bytes; each shard line's key is shard {@code k} of {@code N} of a generation of the model
+ * ({@link StoreKeys}).
  */
-public final class PointerText {
+final class PointerText {
   /** The most bytes a pointer may have. */
-  public static final int MAX_BYTES = 1 << 20;
+  static final int MAX_BYTES = 1 << 20;
+  private static final byte[] BOM = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf};
   private static final String WHAT = "shard-set pointer";
 
   private PointerText() {}
 
-  /** Whether {@code src} starts with one of {@code magics} (each a whole first line, with its {@code \n}). */
-  public static boolean sniff(ByteSource src, String... magics) throws IOException {
+  /** Whether {@code src} starts with one of {@code magics} (ASCII), after a byte-order mark if it has one. */
+  static boolean sniff(ByteSource src, String... magics) throws IOException {
     int longest = 0;
     for (String m : magics) {
       longest = Math.max(longest, m.length());
     }
-    ByteBuffer b = ByteBuffer.allocate((int) Math.min(longest, src.size()));
+    ByteBuffer b = ByteBuffer.allocate((int) Math.min(longest + BOM.length, src.size()));
     src.readFully(b, 0);
+    int from = b.capacity() >= BOM.length && Arrays.equals(b.array(), 0, BOM.length, BOM, 0, BOM.length) ? BOM.length
+        : 0;
     for (String m : magics) {
       byte[] magic = m.getBytes(StandardCharsets.US_ASCII);
-      if (b.capacity() >= magic.length && Arrays.equals(b.array(), 0, magic.length, magic, 0, magic.length)) {
+      if (b.capacity() - from >= magic.length && Arrays.equals(b.array(), from, from + magic.length, magic, 0,
+          magic.length)) {
         return true;
       }
     }
@@ -42,7 +46,7 @@ public final class PointerText {
   }
 
   /** {@code body} (lines ending in {@code \n}) with its CRC line, as bytes. */
-  public static byte[] seal(String body) {
+  static byte[] seal(String body) {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     CRC32C crc = new CRC32C();
     crc.update(b);
@@ -57,7 +61,7 @@ public final class PointerText {
    * empty), after its size, its last line and its CRC are checked; a failure is a
    * {@link ModelFormatException} naming {@code src}.
    */
-  public static String[] open(ByteSource src) throws IOException {
+  static String[] open(ByteSource src) throws IOException {
     String file = src.name();
     long size = src.size();
     if (size > MAX_BYTES) {
@@ -67,6 +71,17 @@ public final class PointerText {
     ByteBuffer all = ByteBuffer.allocate((int) size);
     src.readFully(all, 0);
     byte[] bytes = all.array();
+    if (bytes.length >= BOM.length && Arrays.equals(bytes, 0, BOM.length, BOM, 0, BOM.length)) {
+      throw new ModelFormatException(file, WHAT, 0, "line 1 starts with a byte-order mark (EF BB BF): not as ModelFS"
+          + " writes it (edited by hand?)");
+    }
+    for (int i = 0, line = 1; i < bytes.length; i++) {
+      if (bytes[i] == '\r') {
+        throw new ModelFormatException(file, WHAT, i, "line " + line + " ends in CR LF or holds a CR: ModelFS ends"
+            + " lines with LF only (edited by hand, or changed by a Windows tool?)");
+      }
+      line += bytes[i] == '\n' ? 1 : 0;
+    }
     if (bytes.length == 0 || bytes[bytes.length - 1] != '\n') {
       throw new ModelFormatException(file, WHAT, Math.max(0, bytes.length - 1), "is cut short: " + bytes.length
           + " bytes, not ending with a line break");
@@ -91,7 +106,7 @@ public final class PointerText {
    * Refuses the key of line {@code lineNo} (1-based) of the pointer {@code file} unless it is
    * shard {@code k} of {@code n} of a generation of the model object {@code name}.
    */
-  public static void checkShard(String file, int lineNo, String key, int k, int n, String name)
+  static void checkShard(String file, int lineNo, String key, int k, int n, String name)
       throws ModelFormatException {
     ShardNames.Shard s = StoreKeys.isGenerationShard(name, key) ? ShardNames.parse(key.substring(key.indexOf('/')
         + 1)) : null;
@@ -102,8 +117,19 @@ public final class PointerText {
   }
 
   /** A failure of the pointer {@code file}'s text: {@code reason}. */
-  public static ModelFormatException refused(String file, String reason) {
+  static ModelFormatException refused(String file, String reason) {
     return new ModelFormatException(file, WHAT, 0, reason);
+  }
+
+  /** {@code line} as a message shows it: at most 100 characters, a control character as {@code \\}{@code uXXXX}. */
+  static String shown(String line) {
+    StringBuilder sb = new StringBuilder();
+    int i = 0;
+    for (; i < line.length() && sb.length() < 100; i++) {
+      char c = line.charAt(i);
+      sb.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+    }
+    return i < line.length() ? sb + "…" : sb.toString();
   }
 
   private static int lastLineStart(byte[] b) {

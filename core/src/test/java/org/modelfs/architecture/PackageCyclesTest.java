@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * docs/ARCHITECTURE.md's layer table, checked by {@link LayerTableTest} from the page itself.
  */
 class PackageCyclesTest {
-  private static final JavaClasses MAIN = new ClassFileImporter()
+  /** The compiled main classes of the core (shared with {@link UriRoutesTest}). */
+  static final JavaClasses MAIN = new ClassFileImporter()
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
       .importPackages("org.modelfs");

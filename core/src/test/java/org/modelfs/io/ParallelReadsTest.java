@@ -78,4 +78,19 @@ class ParallelReadsTest {
     Thread caller = Thread.currentThread();
     assertEquals(List.of(true), ParallelReads.parseAll(sources(1), src -> Thread.currentThread() == caller).all());
   }
+
+  @Test
+  void openingsOneAfterAnotherShareTheirThreads() throws IOException {
+    java.util.Set<Thread> used = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    for (int round = 0; round < 20; round++) {
+      ParallelReads.parseAll(sources(ParallelReads.AT_ONCE), src -> {
+        Thread t = Thread.currentThread();
+        assertTrue(t.isDaemon() && t.getName().startsWith("modelfs-io-"), t.getName());
+        used.add(t);
+        return null;
+      }).all();
+    }
+    // a thread per job would be 160; the shared threads wait for the next opening
+    assertTrue(used.size() <= 4 * ParallelReads.AT_ONCE, used.size() + " threads for 20 openings of 8");
+  }
 }

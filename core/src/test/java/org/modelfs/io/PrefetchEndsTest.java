@@ -113,6 +113,77 @@ class PrefetchEndsTest {
     assertSame(third, assertThrows(IOException.class, () -> ParallelReads.prefetchEnds(shards)));
   }
 
+  /** A source of {@code size} bytes whose prefetches run {@code onPrefetch} and are recorded in {@code log}. */
+  private static ByteSource logged(String name, long size, List<String> log, ParallelReads.Next onPrefetch) {
+    return new ByteSource() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public long size() {
+        return size;
+      }
+
+      @Override
+      public int read(ByteBuffer dst, long position) {
+        throw new AssertionError("prefetching reads nothing");
+      }
+
+      @Override
+      public boolean prefetches() {
+        return true;
+      }
+
+      @Override
+      public void prefetch(long position, long length) throws IOException {
+        onPrefetch.fetch(this);
+        log.add(name + "@" + position);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Test
+  void aSourcesIndexIsAskedForOnceItsOwnEndsAreHeldNotAfterEveryOthers() throws IOException {
+    List<String> log = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch firstIndexAsked = new CountDownLatch(1);
+    long big = 64L << 20;
+    ByteSource slow = logged("slow", big, log, src -> { // its ends arrive only after the other's index was asked for
+      try {
+        assertTrue(firstIndexAsked.await(30, TimeUnit.SECONDS), "the index waited for every shard's ends");
+      } catch (InterruptedException e) {
+        throw new InterruptedIOException();
+      }
+    });
+    ByteSource quick = logged("quick", big, log, src -> { });
+    ParallelReads.prefetchEnds(List.of(quick, slow), src -> {
+      log.add(src.name() + " next");
+      firstIndexAsked.countDown();
+    });
+    assertEquals(6, log.size(), log.toString());
+    for (String name : List.of("quick", "slow")) {
+      int next = log.indexOf(name + " next");
+      assertTrue(next > log.indexOf(name + "@0") && next > log.indexOf(name + "@" + (big - 1)),
+          name + "'s index after both its ends: " + log);
+      assertEquals(next, log.lastIndexOf(name + " next"), "once: " + log);
+    }
+    assertTrue(log.indexOf("quick next") < log.indexOf("slow@0"), log.toString());
+  }
+
+  @Test
+  void noIndexIsAskedForASourceWhoseEndsFailed() {
+    IOException gone = new IOException("failing: was replaced");
+    List<String> next = Collections.synchronizedList(new ArrayList<>());
+    ByteSource failing = new Remote("failing", 64L << 20, new CountDownLatch(2), gone);
+    assertSame(gone, assertThrows(IOException.class,
+        () -> ParallelReads.prefetchEnds(List.of(failing), src -> next.add(src.name()))));
+    assertEquals(List.of(), next);
+  }
+
   @Test
   void missingBlocksAreRunsOfTheUnheldBoundedFromTheFirst() {
     Set<Long> held = new TreeSet<>(List.of(0L, 3L));

@@ -1,5 +1,6 @@
 package org.modelfs.fuse;
 
+import org.modelfs.store.Backings;
 import org.modelfs.store.Shown;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -131,7 +132,7 @@ final class MountCommand {
       String scheme = arg.substring(0, colon);
       for (FileSystemProvider p : FileSystemProvider.installedProviders()) {
         if (p.getScheme().equalsIgnoreCase(scheme)) {
-          return Path.of(URI.create(arg));
+          return Backings.path(URI.create(arg));
         }
       }
     }

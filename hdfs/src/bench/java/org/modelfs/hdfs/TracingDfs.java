@@ -21,7 +21,7 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
  * one mount's events (relative to its first) when the next mount starts after a pause. B's
  * downloads use a client of their own, so only the mount is traced. Not used by any test.
  */
-public class TracingDfs extends DistributedFileSystem {
+public class TracingDfs extends DistributedFileSystem implements ListedBlocks.Wrapping {
   private record Event(long at, String thread, String what) {}
 
   private static final List<Event> EVENTS = new ArrayList<>();
@@ -88,11 +88,17 @@ public class TracingDfs extends DistributedFileSystem {
     };
   }
 
-  /** The mount's listing goes to the client itself (HdfsModel#siblings): its start only. */
+  /** The mount's listing goes to the client itself (HdfsModel#siblings), as do the streams over listed blocks: when it is taken. */
   @Override
   public org.apache.hadoop.hdfs.DFSClient getClient() {
-    note("NN getListing (via the client) sent");
+    note("client taken (a listing, or a stream over listed blocks)");
     return super.getClient();
+  }
+
+  @Override
+  public FSDataInputStream wrap(HdfsDataInputStream in) {
+    DFSInputStream d = (DFSInputStream) in.getWrappedStream();
+    return new Traced(d, "listed");
   }
 
   @Override

@@ -6,7 +6,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongConsumer;
 import org.apache.hadoop.fs.FileStatus;
 import org.modelfs.container.ContainerPlan;
@@ -32,9 +34,8 @@ import org.modelfs.store.WriterTable;
  *   <li><b>reads</b> are positional reads of each file pinned to its inode ({@link HdfsSource});
  *       the generation is every file's {@code name@inode:length:mtime} from one listing of the
  *       model's directory ({@link HdfsListing}: the one {@link #recoverIfIdle} took), the files
- *       it names opened by inode (one a commit replaced since is gone: the open starts again) —
- *       a single file by its path during the listing, when its blocks prove it the listed one
- *       ({@link PathOpen});
+ *       it names read over the blocks it listed ({@link ListedBlocks}), or opened by inode (one a
+ *       commit replaced since is gone: the open starts again);
  *   <li><b>the lock</b> is HDFS's lease on the lock file beside the model ({@link HdfsLock}),
  *       across every client, plus this JVM's table (one writer per model per JVM);
  *   <li><b>the commit</b> ({@link HdfsCommit}) writes the new files locally (the codecs seek), uploads
@@ -82,40 +83,33 @@ final class HdfsBacking implements Backing {
 
   /**
    * Opens the current model: the files of one listing ({@link HdfsListing#forOpen}: the one
-   * {@link #recoverIfIdle} just took, else a new one), each opened by its inode — or, for a single
-   * file, the stream opened by its path while that listing was taken, when its blocks prove it the
-   * listed file ({@link PathOpen}); when a file or an install record the listing showed was
-   * replaced or removed before it was read ({@link HdfsChangedException}: a commit installed
-   * meanwhile), again with a new listing ({@link OpenAgain}). The listing is atomic and the files
-   * pinned, so no second listing is needed to see that the files are of one generation (issue 34).
+   * {@link #recoverIfIdle} just took, else a new one), each read over the blocks that listing named
+   * ({@link ListedBlocks}: no request of its own), or opened by its inode where the listing cannot
+   * stand for an open; when a file or an install record the listing showed was replaced or
+   * removed before it was read ({@link HdfsChangedException}: a commit installed meanwhile), again
+   * with a new listing ({@link OpenAgain}). The listing is atomic and the files pinned, so no
+   * second listing is needed to see that the files are of one generation (issue 34).
    */
   @Override
   public Snapshot open() throws IOException {
     boolean[] first = {true};
     return OpenAgain.open(at.uri(), HdfsChangedException.class, () -> {
-      HdfsListing.Kept k = first[0] ? listing.forOpen() : new HdfsListing.Kept(look(), null, null);
+      Stored s = first[0] ? listing.forOpen() : look();
       first[0] = false;
-      return openFiles(k.stored(), k.byPath() == null ? null : k.byPath().take(k.stored()));
+      return openFiles(s);
     });
   }
 
-  /** {@code s}'s files opened; {@code proven}: its single file opened by path, its ends held ({@link PathOpen#take}), or {@code null}. */
-  private Snapshot openFiles(Stored s, HdfsSource proven) throws IOException {
+  private Snapshot openFiles(Stored s) throws IOException {
     if (s.files().isEmpty()) {
       throw new NoSuchFileException(at.uri(), null, "no model file, and no shard files of this base name");
     }
     long newest = s.files().stream().mapToLong(f -> f.status().getModificationTime()).max().orElseThrow();
     opened = FileTime.fromMillis(newest);
-    List<ParallelReads.Opening> opens = new ArrayList<>();
-    for (Stored.File f : s.files()) {
-      opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), HdfsModel.fileId(f.status()), f.status().getLen(),
-          at.shown(f.name())));
-    }
-    // at once: one NameNode round trip, not one per shard (issue 34); a single file opened by path is open
-    List<ByteSource> sources = proven != null ? List.of(proven) : ParallelReads.openAll(opens);
+    List<ByteSource> sources = sources(s.files());
     try {
-      if (s.single() && proven == null) {
-        ParallelReads.prefetchEnds(sources); // its head and tail in one round trip, as a shard set's are
+      if (s.single()) {
+        Models.prefetch(sources, false); // its head and tail in one round trip, then its index, as a shard set's
       }
       return new Snapshot(s.single() ? Models.open(at.uri(), sources.get(0))
           : Models.openShardSources(at.uri(), sources, s.files().stream().map(Stored.File::name).toList()),
@@ -124,6 +118,40 @@ final class HdfsBacking implements Backing {
       Closer.closeAll(sources);
       throw e;
     }
+  }
+
+  /**
+   * A source per file, in order: over the listed blocks where the listing carries them, else
+   * opened by inode — those all at once (one NameNode round trip, not one per shard: issue 34).
+   * If one fails, every other is closed.
+   */
+  private List<ByteSource> sources(List<Stored.File> files) throws IOException {
+    ByteSource[] out = new ByteSource[files.size()];
+    List<Integer> byInode = new ArrayList<>();
+    List<ParallelReads.Opening> opens = new ArrayList<>();
+    try {
+      for (int k = 0; k < files.size(); k++) {
+        Stored.File f = files.get(k);
+        long id = HdfsModel.fileId(f.status());
+        out[k] = HdfsSource.listed(at.fs(), f.status(), id, at.shown(f.name()));
+        if (out[k] == null) {
+          byInode.add(k);
+          opens.add(() -> HdfsSource.open(at.fs(), f.status().getPath(), id, f.status().getLen(), at.shown(f.name())));
+        }
+      }
+      List<ByteSource> opened = ParallelReads.openAll(opens);
+      for (int i = 0; i < byInode.size(); i++) {
+        out[byInode.get(i)] = opened.get(i);
+      }
+    } catch (IOException | RuntimeException e) {
+      try {
+        Closer.closeAll(Arrays.stream(out).filter(Objects::nonNull).toList());
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+    return List.of(out);
   }
 
   @Override

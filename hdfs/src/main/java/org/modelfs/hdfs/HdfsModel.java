@@ -68,10 +68,10 @@ record HdfsModel(HdfsPath path, FileSystem fs, Path dir, String name, String uri
   /**
    * Every file in the model's directory (a missing directory: none). On HDFS the first page of the
    * listing (one {@code getListing}, up to {@code dfs.ls.limit} entries or block locations) carries
-   * each file's blocks ({@link org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus}): what proves
-   * that a file opened by its path while the listing was under way is the listed one
-   * ({@link PathOpen}). Later pages, in a directory of many large files, are listed without them:
-   * the same round trips as a plain listing.
+   * each file's blocks ({@link org.apache.hadoop.hdfs.protocol.HdfsLocatedFileStatus}): what a
+   * mount reads each file over, with no open of its own ({@link ListedBlocks}). Later pages, in a
+   * directory of many large files, are listed without them (the same round trips as a plain
+   * listing); their files are opened by inode.
    */
   List<FileStatus> siblings() throws IOException {
     try {

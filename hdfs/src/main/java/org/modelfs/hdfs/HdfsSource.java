@@ -3,18 +3,16 @@ package org.modelfs.hdfs;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedChannelException;
 import java.nio.file.FileSystemException;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.BlockMissingException;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.modelfs.hdfs.nio.HdfsErrors;
-import org.modelfs.io.ByteSource;
-import org.modelfs.io.ParallelReads;
+import org.modelfs.io.KeptRanges;
+import org.modelfs.io.RemoteSource;
 
 /**
  * The bytes of one HDFS file as it was when the model was opened: positional reads
@@ -22,9 +20,10 @@ import org.modelfs.io.ParallelReads;
  * network, no parameter's bytes are held in the heap), safe from many threads at once (HDFS's positional reads
  * share no position).
  *
- * <p><b>Pinned to the inode.</b> The stream is opened by the file's inode id
- * ({@code /.reserved/.inodes/<id>}, an HDFS path that names one inode whatever it is called), so
- * every block location the client asks for later is of that file: once a commit renames a new
+ * <p><b>Pinned to the inode.</b> The stream reads the blocks the mount's listing named
+ * ({@link ListedBlocks}), or is opened by the file's inode id when the listing cannot stand for
+ * an open; either way it is bound to {@code /.reserved/.inodes/<id>}, an HDFS path that names one
+ * inode whatever it is called, so every block location the client asks for later is of that file: once a commit renames a new
  * file over the name, reads of the old one go on returning the old bytes while its blocks last
  * and then fail with {@link HdfsChangedException} — never bytes of the new file. HDFS files are
  * written once (an append or truncate is the only change in place); the length read at open is
@@ -32,9 +31,10 @@ import org.modelfs.io.ParallelReads;
  *
  * <p><b>Prefetched ranges.</b> What an opening says it will read ({@link #prefetch}: every
  * shard's ends, an SDNB's FlatGraph) is read with one positional read and kept in the heap for
- * the source's life, bounded; the inode's bytes never change, so they need no pinning of their own.
+ * the source's life, bounded ({@link KeptRanges}); the inode's bytes never change, so they need
+ * no pinning of their own. The checks every read makes first are core's {@link RemoteSource}.
  */
-final class HdfsSource implements ByteSource {
+final class HdfsSource extends RemoteSource {
   /** A prefetched range shorter than this is widened to it (an end of the file: a header, SDNB's manifest). */
   static final int END = 64 * 1024;
   /** The most bytes one prefetch keeps (an SDNB FlatGraph of up to 8 MiB in one request). */
@@ -42,33 +42,35 @@ final class HdfsSource implements ByteSource {
   /** The most prefetched ranges a source keeps: an opening's head, tail and index. */
   static final int WINDOWS = 4;
 
-  /** A prefetched range: bytes {@code from} on. */
-  private record Window(long from, byte[] bytes) {
-    boolean holds(long position) {
-      return position >= from && position < from + bytes.length;
-    }
-  }
-
   private final FSDataInputStream in;
-  /** The file system of a stream opened by path ({@link PathOpen}), else {@code null}. */
-  private final FileSystem byPath;
   /** The file system it was opened on: asked whether the inode is still there when blocks are missing. */
   private final FileSystem fs;
-  /** Its inode, once proven ({@link #pin}); -1 before. */
-  private volatile long fileId;
+  /** The inode read, or -1 (no HDFS: a path). */
+  private final long fileId;
   /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
-  private final List<Window> windows = new CopyOnWriteArrayList<>();
-  private final long size;
-  private final String name;
-  private volatile boolean closed;
+  private final KeptRanges windows;
 
-  private HdfsSource(FSDataInputStream in, FileSystem fs, FileSystem byPath, long fileId, long size, String name) {
+  private HdfsSource(FSDataInputStream in, FileSystem fs, long fileId, long size, String name) {
+    super(name, size);
     this.in = in;
     this.fs = fs;
-    this.byPath = byPath;
     this.fileId = fileId;
-    this.size = size;
-    this.name = name;
+    this.windows = new KeptRanges(size, END, MAX_WINDOW, WINDOWS);
+  }
+
+  /**
+   * The file {@code listed} (inode {@code fileId}, under {@code name}, the user's spelling of it)
+   * over the blocks its listing named, with no request ({@link ListedBlocks}); {@code null} when
+   * the listing cannot stand for an open: then {@link #open}.
+   */
+  static HdfsSource listed(FileSystem fs, FileStatus listed, long fileId, String name) throws IOException {
+    FSDataInputStream in;
+    try {
+      in = ListedBlocks.open(fs, listed, fileId);
+    } catch (IOException e) {
+      throw HdfsErrors.nio(e, name, "opening it");
+    }
+    return in == null ? null : new HdfsSource(in, fs, fileId, listed.getLen(), name);
   }
 
   /**
@@ -93,58 +95,19 @@ final class HdfsSource implements ByteSource {
       in.close();
       throw new HdfsChangedException(name, "its length changed from " + size + " to " + now + " bytes");
     }
-    return new HdfsSource(in, fs, null, fileId, size, name);
-  }
-
-  /**
-   * A stream {@link PathOpen} opened by path, of {@code size} bytes; once {@link #pin pinned} to
-   * the inode the listing named, a read that fails when that inode is gone reports the change.
-   */
-  static HdfsSource byPath(FSDataInputStream in, FileSystem fs, long size, String name) {
-    return new HdfsSource(in, fs, fs, -1, size, name);
-  }
-
-  /** The inode this source opened by path was proven to read ({@link PathOpen#take}). */
-  void pin(long inode) {
-    fileId = inode;
+    return new HdfsSource(in, fs, fileId, size, name);
   }
 
   @Override
-  public String name() {
-    return name;
-  }
-
-  @Override
-  public long size() {
-    return size;
-  }
-
-  @Override
-  public int read(ByteBuffer dst, long position) throws IOException {
-    if (closed) {
-      throw new ClosedChannelException();
-    }
-    if (position < 0) {
-      throw new IllegalArgumentException(name + ": negative position " + position);
-    }
-    if (position >= size) {
-      return -1;
-    }
-    int want = (int) Math.min(dst.remaining(), size - position);
-    if (want == 0) {
-      return 0;
-    }
-    for (Window w : windows) {
-      if (w.holds(position)) {
-        int n = (int) Math.min(want, w.from() + w.bytes().length - position);
-        dst.put(w.bytes(), (int) (position - w.from()), n);
-        return n;
-      }
+  protected int readAt(ByteBuffer dst, long position, int want) throws IOException {
+    int n = windows.read(dst, position, want);
+    if (n >= 0) {
+      return n;
     }
     ByteBuffer part = dst.duplicate();
     part.limit(part.position() + want);
     try {
-      int n = in.read(position, part);
+      n = in.read(position, part);
       if (n > 0) {
         dst.position(dst.position() + n);
       }
@@ -154,100 +117,59 @@ final class HdfsSource implements ByteSource {
     }
   }
 
-  @Override
-  public boolean prefetches() {
-    return true;
-  }
-
   /**
-   * Reads {@code [position, position + length)} — widened to {@value #END} bytes if shorter
-   * (toward the start at the end of the file), to the whole file when it is the head of a file of
-   * at most {@link ParallelReads#TAIL_APART} bytes, at most {@value #MAX_WINDOW} — with one positional
-   * read and keeps it: each positional read is a round trip to a DataNode, and an opening's index
-   * is read in many small ones (issue 34: the FlatGraph walk of a 1 GiB model was dozens). Up to
-   * {@value #WINDOWS} ranges, the first ones; a range already kept (as asked, or as widened) is
-   * not read again.
+   * Reads {@code [position, position + length)} — widened to {@value #END} bytes if shorter, to
+   * the whole file when it is the head of a small one, at most {@value #MAX_WINDOW} — with one
+   * positional read and keeps it ({@link KeptRanges}): each positional read is a round trip to a
+   * DataNode, and an opening's index is read in many small ones (issue 34: the FlatGraph walk of a
+   * 1 GiB model was dozens). Up to {@value #WINDOWS} ranges, the first ones.
    */
   @Override
-  public void prefetch(long position, long length) throws IOException {
-    if (closed) {
-      throw new ClosedChannelException();
-    }
-    if (position < 0 || length <= 0 || position >= size || windows.size() >= WINDOWS) {
-      return;
-    }
-    long from = position;
-    long to = Math.min(size, position + length);
-    for (Window w : windows) {
-      if (w.holds(from) && w.holds(to - 1)) {
-        return; // already held as asked (an SDNB's small FlatGraph in its widened head)
+  protected void prefetchAt(long position, long length) throws IOException {
+    windows.prefetch(position, length, (from, b) -> {
+      try {
+        in.readFully(from, b);
+      } catch (IOException e) {
+        throw failed(e, "reading " + b.length + " bytes at offset " + from);
       }
-    }
-    if (from == 0 && size <= ParallelReads.TAIL_APART) {
-      to = size; // a small file's head: the whole file, its tail (SDNB's manifest) with it (ParallelReads.prefetchEnds asks no tail)
-    } else if (to - from < END) {
-      to = Math.min(size, from + END);
-      from = Math.max(0, to - END);
-    }
-    to = Math.min(to, from + MAX_WINDOW);
-    for (Window w : windows) {
-      if (w.holds(from) && w.holds(to - 1)) {
-        return;
-      }
-    }
-    byte[] b = new byte[(int) (to - from)];
-    try {
-      in.readFully(from, b);
-    } catch (IOException e) {
-      throw failed(e, "reading " + b.length + " bytes at offset " + from);
-    }
-    windows.add(new Window(from, b));
+    });
   }
 
   /**
-   * A failed read: the file was replaced or removed when its inode is gone (a stream opened by
-   * path refreshes its locations by the path, and Hadoop refuses the new file's blocks: whether
-   * the listed inode is still there says which it was). A block no live DataNode holds while the
-   * inode is still there is the cluster's failure, not a change of the model: it is reported as
-   * such (the same read succeeds once a DataNode holding the block is back). Else the read's own
-   * failure.
+   * A failed read: the file was replaced or removed when its blocks or inode are gone, else the
+   * read's own failure. A block no live DataNode holds while the inode is still there is the
+   * cluster's failure, not a change of the model: it is reported as such (the same read succeeds
+   * once a DataNode holding the block is back; before, it said the model changed).
    */
   private IOException failed(IOException e, String doing) {
-    boolean missing = e instanceof FileNotFoundException || e instanceof BlockMissingException;
-    if (!missing && byPath == null) {
-      return HdfsErrors.nio(e, name, doing);
-    }
-    int gone = gone();
-    if (gone == 1 || missing && gone < 0 || e instanceof FileNotFoundException) {
-      return changed(e, name, "was replaced or removed (its blocks are gone)");
-    }
-    if (e instanceof BlockMissingException b) {
-      FileSystemException out = new FileSystemException(name, null, doing + ": no live DataNode holds its block at"
+    if (e instanceof BlockMissingException b && inodeThere()) {
+      FileSystemException out = new FileSystemException(name(), null, doing + ": no live DataNode holds its block at"
           + " offset " + b.getOffset() + " (the DataNodes that hold it are down or unreachable; the model is"
           + " unchanged, the read succeeds again once one of them is back)");
       out.initCause(e);
       return out;
     }
-    return HdfsErrors.nio(e, name, doing);
+    if (e instanceof FileNotFoundException || e instanceof BlockMissingException) {
+      return changed(e, name(), "was replaced or removed (its blocks are gone)");
+    }
+    return HdfsErrors.nio(e, name(), doing);
   }
 
-  /** Whether the inode read is gone: 1 gone, 0 still there, -1 not known (not proven yet, or the NameNode's failure). */
-  private int gone() {
+  /** Whether the inode read is still in the namespace (the NameNode asked; not known: {@code false}). */
+  private boolean inodeThere() {
     if (fileId < 0) {
-      return -1; // not proven yet: PathOpen drops it on any failure
+      return false;
     }
     try {
       fs.getFileStatus(inode(fileId));
-      return 0;
-    } catch (FileNotFoundException e) {
-      return 1;
+      return true;
     } catch (IOException e) {
-      return -1; // the read's own failure is reported
+      return false;
     }
   }
 
   /** The HDFS path that names inode {@code fileId} whatever it is called. */
-  private static Path inode(long fileId) {
+  static Path inode(long fileId) {
     return new Path("/.reserved/.inodes/" + fileId);
   }
 
@@ -258,11 +180,8 @@ final class HdfsSource implements ByteSource {
   }
 
   @Override
-  public void close() throws IOException {
-    if (!closed) {
-      closed = true;
-      windows.clear();
-      in.close();
-    }
+  protected void release() throws IOException {
+    windows.clear();
+    in.close();
   }
 }

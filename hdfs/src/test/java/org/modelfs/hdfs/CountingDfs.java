@@ -2,13 +2,9 @@ package org.modelfs.hdfs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.DFSClient;
 import org.apache.hadoop.hdfs.DFSInputStream;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
@@ -19,38 +15,21 @@ import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
  * thread (the DataNode's own metrics count a read only after the client has its bytes, too late
  * for a deterministic count). Everything else is {@link DistributedFileSystem}'s.
  */
-public class CountingDfs extends DistributedFileSystem {
+public class CountingDfs extends DistributedFileSystem implements ListedBlocks.Wrapping {
   /** Positional reads by every stream of every instance. */
   static final AtomicLong READS = new AtomicLong();
-  /**
-   * When set, a mount's listing ({@code HdfsModel.siblings} takes the client) waits until an open
-   * by path has been sent — at most {@value #AWAIT_SECONDS} s, so a mount that opens only after
-   * listing still runs, late — and notes whether it came: the two were in flight together.
-   */
-  static volatile CountDownLatch pathOpenSent;
-  static final AtomicReference<Boolean> LISTED_WITH_OPEN = new AtomicReference<>();
-  static final int AWAIT_SECONDS = 10;
-
-  @Override
-  public DFSClient getClient() {
-    CountDownLatch l = pathOpenSent;
-    if (l != null) {
-      try {
-        LISTED_WITH_OPEN.compareAndSet(null, l.await(AWAIT_SECONDS, TimeUnit.SECONDS));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    return super.getClient();
-  }
+  /** Streams built from a listing's blocks ({@link ListedBlocks}), by every instance. */
+  static final AtomicLong LISTED = new AtomicLong();
 
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
-    CountDownLatch l = pathOpenSent;
-    if (l != null && !f.toUri().getPath().startsWith("/.reserved/")) {
-      l.countDown();
-    }
     HdfsDataInputStream in = (HdfsDataInputStream) super.open(f, bufferSize);
+    return new Counting((DFSInputStream) in.getWrappedStream());
+  }
+
+  @Override
+  public FSDataInputStream wrap(HdfsDataInputStream in) {
+    LISTED.incrementAndGet();
     return new Counting((DFSInputStream) in.getWrappedStream());
   }
 

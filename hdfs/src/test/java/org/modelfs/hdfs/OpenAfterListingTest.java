@@ -35,16 +35,16 @@ class OpenAfterListingTest {
   }
 
   /**
-   * Replaced after the listing and the open by path ({@link PathOpen}) were both taken: the mount
-   * is the listed generation whole while its blocks last (the stream reads the listed blocks), or,
-   * once they are gone, the new one from a new listing — never the listing of one and the bytes
-   * of the other. (Replaced between the two: {@link PathOpenRaceTest}.)
+   * Replaced after the listing was taken: the mount is the listed generation whole while its
+   * blocks last (the stream reads the listed blocks, {@link ListedBlocks}), or, once they are gone,
+   * the new one from a new listing — never the listing of one and the bytes of the other.
+   * (A read after they are gone: {@link ListedBlocksTest}.)
    */
   @Test
   void aFileReplacedAfterTheListingIsMountedWholeAsTheOldOrTheNewModel() throws Exception {
     Path two = storedAndNext("/listed/m.sdnb");
     Backing b = backing("/listed/m.sdnb");
-    b.recoverIfIdle(); // lists and opens by path: no install record, both kept for the open
+    b.recoverIfIdle(); // lists: no install record, kept for the open
     String old = generation("/listed/m.sdnb");
     HdfsTestCluster.upload(two, "/listed/m.sdnb"); // a new inode; the listed one is deleted
     String now = generation("/listed/m.sdnb");

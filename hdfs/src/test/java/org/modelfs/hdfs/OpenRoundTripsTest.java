@@ -9,7 +9,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.modelfs.ModelFileSystems;
@@ -72,16 +71,12 @@ class OpenRoundTripsTest {
     ServerCounts before = ServerCounts.now();
     byte[] got;
     ServerCounts opened;
-    CountingDfs.LISTED_WITH_OPEN.set(null);
-    CountingDfs.pathOpenSent = new CountDownLatch(1);
+    long listed = CountingDfs.LISTED.get();
     try (FileSystem fs = ModelFileSystems.open(path, Map.of("readOnly", "true"))) {
       opened = ServerCounts.now().minus(before);
       got = Files.readAllBytes(fs.getPath(param));
-    } finally {
-      CountingDfs.pathOpenSent = null;
     }
-    assertEquals(Boolean.TRUE, CountingDfs.LISTED_WITH_OPEN.get(),
-        "the listing and the open of the model file by path are sent together: one NameNode round trip (PathOpen)");
+    assertTrue(CountingDfs.LISTED.get() > listed, "the files were read over the listing's blocks (ListedBlocks)");
     ServerCounts all = ServerCounts.now().minus(before);
     assertEquals(bytes, got.length);
     assertTrue(all.dataNodeReads() > 0, "the counting client read: " + all);
@@ -90,12 +85,12 @@ class OpenRoundTripsTest {
   }
 
   @Test
-  void oneFileOpensInOneListingOneOpenAndTwoReads() throws Exception {
+  void oneFileOpensInOneListingAndTwoReads() throws Exception {
     Path local = model("one.sdnb", WriteOptions.of(ModelFormat.SDNB));
     HdfsTestCluster.upload(local, "/trips/one.sdnb");
     Counts c = mountAndRead("/trips/one.sdnb", "/params/big/w1");
-    assertEquals(new ServerCounts(1, 0, 1, 2), c.open(),
-        "one listing and one open by path, together; head and tail prefetched (at once), the small FlatGraph within the head");
+    assertEquals(new ServerCounts(1, 0, 0, 2), c.open(),
+        "one listing and no open (the file read over the listed blocks); head and tail prefetched (at once), the small FlatGraph within the head");
     assertEquals(new ServerCounts(0, 0, 0, 1), c.read(), "the parameter: one positional read");
   }
 
@@ -106,12 +101,12 @@ class OpenRoundTripsTest {
     assertTrue(Files.size(local) > 160 << 10 && Files.size(local) <= ParallelReads.TAIL_APART, Files.size(local) + " bytes");
     HdfsTestCluster.upload(local, "/trips-small/small.sdnb");
     Counts c = mountAndRead("/trips-small/small.sdnb", "/params/big/w1", 4096);
-    assertEquals(new ServerCounts(1, 0, 1, 1), c.open(), "one listing and one open by path, together; the whole file in one read");
+    assertEquals(new ServerCounts(1, 0, 0, 1), c.open(), "one listing and no open; the whole file in one read");
     assertEquals(new ServerCounts(0, 0, 0, 0), c.read(), "the parameter lies in what was read");
   }
 
   @Test
-  void shardSetOpensInOneListingAndOneOpenPerShard() throws Exception {
+  void shardSetOpensInOneListingAndNoOpen() throws Exception {
     Path local = model("set.sdnb", WriteOptions.of(ModelFormat.SHARDED_SDNB).withMaxShardBytes(5 << 20));
     int shards = 0;
     int ends = 0; // a shard's head, and its tail unless it lies within the head's reach (ParallelReads.TAIL_APART)
@@ -126,9 +121,8 @@ class OpenRoundTripsTest {
     }
     assertTrue(shards >= 3, shards + " shards");
     Counts c = mountAndRead("/trips-set/set.sdnb", "/params/big/w1");
-    assertEquals(new ServerCounts(1, 0, shards + 1, ends), c.open(),
-        "one listing with the open by path of the base name (no such file: refused), then one open per shard (at once),"
-            + " every shard's ends (at once) and nothing else");
+    assertEquals(new ServerCounts(1, 0, 0, ends), c.open(),
+        "one listing and no open (every shard read over the listed blocks), then every shard's ends (at once) and nothing else");
     assertEquals(new ServerCounts(0, 0, 0, 1), c.read(), "the parameter: one positional read");
   }
 }

@@ -2,8 +2,10 @@ package org.modelfs.s3;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.modelfs.io.BlockSource;
 
 /**
  * The blocks {@link ObjectSource}s have fetched, shared by every source in the JVM under one
@@ -31,9 +33,31 @@ final class BlockCache {
     this.max = max;
   }
 
-  /** A new source's identity in the cache. */
-  static long newSource() {
-    return IDS.incrementAndGet();
+  /**
+   * A new source's view of this cache (its blocks under an identity of their own), the bound
+   * raised to at least two of its longest fetch ({@code maxFetch} bytes).
+   */
+  BlockSource.Cache newSource(int maxFetch) {
+    holdAtLeast(2L * maxFetch);
+    long id = IDS.incrementAndGet();
+    return new BlockSource.Cache() {
+      @Override
+      public byte[] get(long index) {
+        return BlockCache.this.get(id, index);
+      }
+
+      @Override
+      public void put(long first, List<byte[]> run) {
+        for (int i = 0; i < run.size(); i++) {
+          BlockCache.this.put(id, first + i, run.get(i));
+        }
+      }
+
+      @Override
+      public void clear() {
+        drop(id);
+      }
+    };
   }
 
   /** Raises the bound to at least {@code bytes} (a source's two longest fetches). */

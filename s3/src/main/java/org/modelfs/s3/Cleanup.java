@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import org.modelfs.format.sdnb.ShardNames;
 import org.modelfs.store.CleanupPolicy;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoreKeys;
 
 /**
@@ -69,9 +70,9 @@ final class Cleanup {
     if (previous != null) {
       keep.add(previous);
     }
-    ShardPointer.Pointer pointer = ShardPointer.at(at, base);
+    ShardPointer.Pointer pointer = ObjectBacking.pointer(at, base);
     if (pointer != null) {
-      keep.add(StoreKeys.generationOf(pointer.shards().get(0).key()));
+      keep.add(pointer.generation());
       for (ShardPointer.Shard s : pointer.shards()) {
         keepKeys.add(s.key());
       }

@@ -19,6 +19,7 @@ import org.modelfs.store.Generation;
 import org.modelfs.store.Journal;
 import org.modelfs.store.ModelChangedException;
 import org.modelfs.store.OpenAgain;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.Snapshot;
 import org.modelfs.store.StoreShardSets;
 import org.modelfs.store.StoredModel;
@@ -101,6 +102,13 @@ final class ObjectBacking implements Backing {
   }
 
   /** What is stored now at {@code at}. */
+  /** The pointer the model object {@code base} at {@code at} is (read at its ETag), or {@code null} if it is not one. */
+  static ShardPointer.Pointer pointer(ObjectLocation at, ObjectStore.Info base) throws IOException {
+    try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), base.etag(), base.size())) {
+      return ShardPointer.sniff(src) ? ShardPointer.read(src, at.name()) : null;
+    }
+  }
+
   static StoredModel<ObjectStore.Info> look(ObjectLocation at) throws IOException {
     ObjectStore.Info base = at.store().head(at.bucket(), at.key());
     if (base != null) {
@@ -150,7 +158,7 @@ final class ObjectBacking implements Backing {
           return new Snapshot(Models.open(at.uri(), src), s.generation());
         }
         try {
-          for (ShardPointer.Shard p : ShardPointer.read(src, at.name())) {
+          for (ShardPointer.Shard p : ShardPointer.read(src, at.name()).shards()) {
             shards.add(new ObjectSource(at.store(), at.bucket(), at.dir() + p.key(), p.etag(), p.size()));
             names.add(p.fileName());
           }

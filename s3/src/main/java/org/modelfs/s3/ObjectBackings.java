@@ -1,6 +1,7 @@
 package org.modelfs.s3;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingFactory;
@@ -25,5 +26,11 @@ public final class ObjectBackings implements BackingFactory {
       StoreShardSets.check(at.uri(), "object stores", ShardNames.setExtension(at.name()));
     }
     return new ObjectBacking(at, shardSet);
+  }
+
+  /** An {@code s3x://KEY:SECRET@…} URI's path, on a file system of exactly its credentials ({@link UriCredentials}). */
+  @Override
+  public Path path(URI uri) {
+    return UriCredentials.path(uri);
   }
 }

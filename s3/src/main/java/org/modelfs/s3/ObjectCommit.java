@@ -14,6 +14,7 @@ import org.modelfs.store.CommitStorage;
 import org.modelfs.store.Generation;
 import org.modelfs.store.LocalTemps;
 import org.modelfs.store.ModelChangedException;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoreKeys;
 import org.modelfs.store.StoredModel;
 
@@ -49,7 +50,7 @@ final class ObjectCommit implements CommitStorage {
       throw new ModelChangedException(at.uri(), expected, before.generation());
     }
     this.expected = expected;
-    mounted = before.base() == null ? null : ShardPointer.at(at, before.base());
+    mounted = before.base() == null ? null : ObjectBacking.pointer(at, before.base());
     dir = LocalTemps.create();
   }
 

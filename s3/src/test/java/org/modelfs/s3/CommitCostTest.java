@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.VersionedModel;
 import org.modelfs.store.StoreKeys;
@@ -59,7 +60,7 @@ class CommitCostTest extends StoreTest {
 
   private static List<ShardPointer.Shard> pointer(String key) throws IOException {
     byte[] p = s3.bytes(key);
-    return ShardPointer.read(ChannelSource.of(key, new BytesChannel(p)), "m.sdnb");
+    return ShardPointer.read(ChannelSource.of(key, new BytesChannel(p)), "m.sdnb").shards();
   }
 
   @Test

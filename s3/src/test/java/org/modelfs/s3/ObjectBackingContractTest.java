@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.modelfs.store.Backing;
 import org.modelfs.store.BackingContractTest;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoredModel;
 
 /**
@@ -48,7 +49,7 @@ class ObjectBackingContractTest extends BackingContractTest {
     if (s.base() != null) {
       try (ObjectSource src = new ObjectSource(at.store(), at.bucket(), at.key(), s.base().etag(), s.base().size())) {
         if (ShardPointer.sniff(src)) {
-          for (ShardPointer.Shard p : ShardPointer.read(src, at.name())) {
+          for (ShardPointer.Shard p : ShardPointer.read(src, at.name()).shards()) {
             out.put(p.key().substring(p.key().indexOf('/') + 1), p.key() + "@" + p.etag());
           }
           return out;

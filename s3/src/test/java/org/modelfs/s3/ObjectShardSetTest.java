@@ -15,6 +15,7 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.testing.VersionedModel;
 
 /**

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.modelfs.ModelFileSystems;
 import org.modelfs.io.ChannelSource;
 import org.modelfs.model.ModelFormat;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.store.StoreKeys;
 import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.CommitChild;
@@ -90,7 +91,7 @@ class ReusedShardsCrashTest extends StoreTest {
     now[0] = 99;
     assertArrayEquals(now, last, "the next commit, after its cleanup, reads whole");
     List<ShardPointer.Shard> pointer = ShardPointer.read(ChannelSource.of(key,
-        new BytesChannel(s3.bytes(key))), "m.sdnb");
+        new BytesChannel(s3.bytes(key))), "m.sdnb").shards();
     assertTrue(pointer.stream().map(s -> StoreKeys.generationOf(s.key())).distinct().count() > 1,
         "the commits kept unchanged shards where older generations hold them: " + pointer);
   }

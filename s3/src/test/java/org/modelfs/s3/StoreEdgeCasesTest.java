@@ -22,6 +22,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.LocalBacking;
 import org.modelfs.store.ModelFiles;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.testing.BytesChannel;
 import org.modelfs.testing.VersionedModel;
 import org.modelfs.testing.CliRun;
@@ -66,7 +67,7 @@ class StoreEdgeCasesTest extends StoreTest {
   @Test
   void aPointerSizeTooLargeForALongIsAFormatError() {
     String gen = "m.sdnb.modelfs-g" + "0123456789abcdef".repeat(2);
-    String body = ShardPointer.MAGIC + "shards 1\n9999999999999999999 e " + gen + "/m.shard0-of-1.sdnb\n";
+    String body = ShardPointer.MAGIC + "shards 1\n9999999999999999999 e - " + gen + "/m.shard0-of-1.sdnb\nprevious 0\n";
     CRC32C crc = new CRC32C();
     crc.update(body.getBytes(StandardCharsets.UTF_8));
     byte[] text = (body + String.format("crc32c %08x%n", crc.getValue()).replace(System.lineSeparator(), "\n"))

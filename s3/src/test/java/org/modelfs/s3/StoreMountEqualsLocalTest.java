@@ -27,6 +27,7 @@ import org.modelfs.model.Model;
 import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
+import org.modelfs.store.ShardPointer;
 import org.modelfs.testing.StoreModels;
 
 /**

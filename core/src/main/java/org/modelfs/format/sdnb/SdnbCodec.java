@@ -24,6 +24,11 @@ public final class SdnbCodec extends BaseCodec {
   }
 
   @Override
+  public void prefetchIndex(ByteSource src) throws IOException {
+    SdnbFormat.prefetchIndex(src);
+  }
+
+  @Override
   public boolean sniff(ByteSource src) throws IOException {
     return SdnbFormat.sniff(src);
   }

@@ -71,8 +71,10 @@ public final class SdnbFormat {
     return new Tag(tagName, p.graph(), c.variables(), c.updater(), c.trainingConfig(), c.metadata());
   }
 
-  /** Parses header, manifest and metadata FlatGraph, and attaches appended arrays. */
-  public static Parsed parse(ByteSource src) throws IOException {
+  /** Where an SDNB file's parts lie: its header, its manifest's entries, the FlatGraph's length. */
+  private record Layout(SdnbHeader header, List<Manifest.Entry> entries, long metaLen) {}
+
+  private static Layout layout(ByteSource src) throws IOException {
     String file = src.name();
     SdnbHeader h = SdnbHeader.read(src);
     if (h.manifestLength() > MAX_MANIFEST) {
@@ -94,10 +96,27 @@ public final class SdnbFormat {
       throw new ModelFormatException(file, "SDNB metadata FlatGraph", SdnbHeader.METADATA_OFFSET,
           "no room for the metadata FlatBuffer (" + metaLen + " bytes before the first blob)");
     }
-    src.prefetch(SdnbHeader.METADATA_OFFSET, metaLen); // an object store: the FlatGraph in one round trip, not a walk's
-    GraphRef ref = new GraphRef(src, SdnbHeader.METADATA_OFFSET, metaLen, Convention.SDNB);
+    return new Layout(h, entries, metaLen);
+  }
+
+  /**
+   * Asks {@code src} for its FlatGraph in one request ({@link ByteSource#prefetch}), from its held
+   * header and manifest: what an opening fetches of each file once its ends are in (an object
+   * store's shard, before the other shards' ends have all arrived). {@link #parse} then reads it
+   * from what is held.
+   */
+  public static void prefetchIndex(ByteSource src) throws IOException {
+    src.prefetch(SdnbHeader.METADATA_OFFSET, layout(src).metaLen());
+  }
+
+  /** Parses header, manifest and metadata FlatGraph, and attaches appended arrays. */
+  public static Parsed parse(ByteSource src) throws IOException {
+    String file = src.name();
+    Layout l = layout(src);
+    src.prefetch(SdnbHeader.METADATA_OFFSET, l.metaLen()); // an object store: the FlatGraph in one round trip, not a walk's
+    GraphRef ref = new GraphRef(src, SdnbHeader.METADATA_OFFSET, l.metaLen(), Convention.SDNB);
     GraphReader.Content c = GraphReader.read(ref, file);
-    return new Parsed(ref, attach(c, entries, src, h));
+    return new Parsed(ref, attach(c, l.entries(), src, l.header()));
   }
 
   private static void checkBlobs(List<Manifest.Entry> entries, SdnbHeader h, String file)

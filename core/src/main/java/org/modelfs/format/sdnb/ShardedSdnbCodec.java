@@ -28,6 +28,11 @@ public final class ShardedSdnbCodec extends BaseCodec {
   }
 
   @Override
+  public void prefetchIndex(ByteSource src) throws IOException {
+    SdnbFormat.prefetchIndex(src);
+  }
+
+  @Override
   public boolean sniff(ByteSource shard0) throws IOException {
     return SdnbFormat.sniff(shard0);
   }
