@@ -96,7 +96,7 @@ final class BlobBacking implements Backing {
     if (base != null) {
       return new StoredModel<>(base, List.of());
     }
-    return new StoredModel<>(null, ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.container(),
+    return new StoredModel<>(null, StoreShardSets.plainSet(at.uri(), "Blob Storage", at.name(), at.store().list(at.container(),
         at.dir() + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> BlobStore.name(at.container(), at.dir() + n)));
   }
@@ -165,7 +165,7 @@ final class BlobBacking implements Backing {
 
   @Override
   public List<String> clean() throws IOException {
-    return Cleanup.run(at);
+    return OpenAgain.again(BlobChangedException.class, () -> Cleanup.run(at)); // a commit that overtook it: clean against the new one
   }
 
   // ---- writing ------------------------------------------------------------------------------

@@ -49,6 +49,30 @@ public final class OpenAgain {
     }
   }
 
+  /** A call that reads the stored model pinned to one version (a clean's look at what the current commit names). */
+  @FunctionalInterface
+  public interface Call<T> {
+    T call() throws IOException;
+  }
+
+  /**
+   * Runs {@code call} again, at most {@value #TRIES} times in all, while it fails with the store's
+   * {@code changed} exception: a {@code clean} that a commit overtook reads the new commit and
+   * cleans against it (what it removes is decided from one version), instead of telling the user
+   * to "mount the model again" — a clean mounts nothing.
+   */
+  public static <T> T again(Class<? extends IOException> changed, Call<T> call) throws IOException {
+    for (int i = 1; ; i++) {
+      try {
+        return call.call();
+      } catch (IOException e) {
+        if (i == TRIES || !causedBy(e, changed)) {
+          throw e;
+        }
+      }
+    }
+  }
+
   /** Whether {@code e} or one of its causes is a {@code type}. */
   static boolean causedBy(Throwable e, Class<? extends IOException> type) {
     for (Throwable t = e; type != null && t != null; t = t.getCause()) {

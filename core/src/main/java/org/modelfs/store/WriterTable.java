@@ -18,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class WriterTable {
   private final Map<Object, Lease> held = new ConcurrentHashMap<>();
 
-  /** A store's own lock across processes, taken after the table's entry and released after it. */
+  /** A store's own lock across processes, taken after the table's entry and released before it. */
   @FunctionalInterface
   public interface Across {
     Backing.Lease take() throws IOException;
@@ -84,10 +84,23 @@ public final class WriterTable {
       return held.get(identity) == this && (a == null || a.held());
     }
 
+    /**
+     * Releases the lock across processes first, then the table's entry: until the store's lock is
+     * gone no other taker of this JVM gets in. (Before, the entry went first: a clean of the same
+     * model in this JVM then met the releasing writer's HDFS lease — its own client's — and
+     * ended it, or failed with Hadoop's bare "File does not exist" for the lock file.)
+     */
     @Override
     public void close() throws IOException {
-      if (held.remove(identity, this) && across != null) {
-        across.close();
+      if (held.get(identity) != this) {
+        return;
+      }
+      try {
+        if (across != null) {
+          across.close();
+        }
+      } finally {
+        held.remove(identity, this);
       }
     }
   }

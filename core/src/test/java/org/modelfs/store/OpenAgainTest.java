@@ -67,4 +67,29 @@ class OpenAgainTest {
         () -> null));
     assertEquals("hdfs://nn/m.fb: commits kept replacing the model while it was being opened", e.getMessage());
   }
+
+  /** A clean overtaken by a commit: its call is made again while it meets the store's "changed", at most TRIES times. */
+  @Test
+  void againRepeatsACallOnlyWhileTheModelChanges() throws IOException {
+    int[] tries = {0};
+    assertEquals("cleaned", OpenAgain.again(Changed.class, () -> {
+      if (++tries[0] < 3) {
+        throw new Changed();
+      }
+      return "cleaned";
+    }));
+    assertEquals(3, tries[0]);
+    tries[0] = 0;
+    assertThrows(Changed.class, () -> OpenAgain.again(Changed.class, () -> {
+      tries[0]++;
+      throw new Changed();
+    }));
+    assertEquals(OpenAgain.TRIES, tries[0]);
+    tries[0] = 0;
+    assertThrows(java.nio.file.NoSuchFileException.class, () -> OpenAgain.again(Changed.class, () -> {
+      tries[0]++;
+      throw new java.nio.file.NoSuchFileException("x://m");
+    }));
+    assertEquals(1, tries[0], "another failure: at once");
+  }
 }

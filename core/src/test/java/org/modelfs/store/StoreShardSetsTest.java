@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -43,5 +44,20 @@ class StoreShardSetsTest {
       assertTrue(m.contains("format " + Codecs.ofShardExtension("sdnb").format().token()), m);
     }
     assertEquals(List.of("sdmc"), refused, "the registered shard-set families other than SDNB's");
+  }
+
+  /** A plain SDNB set is found by its base name; another family's set by its own base name is refused saying what it is. */
+  @Test
+  void plainSetFindsSdnbShardsAndNamesAnotherFamilysShards() throws IOException {
+    List<String> sdnb = List.of("m.shard1-of-2.sdnb", "m.shard0-of-2.sdnb", "m.sdnb2", "n.shard0-of-1.sdnb");
+    assertEquals(List.of("m.shard0-of-2.sdnb", "m.shard1-of-2.sdnb"),
+        StoreShardSets.plainSet("s3x://h/b/m.sdnb", "object stores", "m.sdnb", sdnb, n -> n, n -> n));
+    List<String> sdmc = List.of("m.shard0-of-2.sdmc", "m.shard1-of-2.sdmc");
+    ModelFormatException e = assertThrows(ModelFormatException.class,
+        () -> StoreShardSets.plainSet("hdfs://nn/d/m.sdmc", "HDFS", "m.sdmc", sdmc, n -> n, n -> n));
+    assertTrue(e.getMessage().contains("hdfs://nn/d/m.sdmc") && e.getMessage().contains("m.shard0-of-2.sdmc")
+        && e.getMessage().contains("container-sharded model, not read as one model from HDFS"), e.getMessage());
+    assertEquals(List.of(), StoreShardSets.plainSet("x://m.fb", "HDFS", "m.fb", sdmc, n -> n, n -> n),
+        "another model's name: not found, not refused");
   }
 }

@@ -17,7 +17,7 @@ class WriterTableTest {
   private final WriterTable table = new WriterTable();
 
   /** A stand-in for a store's lock across processes (HDFS's lease), recording what happens to it. */
-  private static final class Across implements Backing.Lease {
+  private static class Across implements Backing.Lease {
     final List<String> events;
     boolean held = true;
 
@@ -51,6 +51,32 @@ class WriterTableTest {
     assertFalse(l.held());
     l.close(); // twice: nothing more
     assertTrue(table.take("m", "s3://b/m.fb", "", null).held());
+  }
+
+  /**
+   * The lock across processes is released before the table's entry: while it is being released
+   * (HDFS: the lock file deleted, its stream closed) another taker of this JVM is still refused,
+   * so it never meets the releasing writer's lease (before: the entry went first, and a clean of
+   * the same model in this JVM ended that lease, or failed on the vanishing lock file).
+   */
+  @Test
+  void whileTheLockAcrossIsReleasedTheModelIsStillHeld() throws IOException {
+    List<String> events = new ArrayList<>();
+    WriterTable.Lease l = table.take("m", "hdfs://nn/m.sdnb", "", () -> new Across(events) {
+      @Override
+      public void close() {
+        try {
+          table.take("m", "hdfs://nn/m.sdnb", "", null).close();
+          events.add("another taker got in");
+        } catch (IOException e) {
+          events.add("another taker refused");
+        }
+        super.close();
+      }
+    });
+    l.close();
+    assertEquals(List.of("taken", "another taker refused", "released"), events);
+    assertTrue(table.take("m", "hdfs://nn/m.sdnb", "", null).held(), "free once released");
   }
 
   @Test

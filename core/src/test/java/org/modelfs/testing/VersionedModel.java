@@ -100,6 +100,17 @@ public final class VersionedModel {
     }
   }
 
+  /** The bytes of parameters {@code big/w0 … w<count-1>} of a fresh read-only mount of {@code model}. */
+  public static byte[][] bytes(Path model, int count) throws IOException {
+    try (FileSystem fs = ModelFileSystems.open(model, Map.of("readOnly", "true"))) {
+      byte[][] out = new byte[count][];
+      for (int i = 0; i < count; i++) {
+        out[i] = Files.readAllBytes(fs.getPath("/params/big/w" + i));
+      }
+      return out;
+    }
+  }
+
   /** One commit of {@code model} (mounted with {@code env}): {@link #set} of parameter {@code i} to {@code value}. */
   public static void commit(Path model, Map<String, ?> env, int i, int value) throws IOException {
     try (FileSystem fs = ModelFileSystems.open(model, env)) {

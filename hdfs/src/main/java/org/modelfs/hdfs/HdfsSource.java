@@ -3,6 +3,7 @@ package org.modelfs.hdfs;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.FileSystemException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -42,12 +43,18 @@ final class HdfsSource extends RemoteSource {
   static final int WINDOWS = 4;
 
   private final FSDataInputStream in;
+  /** The file system it was opened on: asked whether the inode is still there when blocks are missing. */
+  private final FileSystem fs;
+  /** The inode read, or -1 (no HDFS: a path). */
+  private final long fileId;
   /** What an opening prefetched, kept for the source's life (at most {@value #WINDOWS} × {@value #MAX_WINDOW} bytes). */
   private final KeptRanges windows;
 
-  private HdfsSource(FSDataInputStream in, long size, String name) {
+  private HdfsSource(FSDataInputStream in, FileSystem fs, long fileId, long size, String name) {
     super(name, size);
     this.in = in;
+    this.fs = fs;
+    this.fileId = fileId;
     this.windows = new KeptRanges(size, END, MAX_WINDOW, WINDOWS);
   }
 
@@ -63,7 +70,7 @@ final class HdfsSource extends RemoteSource {
     } catch (IOException e) {
       throw HdfsErrors.nio(e, name, "opening it");
     }
-    return in == null ? null : new HdfsSource(in, listed.getLen(), name);
+    return in == null ? null : new HdfsSource(in, fs, fileId, listed.getLen(), name);
   }
 
   /**
@@ -88,7 +95,7 @@ final class HdfsSource extends RemoteSource {
       in.close();
       throw new HdfsChangedException(name, "its length changed from " + size + " to " + now + " bytes");
     }
-    return new HdfsSource(in, size, name);
+    return new HdfsSource(in, fs, fileId, size, name);
   }
 
   @Override
@@ -128,12 +135,37 @@ final class HdfsSource extends RemoteSource {
     });
   }
 
-  /** A failed read: the file was replaced or removed when its blocks or inode are gone, else the read's own failure. */
+  /**
+   * A failed read: the file was replaced or removed when its blocks or inode are gone, else the
+   * read's own failure. A block no live DataNode holds while the inode is still there is the
+   * cluster's failure, not a change of the model: it is reported as such (the same read succeeds
+   * once a DataNode holding the block is back; before, it said the model changed).
+   */
   private IOException failed(IOException e, String doing) {
+    if (e instanceof BlockMissingException b && inodeThere()) {
+      FileSystemException out = new FileSystemException(name(), null, doing + ": no live DataNode holds its block at"
+          + " offset " + b.getOffset() + " (the DataNodes that hold it are down or unreachable; the model is"
+          + " unchanged, the read succeeds again once one of them is back)");
+      out.initCause(e);
+      return out;
+    }
     if (e instanceof FileNotFoundException || e instanceof BlockMissingException) {
       return changed(e, name(), "was replaced or removed (its blocks are gone)");
     }
     return HdfsErrors.nio(e, name(), doing);
+  }
+
+  /** Whether the inode read is still in the namespace (the NameNode asked; not known: {@code false}). */
+  private boolean inodeThere() {
+    if (fileId < 0) {
+      return false;
+    }
+    try {
+      fs.getFileStatus(inode(fileId));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** The HDFS path that names inode {@code fileId} whatever it is called. */

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.modelfs.format.sdnb.ShardNames;
+import org.modelfs.store.StoreShardSets;
 import org.modelfs.store.Generation;
 import org.modelfs.store.SidecarNames;
 
@@ -85,13 +86,16 @@ record Stored(List<File> files, List<String> records) {
     }
     List<File> shards = new ArrayList<>();
     view.forEach((n, s) -> {
-      if (InstallRecord.ownFile(at, n) && !n.equals(at.name())) {
+      ShardNames.Shard other = ShardNames.parseAny(n); // another family's shards: refused by name
+      if (InstallRecord.ownFile(at, n) && !n.equals(at.name())
+          || other != null && !other.ext().equals(ShardNames.SDNB) && other.base().equals(ShardNames.base(at.name()))) {
         shards.add(new File(n, s));
       }
     });
     if (shards.isEmpty()) {
       return new Stored(List.of(), records);
     }
-    return new Stored(ShardNames.completeSet(ShardNames.base(at.name()), shards, File::name, at::shown), records);
+    return new Stored(StoreShardSets.plainSet(at.shown(at.name()), "HDFS", at.name(), shards, File::name, at::shown),
+        records);
   }
 }

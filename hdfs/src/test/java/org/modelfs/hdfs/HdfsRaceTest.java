@@ -55,6 +55,18 @@ class HdfsRaceTest {
     return path;
   }
 
+  /**
+   * {@code modelfs clean} in a loop while a writer commits the shard set and a reader mounts it
+   * again and again. HDFS's clean is the crash recovery and takes the writer lock: a clean and a
+   * commit may refuse each other (the commit is tried again).
+   */
+  @Test
+  void cleanRacingCommits() throws Exception {
+    long shard = 40 * 1024;
+    String p = model("/race-clean/m.sdnb", ModelFormat.SHARDED_SDNB, shard);
+    org.modelfs.testing.CleanRace.run(HdfsTestCluster.path(p), HdfsTestCluster.uri(p).toString(), shard, 4, true);
+  }
+
   @Test
   void twoWritersOfTwoClientsExactlyOneWins() throws Exception {
     String path = model("/race/m.sdnb", ModelFormat.SDNB, 0);

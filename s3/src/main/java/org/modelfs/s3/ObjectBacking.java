@@ -129,7 +129,7 @@ final class ObjectBacking implements Backing {
    * listing), shard 0 first; empty if there is none.
    */
   private static List<ObjectStore.Info> plainShards(ObjectLocation at) throws IOException {
-    return ShardNames.completeSet(ShardNames.base(at.name()), at.store().list(at.bucket(), at.dir()
+    return StoreShardSets.plainSet(at.uri(), "object stores", at.name(), at.store().list(at.bucket(), at.dir()
         + ShardNames.base(at.name()) + ".shard"), o -> o.key().substring(at.dir().length()),
         n -> at.store().name(at.bucket(), at.dir() + n));
   }
@@ -205,7 +205,7 @@ final class ObjectBacking implements Backing {
    */
   @Override
   public List<String> clean() throws IOException {
-    return Cleanup.run(at);
+    return OpenAgain.again(ObjectChangedException.class, () -> Cleanup.run(at)); // a commit that overtook it: clean against the new one
   }
 
   // ---- writing ------------------------------------------------------------------------------

@@ -158,6 +158,30 @@ class ObjectCommitTest extends StoreTest {
     }
   }
 
+  /**
+   * A model just over the multipart threshold, its last part a few hundred bytes (5 MiB of
+   * parameter and the SDNB's index): committed and read back whole.
+   */
+  @Test
+  void aModelJustOverThePartThresholdCommitsWhole() throws Exception {
+    String key = "edge/m.sdnb";
+    Path local = VersionedModel.local(tmp, "m.sdnb", ModelFormat.SDNB, 1, (5 << 20) / 4, 0);
+    long size = Files.size(local);
+    s3.upload(local, key);
+    System.setProperty("modelfs.s3.multipart-threshold", String.valueOf(size - 1));
+    System.setProperty("modelfs.s3.part-size", String.valueOf(5L << 20));
+    try {
+      try (FileSystem fs = ModelFileSystems.open(s3.path(key))) {
+        VersionedModel.write(fs, 9);
+      }
+      assertEquals(9, VersionedModel.values(s3.path(key), 1)[0]);
+      assertEquals(size, s3.bytes(key).length, "the same size: every part, the short last one too");
+    } finally {
+      System.clearProperty("modelfs.s3.multipart-threshold");
+      System.clearProperty("modelfs.s3.part-size");
+    }
+  }
+
   @Test
   void aLargeModelIsUploadedInPartsWithTheSameGuarantees() throws Exception {
     String key = "parts/big.sdnb";

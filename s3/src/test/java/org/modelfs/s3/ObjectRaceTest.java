@@ -37,6 +37,15 @@ class ObjectRaceTest extends StoreTest {
     race("race2/m.sdnb", shard);
   }
 
+  /** {@code modelfs clean} in a loop while a writer commits the shard set and a reader mounts it again and again. */
+  @Test
+  void cleanRacingCommits() throws Exception {
+    long shard = 40 * 1024;
+    VersionedModel.local(tmp, "m.sdnb", ModelFormat.SHARDED_SDNB, 4, 16 * 1024, shard);
+    uploadShards("race-clean/");
+    org.modelfs.testing.CleanRace.run(s3.path("race-clean/m.sdnb"), s3.uri("race-clean/m.sdnb").toString(), shard, 6);
+  }
+
   private void race(String key, long shard) throws Exception {
     for (int round = 0; round < ROUNDS; round++) {
       Path go = tmp.resolve("go" + round);

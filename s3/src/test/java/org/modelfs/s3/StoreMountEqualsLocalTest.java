@@ -1,5 +1,6 @@
 package org.modelfs.s3;
 
+import static org.modelfs.testing.SameTree.assertSameModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +28,7 @@ import org.modelfs.model.ModelFormat;
 import org.modelfs.model.Tag;
 import org.modelfs.store.ModelFiles;
 import org.modelfs.store.ShardPointer;
+import org.modelfs.testing.StoreModels;
 
 /**
  * Every format mounted from the object store shows exactly what the same model shows mounted
@@ -81,6 +83,27 @@ class StoreMountEqualsLocalTest {
     String key = format + "/" + name;
     s3.upload(local, key);
     assertSameModel(local, s3.path(key));
+  }
+
+  /** Every kind of {@link StoreModels}: the odd shapes (no parameters, 0-element arrays, 10,000 parameters) too. */
+  /** A sharded container by its base name: refused saying what its shards are (before: "no shards of this base name"). */
+  @org.junit.jupiter.api.Test
+  void aShardedContainerIsRefusedByName() throws Exception {
+    StoreModels.assertShardedContainerRefused(tmp.resolve("sdmc"), "sdmc/", s3::upload, s3::path);
+  }
+
+  @ParameterizedTest
+  @MethodSource("org.modelfs.testing.StoreModels#kinds")
+  void everyStoreModel(String kind) throws Exception {
+    StoreModels.assertStoredAsLocal(tmp.resolve(kind), kind, "kinds/" + kind + "/", s3::upload, s3::path);
+  }
+
+  /** The CLI's reading commands on every kind print and write what they do on the local file. */
+  @ParameterizedTest
+  @MethodSource("org.modelfs.testing.StoreModels#kinds")
+  void theCliOnEveryStoreModel(String kind) throws Exception {
+    StoreModels.Written m = StoreModels.put(tmp.resolve(kind), kind, "cli/" + kind + "/", s3::upload);
+    org.modelfs.testing.StoreCli.assertSameAsLocal(m.model(), s3.uri("cli/" + kind + "/" + m.name()).toString(), tmp);
   }
 
   @Test
@@ -141,13 +164,6 @@ class StoreMountEqualsLocalTest {
     return into.resolve(ShardNames.name("m", 0, shards.size()));
   }
 
-  /** Mounts both read-only and compares them. */
-  static void assertSameModel(Path local, Path remote) throws IOException {
-    try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"));
-        FileSystem r = ModelFileSystems.open(remote, Map.of("readOnly", "true"))) {
-      SameTree.assertSame(l, r, remote.toUri().toString());
-    }
-  }
 
   /** Writes mlp_adam.fb's model to {@code out} (any store) as {@code options} say; returns its files. */
   static List<Path> writeMlpAdam(Path out, WriteOptions options) throws IOException {

@@ -1,4 +1,4 @@
-package org.modelfs.s3;
+package org.modelfs.testing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,20 +13,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.modelfs.ModelFileSystems;
 
 /**
  * Compares two mounts of one model node by node: the same paths (Files.walk), the attributes
  * that belong to the model rather than to where it is stored (size, type, and every
  * {@code samediff:} attribute but times and file keys), and every regular file's bytes.
+ * Shared by every store module's differential tests (s3, azure, hdfs: a store mount equals the
+ * local mount of the same model).
  */
-final class SameTree {
+public final class SameTree {
   /** Attributes of {@code samediff:*} that describe the storage, not the model. */
   private static final List<String> STORAGE = List.of("lastModifiedTime", "lastAccessTime", "creationTime", "fileKey");
 
   private SameTree() {}
 
   /** Asserts {@code actual} shows exactly the tree of {@code expected}; returns the number of regular files. */
-  static int assertSame(FileSystem expected, FileSystem actual, String what) throws IOException {
+  public static int assertSame(FileSystem expected, FileSystem actual, String what) throws IOException {
     Map<String, Path> want = nodes(expected);
     Map<String, Path> got = nodes(actual);
     assertEquals(want.keySet(), got.keySet(), what + ": the paths of the tree");
@@ -42,6 +45,14 @@ final class SameTree {
     }
     assertTrue(files > 0, what + ": a tree with files");
     return files;
+  }
+
+  /** Mounts both models read-only and asserts the second shows exactly the first's tree. */
+  public static void assertSameModel(Path local, Path remote) throws IOException {
+    try (FileSystem l = ModelFileSystems.open(local, Map.of("readOnly", "true"));
+        FileSystem r = ModelFileSystems.open(remote, Map.of("readOnly", "true"))) {
+      assertSame(l, r, remote.toUri().toString());
+    }
   }
 
   private static Map<String, Path> nodes(FileSystem fs) throws IOException {
