@@ -118,6 +118,7 @@ final class BlobBacking implements Backing {
     try {
       if (s.base() != null) {
         BlobSource src = new BlobSource(at.store(), at.container(), at.key(), s.base().etag(), s.base().size());
+        Models.prefetch(List.of(src), false); // its head and tail at once, then its index: a round trip fewer than head, tail, index in turn
         if (!ShardPointer.sniff(src)) {
           return new Snapshot(Models.open(at.uri(), src), s.generation());
         }
