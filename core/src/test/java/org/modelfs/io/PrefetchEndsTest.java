@@ -115,35 +115,12 @@ class PrefetchEndsTest {
 
   /** A source of {@code size} bytes whose prefetches run {@code onPrefetch} and are recorded in {@code log}. */
   private static ByteSource logged(String name, long size, List<String> log, ParallelReads.Next onPrefetch) {
-    return new ByteSource() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public long size() {
-        return size;
-      }
-
-      @Override
-      public int read(ByteBuffer dst, long position) {
-        throw new AssertionError("prefetching reads nothing");
-      }
-
-      @Override
-      public boolean prefetches() {
-        return true;
-      }
-
+    return new Remote(name, size, new CountDownLatch(0), null) {
       @Override
       public void prefetch(long position, long length) throws IOException {
         onPrefetch.fetch(this);
         log.add(name + "@" + position);
       }
-
-      @Override
-      public void close() {}
     };
   }
 
