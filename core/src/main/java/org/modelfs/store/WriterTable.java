@@ -64,6 +64,8 @@ public final class WriterTable {
   public final class Lease implements Backing.Lease {
     private final Object identity;
     private volatile Backing.Lease across;
+    /** Set by the first {@link #close}: a second one, from any thread, releases nothing again. */
+    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Lease(Object identity) {
       this.identity = identity;
@@ -92,7 +94,7 @@ public final class WriterTable {
      */
     @Override
     public void close() throws IOException {
-      if (held.get(identity) != this) {
+      if (held.get(identity) != this || !closing.compareAndSet(false, true)) {
         return;
       }
       try {

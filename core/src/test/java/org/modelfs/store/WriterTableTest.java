@@ -112,4 +112,27 @@ class WriterTableTest {
     })));
     assertTrue(table.take("m", "hdfs://nn/m.fb", "", null).held());
   }
+
+  @Test
+  void twoClosesAtOnceReleaseTheLockAcrossOnce() throws Exception {
+    for (int round = 0; round < 200; round++) {
+      List<String> events = java.util.Collections.synchronizedList(new ArrayList<>());
+      WriterTable.Lease l = table.take("m", "hdfs://n/m.sdnb", "", () -> new Across(events));
+      java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+      Thread other = new Thread(() -> {
+        try {
+          start.await();
+          l.close();
+        } catch (Exception e) {
+          throw new RuntimeException(e);
+        }
+      });
+      other.start();
+      start.await();
+      l.close();
+      other.join();
+      assertEquals(List.of("taken", "released"), events, "round " + round);
+      assertFalse(l.held());
+    }
+  }
 }
