@@ -1,13 +1,8 @@
 package org.modelfs.azure;
 
 import static org.modelfs.testing.SameTree.assertSameModel;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.modelfs.testing.StoreModels;
@@ -18,17 +13,9 @@ import org.modelfs.testing.StoreModels;
  * StoreMountEqualsLocalTest for S3).
  */
 class BlobMountEqualsLocalTest extends AzureTest {
-  static Stream<String> fixtures() throws IOException {
-    try (Stream<Path> s = Files.walk(FIXTURES)) {
-      List<String> out = s.filter(p -> p.toString().endsWith(".fb")).map(p -> FIXTURES.relativize(p).toString())
-          .sorted().toList();
-      assertTrue(out.size() >= 10, "the fixtures, including tf-import/: " + out);
-      return out.stream();
-    }
-  }
 
   @ParameterizedTest
-  @MethodSource("fixtures")
+  @MethodSource("org.modelfs.testing.StoreModels#fbFixtures")
   void everyFbFixture(String fixture) throws Exception {
     upload(FIXTURES.resolve(fixture), "fixtures/" + fixture);
     assertSameModel(FIXTURES.resolve(fixture), path("fixtures/" + fixture));

@@ -103,6 +103,20 @@ public final class StoreModels {
     return p != null ? Path.of(p) : Fixtures.dir();
   }
 
+  /**
+   * The {@code .fb} fixtures under {@link #fixtures()}, relative and sorted: every DL4J file a
+   * store's differential test mounts from the store and from the local disk.
+   */
+  public static java.util.stream.Stream<String> fbFixtures() throws IOException {
+    Path root = fixtures();
+    try (java.util.stream.Stream<Path> s = Files.walk(root)) {
+      List<String> out = s.filter(p -> p.toString().endsWith(".fb")).map(p -> root.relativize(p).toString())
+          .sorted().toList();
+      org.junit.jupiter.api.Assertions.assertTrue(out.size() >= 10, "the fixtures, including tf-import/: " + out);
+      return out.stream();
+    }
+  }
+
   private static Written mlpAdam(Path dir, String kind, List<String> tagNames) throws IOException {
     WriteOptions o = switch (kind) {
       case "fb" -> WriteOptions.of(ModelFormat.FB);

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,17 +51,9 @@ class StoreMountEqualsLocalTest {
     s3.close();
   }
 
-  static Stream<String> fixtures() throws IOException {
-    try (Stream<Path> s = Files.walk(FIXTURES)) {
-      List<String> out = s.filter(p -> p.toString().endsWith(".fb")).map(p -> FIXTURES.relativize(p).toString())
-          .sorted().toList();
-      assertTrue(out.size() >= 10, "the fixtures, including tf-import/: " + out);
-      return out.stream();
-    }
-  }
 
   @ParameterizedTest
-  @MethodSource("fixtures")
+  @MethodSource("org.modelfs.testing.StoreModels#fbFixtures")
   void everyFbFixture(String fixture) throws Exception {
     Path local = FIXTURES.resolve(fixture);
     String key = "fb/" + fixture;
